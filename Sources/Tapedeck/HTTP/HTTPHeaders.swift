@@ -1,0 +1,132 @@
+import Foundation
+
+/// One header field as sent or received: the name keeps the case it was given in.
+public struct HTTPHeader: Hashable, Sendable, Codable {
+    /// The field name, case preserved.
+    public var name: String
+    /// The field value.
+    public var value: String
+
+    /// Creates a header field.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Ordered header fields with case-insensitive lookup; repeated names are kept as separate entries.
+///
+/// ```swift
+/// var headers: HTTPHeaders = ["Accept": "application/json"]
+/// headers.add(name: "Set-Cookie", value: "a=1")
+/// headers.add(name: "Set-Cookie", value: "b=2")
+/// headers["accept"]             // "application/json"
+/// headers.values(for: "set-cookie")  // ["a=1", "b=2"]
+/// ```
+public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in order.
+    public private(set) var fields: [HTTPHeader]
+
+    /// Creates headers from fields, in order.
+    public init(_ fields: [HTTPHeader] = []) { self.fields = fields }
+
+    /// Creates headers from name/value pairs, in order.
+    public init(_ pairs: [(String, String)]) {
+        self.fields = pairs.map { HTTPHeader(name: $0.0, value: $0.1) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        fields = try decoder.singleValueContainer().decode([HTTPHeader].self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(fields)
+    }
+
+    public func makeIterator() -> IndexingIterator<[HTTPHeader]> { fields.makeIterator() }
+
+    /// The number of fields, counting repeats.
+    public var count: Int { fields.count }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The first value for `name` (case-insensitive); setting replaces every field of that name.
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.caseInsensitiveEquals(name) }?.value }
+        set {
+            if let newValue { replaceOrAdd(name: name, value: newValue) } else { remove(name: name) }
+        }
+    }
+
+    /// Every value for `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    /// Whether a field named `name` is present.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    /// Appends a field, keeping any existing ones with the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append(HTTPHeader(name: name, value: value))
+    }
+
+    /// Replaces the first field named `name` in place and drops later ones, or appends.
+    public mutating func replaceOrAdd(name: String, value: String) {
+        if let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
+            fields[index] = HTTPHeader(name: name, value: value)
+            var seen = false
+            fields.removeAll { field in
+                guard field.name.caseInsensitiveEquals(name) else { return false }
+                defer { seen = true }
+                return seen
+            }
+        } else {
+            add(name: name, value: value)
+        }
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(name: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    /// Appends every field of `other`, replacing fields of the same names here.
+    public mutating func merge(_ other: HTTPHeaders) {
+        for name in Set(other.fields.map { $0.name.lowercased() }) { remove(name: name) }
+        fields.append(contentsOf: other.fields)
+    }
+
+    /// Checks an RFC 9110 field name, so bad input fails before anything is sent.
+    public static func validate(name: String) throws(HTTPError) {
+        guard !name.isEmpty, name.utf8.allSatisfy(HTTPMethod.isTokenByte) else {
+            throw .invalidHeaderName(name)
+        }
+    }
+
+    /// Checks a field value: no CR, LF or NUL.
+    public static func validate(value: String, name: String) throws(HTTPError) {
+        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+            throw .invalidHeaderValue(name: name, value: value)
+        }
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive comparison, as header names need.
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        let a = utf8, b = other.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// An HTTP request as a plain value: what the REPL composes, a script sends, and a cassette stores.
+///
+/// ```swift
+/// var request = HTTPRequest(method: .post, url: URL(string: "http://localhost:8080/post")!)
+/// try request.setBody(.json(["name": "Ada"]))
+/// let response = try await URLSessionTransport().send(request)
+/// ```
+public struct HTTPRequest: Hashable, Sendable, Codable {
+    /// The method.
+    public var method: HTTPMethod
+    /// The absolute URL, query included.
+    public var url: URL
+    /// Header fields in the order they are sent.
+    public var headers: HTTPHeaders
+    /// The body bytes, if any.
+    public var body: Data?
+
+    /// Creates a request; everything but the URL has a default.
+    public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Encodes `body` and sets it with matching `Content-Type` (unless one is already set)
+    /// and `Content-Length`.
+    public mutating func setBody(_ body: RequestBody) throws(HTTPError) {
+        let encoded = try body.encoded()
+        self.body = encoded.data
+        if let contentType = encoded.contentType, !headers.contains("Content-Type") {
+            headers["Content-Type"] = contentType
+        }
+        headers["Content-Length"] = String(encoded.data.count)
+    }
+}

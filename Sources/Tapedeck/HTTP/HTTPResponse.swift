@@ -1,0 +1,112 @@
+import Foundation
+
+/// A received HTTP response: status, reason, headers, body, final URL and timing.
+public struct HTTPResponse: Hashable, Sendable, Codable {
+    /// The status code, such as 200.
+    public var status: Int
+    /// The reason phrase, such as "OK".
+    public var reason: String
+    /// Header fields in received order; repeated names are separate entries.
+    public var headers: HTTPHeaders
+    /// The body bytes (decoded when the server sent gzip or deflate).
+    public var body: Data
+    /// The URL that answered, after any redirects followed.
+    public var url: URL?
+    /// Time from sending to the complete response, in seconds.
+    public var duration: TimeInterval
+
+    /// Creates a response; everything but the status has a default.
+    public init(
+        status: Int,
+        reason: String? = nil,
+        headers: HTTPHeaders = [:],
+        body: Data = Data(),
+        url: URL? = nil,
+        duration: TimeInterval = 0
+    ) {
+        self.status = status
+        self.reason = reason ?? HTTPResponse.reasonPhrase(for: status)
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.duration = duration
+    }
+
+    /// Whether the status is 2xx.
+    public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// The body as UTF-8 text, or nil when it is not valid UTF-8.
+    public var text: String? { String(bytes: body, encoding: .utf8) }
+
+    /// The `Content-Type` media type without parameters, lower-cased (e.g. `application/json`).
+    public var mediaType: String? {
+        headers["Content-Type"].map(MediaType.essence)
+    }
+
+    /// The standard reason phrase for a status code, or "" when there is none.
+    public static func reasonPhrase(for status: Int) -> String {
+        reasonPhrases[status] ?? ""
+    }
+
+    private static let reasonPhrases: [Int: String] = [
+        100: "Continue", 101: "Switching Protocols", 102: "Processing", 103: "Early Hints",
+        200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information",
+        204: "No Content", 205: "Reset Content", 206: "Partial Content", 207: "Multi-Status",
+        208: "Already Reported", 226: "IM Used",
+        300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other",
+        304: "Not Modified", 305: "Use Proxy", 307: "Temporary Redirect", 308: "Permanent Redirect",
+        400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden",
+        404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable",
+        407: "Proxy Authentication Required", 408: "Request Timeout", 409: "Conflict", 410: "Gone",
+        411: "Length Required", 412: "Precondition Failed", 413: "Content Too Large",
+        414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable",
+        417: "Expectation Failed", 418: "I'm a teapot", 421: "Misdirected Request",
+        422: "Unprocessable Content", 423: "Locked", 424: "Failed Dependency", 425: "Too Early",
+        426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests",
+        431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
+        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
+        503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+        506: "Variant Also Negotiates", 507: "Insufficient Storage", 508: "Loop Detected",
+        510: "Not Extended", 511: "Network Authentication Required",
+    ]
+}
+
+/// Media type helpers shared by bodies, rendering and cassettes.
+public enum MediaType {
+    /// `text/html; charset=utf-8` → `text/html`.
+    public static func essence(_ contentType: String) -> String {
+        contentType.split(separator: ";", maxSplits: 1).first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+    }
+
+    /// Whether a media type carries JSON (`application/json`, `application/problem+json`, …).
+    public static func isJSON(_ contentType: String) -> Bool {
+        let type = essence(contentType)
+        return type == "application/json" || type.hasSuffix("+json") || type == "text/json"
+    }
+
+    /// Whether a media type is textual enough to print on a terminal.
+    public static func isText(_ contentType: String) -> Bool {
+        let type = essence(contentType)
+        return type.hasPrefix("text/") || isJSON(type) || type.hasSuffix("+xml")
+            || ["application/xml", "application/javascript", "application/x-www-form-urlencoded",
+                "application/yaml", "application/x-yaml", "application/graphql"].contains(type)
+    }
+
+    /// A content type for a file name's extension, `application/octet-stream` when unknown.
+    public static func forFileExtension(_ ext: String) -> String {
+        byExtension[ext.lowercased()] ?? "application/octet-stream"
+    }
+
+    private static let byExtension: [String: String] = [
+        "json": "application/json", "txt": "text/plain", "text": "text/plain", "html": "text/html",
+        "htm": "text/html", "css": "text/css", "csv": "text/csv", "xml": "application/xml",
+        "js": "application/javascript", "md": "text/markdown", "yaml": "application/yaml",
+        "yml": "application/yaml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg",
+        "gif": "image/gif", "webp": "image/webp", "svg": "image/svg+xml", "ico": "image/x-icon",
+        "pdf": "application/pdf", "zip": "application/zip", "gz": "application/gzip",
+        "tar": "application/x-tar", "mp3": "audio/mpeg", "wav": "audio/wav", "mp4": "video/mp4",
+        "webm": "video/webm", "wasm": "application/wasm", "bin": "application/octet-stream",
+        "har": "application/json", "tape": "text/plain",
+    ]
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Percent-encoding for the parts of a URL, done so that a server reads back exactly what the
+/// user typed (`+`, `&`, `=`, `/`, `#`, `%`, spaces, non-ASCII and emoji included).
+public enum PercentEncoding {
+    /// Encodes a query item name or value: everything but RFC 3986 unreserved characters.
+    public static func encodeQueryComponent(_ text: String) -> String {
+        encode(text) { isUnreserved($0) }
+    }
+
+    /// Encodes a path segment typed by a user: keeps `pchar` characters and valid `%XX`
+    /// escapes, encodes the rest (a lone `%` becomes `%25`).
+    public static func encodePathSegment(_ text: String) -> String {
+        encodeKeepingEscapes(text) { isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "@") }
+    }
+
+    /// Encodes an already-formed query string: keeps its delimiters and valid escapes, encodes
+    /// only characters that cannot appear in a URL at all.
+    public static func encodeQueryString(_ text: String) -> String {
+        encodeKeepingEscapes(text) {
+            isUnreserved($0) || isSubDelimiter($0) || ":@/?".utf8.contains($0)
+        }
+    }
+
+    /// Decodes `%XX` escapes; invalid escapes are kept as typed.
+    public static func decode(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
+    }
+
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func isSubDelimiter(_ byte: UInt8) -> Bool {
+        "!$&'()*+,;=".utf8.contains(byte)
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    private static func encode(_ text: String, keeping keep: (UInt8) -> Bool) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if keep(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += hex(byte) }
+        }
+        return out
+    }
+
+    private static func encodeKeepingEscapes(_ text: String, keeping keep: (UInt8) -> Bool) -> String {
+        let bytes = Array(text.utf8)
+        var out = ""
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+               hexValue(bytes[index + 1]) != nil, hexValue(bytes[index + 2]) != nil {
+                out += String(decoding: bytes[index...index + 2], as: UTF8.self)
+                index += 3
+                continue
+            }
+            if keep(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += hex(byte) }
+            index += 1
+        }
+        return out
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The one seam every request goes through: live network, recording, replay and stubs conform.
+///
+/// ```swift
+/// let transport: any HTTPTransport = URLSessionTransport()
+/// let response = try await transport.send(HTTPRequest(url: url))
+/// ```
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the complete response; throws ``HTTPError`` or a
+    /// cassette error, and `CancellationError`-style ``HTTPError/cancelled(url:)`` when the task
+    /// is cancelled.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+/// A transport that answers from a closure: for tests and examples.
+///
+/// ```swift
+/// let stub = StubTransport { request in HTTPResponse(status: 200, body: Data("{}".utf8)) }
+/// ```
+public struct StubTransport: HTTPTransport {
+    private let handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+    /// Creates a transport that calls `handler` for every request.
+    public init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+        self.handler = handler
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var response = try await handler(request)
+        if response.url == nil { response.url = request.url }
+        return response
+    }
+}
