@@ -29,6 +29,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "TapedeckBench",
+            dependencies: ["Tapedeck", "TapedeckTesting", "TapedeckShell"],
+            path: "Benchmarks/Sources/TapedeckBench"
+        ),
         .testTarget(name: "TapedeckTests", dependencies: ["Tapedeck"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TapedeckTestingTests", dependencies: ["TapedeckTesting", "Tapedeck"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TapedeckShellTests", dependencies: ["TapedeckShell", "Tapedeck"]),

@@ -1,0 +1,49 @@
+# Tapedeck: make run · make test · make bench
+# Every target installs what it needs (apt packages, a Python venv under .venv) on first use.
+
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+SWIFT ?= swift
+APT_PACKAGES := libedit-dev pkg-config tmux curl
+BENCH_APT_PACKAGES := hyperfine nginx-light
+PIP_PACKAGES := httpbin gunicorn vcrpy requests httpie haralyzer mitmproxy
+DEMO_CASSETTE := Sessions/tour.cassette.json
+
+.PHONY: run test bench build release deps venv clean
+
+## run: install what is missing, build release, open the REPL replaying the bundled demo cassette
+run: deps release
+	@if [ -f $(DEMO_CASSETTE) ]; then \
+	  exec .build/release/tapedeck repl --replay $(DEMO_CASSETTE); \
+	else \
+	  exec .build/release/tapedeck repl; \
+	fi
+
+## test: install what is missing, start httpbin on a free loopback port, run every test
+test: deps venv
+	@.ci/with-httpbin $(PY) bash .ci/swift-test
+
+## bench: measure against curl, HTTPie and vcrpy; results in Benchmarks/RESULTS.md
+bench: deps venv release
+	@.ci/ensure-apt $(BENCH_APT_PACKAGES)
+	@bash Benchmarks/run.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+deps:
+	@.ci/ensure-apt $(APT_PACKAGES)
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed:
+	@python3 -m venv $(VENV)
+	@$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
+	@touch $@
+
+clean:
+	rm -rf .build $(VENV)
