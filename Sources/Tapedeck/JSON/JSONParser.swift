@@ -1,0 +1,465 @@
+import Foundation
+
+/// A strict RFC 8259 parser producing literal-preserving ``JSONValue``s.
+///
+/// No trailing commas, comments, `NaN` or unescaped control characters; `\uXXXX` escapes
+/// including surrogate pairs (lone surrogates are rejected); a UTF-8 byte order mark is
+/// allowed at the start; nesting is limited to ``maximumDepth`` levels. Works on UTF-8 bytes
+/// without recursion.
+///
+/// ```swift
+/// do {
+///     let value = try JSONParser.parse(data)
+/// } catch {
+///     print("cassette.json:\(error.line):\(error.column) at \(error.path): \(error.reason)")
+/// }
+/// ```
+public struct JSONParser: Sendable {
+    /// The deepest nesting of arrays and objects accepted.
+    public static let maximumDepth = 512
+
+    /// Parses a complete JSON document from UTF-8 bytes.
+    public static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(JSONParseError) -> JSONValue in
+                var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
+                return try parser.parseDocument()
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses a complete JSON document from a string.
+    public static func parse(_ string: String) throws(JSONParseError) -> JSONValue {
+        var string = string
+        let result = string.withUTF8 { bytes in
+            Result { () throws(JSONParseError) -> JSONValue in
+                var parser = Parser(bytes: bytes)
+                return try parser.parseDocument()
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses a complete JSON document from a byte array.
+    static func parse(bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in
+                var parser = Parser(bytes: buffer)
+                return try parser.parseDocument()
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// Why and where a document failed to parse.
+///
+/// `errorDescription` reads "line 3, column 7: unterminated string".
+public struct JSONParseError: Error, LocalizedError, Sendable, Equatable {
+    /// 1-based line of the offending byte.
+    public var line: Int
+    /// 1-based column of the offending byte, counted in UTF-8 characters (not bytes) on its line.
+    public var column: Int
+    /// 0-based byte offset of the offending byte in the input (a byte order mark counts).
+    public var offset: Int
+    /// A short phrase saying what is wrong, e.g. "unterminated string".
+    public var reason: String
+    /// JSON Pointer of the value being parsed when the error happened, e.g. "/items/0/qty";
+    /// "" for the top-level value.
+    public var path: String
+
+    /// Creates an error; the parser fills every field.
+    public init(line: Int, column: Int, offset: Int, reason: String, path: String) {
+        self.line = line
+        self.column = column
+        self.offset = offset
+        self.reason = reason
+        self.path = path
+    }
+
+    /// "line L, column C: reason".
+    public var errorDescription: String? {
+        "line \(line), column \(column): \(reason)"
+    }
+}
+
+// MARK: - The parser
+
+/// An array or object being filled while the parser reads its members.
+private struct Frame {
+    var isObject: Bool
+    var elements: [JSONValue] = []
+    var members: [(key: String, value: JSONValue)] = []
+    /// The key of the member whose value is being read.
+    var key = ""
+}
+
+private struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var stack: [Frame] = []
+    /// Scratch space for strings with escapes.
+    var scratch: [UInt8] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            index = 3
+        }
+        var value: JSONValue
+        readValue: while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input") }
+            switch bytes[index] {
+            case UInt8(ascii: "["):
+                try checkDepth()
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    value = .array([])
+                } else {
+                    stack.append(Frame(isObject: false))
+                    continue readValue
+                }
+            case UInt8(ascii: "{"):
+                try checkDepth()
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    value = .object([])
+                } else {
+                    stack.append(Frame(isObject: true))
+                    try readKey()
+                    continue readValue
+                }
+            case UInt8(ascii: "\""):
+                value = .string(try readString())
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = .number(try readNumber())
+            case UInt8(ascii: "t"):
+                try readLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try readLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try readLiteral("null")
+                value = .null
+            case UInt8(ascii: "/"):
+                throw error("comments are not allowed in JSON")
+            default:
+                throw error("expected a value but found \(describeByte(at: index))")
+            }
+
+            // A value is complete: hand it to the enclosing containers, closing those that end.
+            while true {
+                guard !stack.isEmpty else {
+                    skipWhitespace()
+                    guard index == bytes.count else {
+                        throw error("trailing characters after the JSON value", inValue: false)
+                    }
+                    return value
+                }
+                let top = stack.count - 1
+                let isObject = stack[top].isObject
+                if isObject {
+                    stack[top].members.append((key: stack[top].key, value: value))
+                } else {
+                    stack[top].elements.append(value)
+                }
+                skipWhitespace()
+                let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                guard index < bytes.count else { throw error("unexpected end of input", inValue: false) }
+                let byte = bytes[index]
+                if byte == UInt8(ascii: ",") {
+                    index += 1
+                    skipWhitespace()
+                    if index < bytes.count, bytes[index] == close {
+                        throw error("trailing comma before '\(Character(Unicode.Scalar(close)))'", inValue: false)
+                    }
+                    if isObject { try readKey() }
+                    continue readValue
+                } else if byte == close {
+                    index += 1
+                    let frame = stack.removeLast()
+                    value = isObject ? .object(frame.members) : .array(frame.elements)
+                } else {
+                    let what = isObject ? "expected ',' or '}' after object member" : "expected ',' or ']' after array element"
+                    throw error(what, inValue: false)
+                }
+            }
+        }
+    }
+
+    /// Refuses to open another array or object beyond the depth limit.
+    private func checkDepth() throws(JSONParseError) {
+        guard stack.count < JSONParser.maximumDepth else {
+            throw error("nesting deeper than \(JSONParser.maximumDepth) levels")
+        }
+    }
+
+    /// Reads `"key"` and `:` of an object member, leaving the index at its value.
+    private mutating func readKey() throws(JSONParseError) {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input", inValue: false) }
+        guard bytes[index] == UInt8(ascii: "\"") else {
+            throw error("expected '\"' to start an object key but found \(describeByte(at: index))", inValue: false)
+        }
+        let key = try readString(inValue: false)
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input", inValue: false) }
+        guard bytes[index] == UInt8(ascii: ":") else {
+            throw error("expected ':' after object key", inValue: false)
+        }
+        index += 1
+        stack[stack.count - 1].key = key
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func readLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        let text = literal.utf8Start
+        for offset in 0..<count {
+            guard index + offset < bytes.count, bytes[index + offset] == text[offset] else {
+                if index + offset >= bytes.count {
+                    throw error("unexpected end of input", at: bytes.count)
+                }
+                throw error("invalid literal, expected '\(literal)'")
+            }
+        }
+        index += count
+    }
+
+    /// Reads a number and returns its literal, leaving the index after it.
+    private mutating func readNumber() throws(JSONParseError) -> String {
+        let start = index
+        func isDigit(_ i: Int) -> Bool {
+            i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9")
+        }
+        var i = index
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        guard isDigit(i) else { throw numberError("needs a digit after '-'", start: start, end: i) }
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+            if isDigit(i) {
+                while isDigit(i) { i += 1 }
+                throw numberError("has a leading zero", start: start, end: i)
+            }
+        } else {
+            while isDigit(i) { i += 1 }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard isDigit(i) else { throw numberError("needs a digit after '.'", start: start, end: i) }
+            while isDigit(i) { i += 1 }
+        }
+        if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard isDigit(i) else { throw numberError("needs a digit in its exponent", start: start, end: i) }
+            while isDigit(i) { i += 1 }
+        }
+        index = i
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+    }
+
+    private func numberError(_ problem: String, start: Int, end: Int) -> JSONParseError {
+        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        return error("number '\(literal)' \(problem)", at: start)
+    }
+
+    /// Reads a string starting at its opening quote, leaving the index after the closing quote.
+    private mutating func readString(inValue: Bool = true) throws(JSONParseError) -> String {
+        let start = index
+        var i = index + 1
+        var isASCII = true
+        // Fast path: no escapes.
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "\"") {
+                let content = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<i])
+                index = i + 1
+                if isASCII { return String(decoding: content, as: UTF8.self) }
+                guard let string = String(validating: content, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in string", at: start, inValue: inValue)
+                }
+                return string
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw controlCharacterError(at: i, inValue: inValue) }
+            if byte >= 0x80 { isASCII = false }
+            i += 1
+        }
+        guard i < bytes.count else { throw error("unterminated string", at: start, inValue: inValue) }
+
+        // Slow path: decode escapes into scratch.
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<i]))
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "\"") {
+                index = i + 1
+                guard let string = String(validating: scratch, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in string", at: start, inValue: inValue)
+                }
+                return string
+            }
+            if byte < 0x20 { throw controlCharacterError(at: i, inValue: inValue) }
+            guard byte == UInt8(ascii: "\\") else {
+                scratch.append(byte)
+                i += 1
+                continue
+            }
+            guard i + 1 < bytes.count else { break }
+            let escape = bytes[i + 1]
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(escape)
+            case UInt8(ascii: "b"): scratch.append(0x08)
+            case UInt8(ascii: "f"): scratch.append(0x0C)
+            case UInt8(ascii: "n"): scratch.append(0x0A)
+            case UInt8(ascii: "r"): scratch.append(0x0D)
+            case UInt8(ascii: "t"): scratch.append(0x09)
+            case UInt8(ascii: "u"):
+                let scalar = try readUnicodeEscape(at: i, inValue: inValue)
+                appendUTF8(scalar.value)
+                i += scalar.value > 0xFFFF ? 12 : 6
+                continue
+            default:
+                if escape < 0x20 { throw controlCharacterError(at: i + 1, inValue: inValue) }
+                throw error("invalid escape '\\\(describeRaw(at: i + 1))'", at: i, inValue: inValue)
+            }
+            i += 2
+        }
+        throw error("unterminated string", at: start, inValue: inValue)
+    }
+
+    /// Decodes `\uXXXX` (and a following low surrogate) at `i`, which points at the backslash.
+    private func readUnicodeEscape(at i: Int, inValue: Bool) throws(JSONParseError) -> Unicode.Scalar {
+        guard let high = hex4(at: i + 2) else {
+            var end = i + 2
+            while end < min(i + 6, bytes.count), bytes[end] != UInt8(ascii: "\""), bytes[end] >= 0x20 { end += 1 }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self)
+            throw error("invalid unicode escape '\(text)'", at: i, inValue: inValue)
+        }
+        switch high {
+        case 0xD800...0xDBFF:
+            if i + 7 < bytes.count, bytes[i + 6] == UInt8(ascii: "\\"), bytes[i + 7] == UInt8(ascii: "u"),
+                let low = hex4(at: i + 8), (0xDC00...0xDFFF).contains(low),
+                let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) {
+                return scalar
+            }
+        case 0xDC00...0xDFFF:
+            break
+        default:
+            if let scalar = Unicode.Scalar(high) { return scalar }
+        }
+        throw error("lone surrogate '\\u\(hexText(at: i + 2))'", at: i, inValue: inValue)
+    }
+
+    private func hex4(at i: Int) -> UInt32? {
+        guard i + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for byte in bytes[i..<(i + 4)] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    private func hexText(at i: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<min(i + 4, bytes.count)]), as: UTF8.self)
+    }
+
+    private mutating func appendUTF8(_ value: UInt32) {
+        switch value {
+        case 0..<0x80:
+            scratch.append(UInt8(value))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | value >> 6))
+            scratch.append(UInt8(0x80 | value & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | value >> 12))
+            scratch.append(UInt8(0x80 | value >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | value & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | value >> 18))
+            scratch.append(UInt8(0x80 | value >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | value >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | value & 0x3F))
+        }
+    }
+
+    private func controlCharacterError(at i: Int, inValue: Bool) -> JSONParseError {
+        let code = String(bytes[i], radix: 16, uppercase: true)
+        return error("unescaped control character U+\(String(repeating: "0", count: 4 - code.count) + code) in string",
+                     at: i, inValue: inValue)
+    }
+
+    // MARK: Error reporting
+
+    /// Describes the byte at `i` for a message: `'x'`, `U+000A` or the non-ASCII character.
+    private func describeByte(at i: Int) -> String {
+        let raw = describeRaw(at: i)
+        return raw.hasPrefix("U+") || raw.hasPrefix("byte") ? raw : "'\(raw)'"
+    }
+
+    private func describeRaw(at i: Int) -> String {
+        let byte = bytes[i]
+        if byte >= 0x20 && byte < 0x7F { return String(Character(Unicode.Scalar(byte))) }
+        if byte < 0x80 {
+            let code = String(byte, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: 4 - code.count) + code
+        }
+        for length in 2...4 where i + length <= bytes.count {
+            if let text = String(validating: UnsafeBufferPointer(rebasing: bytes[i..<(i + length)]), as: UTF8.self) {
+                return text
+            }
+        }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    /// An error at `offset` (default: the current index). `inValue` says whether the innermost
+    /// container's current member or element is part of the path.
+    private func error(_ reason: String, at offset: Int? = nil, inValue: Bool = true) -> JSONParseError {
+        let offset = min(offset ?? index, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for i in 0..<offset where bytes[i] == 0x0A {
+            line += 1
+            lineStart = i + 1
+        }
+        if lineStart == 0, offset >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            lineStart = 3
+        }
+        var column = 1
+        for i in lineStart..<offset where bytes[i] & 0xC0 != 0x80 {
+            column += 1
+        }
+        var path = ""
+        for (depth, frame) in stack.enumerated() where inValue || depth < stack.count - 1 {
+            path += "/"
+            path += frame.isObject ? JSONValue.escapePointerToken(frame.key) : String(frame.elements.count)
+        }
+        return JSONParseError(line: line, column: column, offset: offset, reason: reason, path: path)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("JSONWriter")
+struct JSONWriterTests {
+    let sample: JSONValue = [
+        "name": "Zoë",
+        "items": [["qty": 2, "price": .number("1.50")], [:], []],
+        "empty": [:],
+        "ok": true,
+        "none": nil,
+    ]
+
+    @Test("compact output has no whitespace and keeps member order")
+    func compact() {
+        let text: String = JSONWriter.write(sample, options: [])
+        #expect(text == #"{"name":"Zoë","items":[{"qty":2,"price":1.50},{},[]],"empty":{},"ok":true,"none":null}"#)
+    }
+
+    @Test("pretty output indents by two spaces with \"key\": value")
+    func pretty() {
+        let text: String = JSONWriter.write(sample, options: .pretty)
+        #expect(text == """
+            {
+              "name": "Zoë",
+              "items": [
+                {
+                  "qty": 2,
+                  "price": 1.50
+                },
+                {},
+                []
+              ],
+              "empty": {},
+              "ok": true,
+              "none": null
+            }
+            """)
+    }
+
+    @Test("sorted keys order members by UTF-8 bytes at every level")
+    func sortedKeys() {
+        let value: JSONValue = ["b": 1, "a": ["z": 1, "Z": 2, "é": 3, "e": 4], "B": 5, "": 6]
+        let text: String = JSONWriter.write(value, options: .sortedKeys)
+        #expect(text == #"{"":6,"B":5,"a":{"Z":2,"e":4,"z":1,"é":3},"b":1}"#)
+    }
+
+    @Test("sorted keys are deterministic with duplicate keys")
+    func sortedDuplicates() {
+        let value = JSONValue.object([("k", 1), ("a", 0), ("k", 2), ("k", 3)])
+        let first: String = JSONWriter.write(value, options: .sortedKeys)
+        #expect(first == #"{"a":0,"k":1,"k":2,"k":3}"#)
+        let reversed = JSONValue.object([("k", 3), ("k", 2), ("a", 0), ("k", 1)])
+        #expect(JSONWriter.write(reversed, options: .sortedKeys) as String == #"{"a":0,"k":3,"k":2,"k":1}"#)
+    }
+
+    @Test("strings escape quotes, backslashes and control characters only")
+    func escaping() {
+        let value = JSONValue.string("a\"b\\c/d\n\r\t\u{8}\u{c}\u{0}\u{1f}\u{7f}é🎉\u{2028}")
+        let text: String = JSONWriter.write(value, options: [])
+        #expect(text == "\"a\\\"b\\\\c/d\\n\\r\\t\\b\\f\\u0000\\u001f\u{7f}é🎉\u{2028}\"")
+    }
+
+    @Test("keys are escaped like strings")
+    func keyEscaping() {
+        let text: String = JSONWriter.write(["a\"b\n": 1], options: [])
+        #expect(text == #"{"a\"b\n":1}"#)
+    }
+
+    @Test("the Data variant holds the same UTF-8 as the String variant")
+    func dataVariant() {
+        let data: Data = JSONWriter.write(sample, options: [.pretty, .sortedKeys])
+        let text: String = JSONWriter.write(sample, options: [.pretty, .sortedKeys])
+        #expect(data == Data(text.utf8))
+        #expect(!text.hasSuffix("\n"))
+    }
+
+    @Test("writing a large document is fast")
+    func largeDocument() {
+        let record: JSONValue = ["id": 123456, "name": "Zoë \"q\"", "tags": ["a", "b"], "price": .number("12.50")]
+        let value = JSONValue.array(Array(repeating: record, count: 20_000))
+        let clock = ContinuousClock()
+        var data = Data()
+        let elapsed = clock.measure { data = JSONWriter.write(value, options: .pretty) }
+        #expect(data.count > 1_000_000)
+        #expect(elapsed < .seconds(5))
+    }
+}
