@@ -1,0 +1,65 @@
+import Foundation
+
+/// A request item (`Name:value`, `name==value`, `name=value`, `name:=json`, `name@file` …)
+/// that cannot be used, with the item as typed and the fix.
+public enum RequestItemError: Error, LocalizedError, Sendable, Equatable {
+    /// The item has none of the separators.
+    case noSeparator(item: String)
+    /// The part before the separator is empty.
+    case emptyName(item: String)
+    /// A header name is not an RFC 9110 token.
+    case invalidHeaderName(item: String, name: String)
+    /// A header value contains CR, LF or NUL.
+    case invalidHeaderValue(item: String)
+    /// `Name;` carries text after the `;`.
+    case textAfterEmptyHeader(item: String)
+    /// A `:=` value is not JSON.
+    case invalidJSON(item: String, column: Int, reason: String)
+    /// A file named by `@`, `=@` or `:=@` cannot be read.
+    case fileUnreadable(item: String, path: String, reason: String)
+    /// A file read with `=@` is not UTF-8 text.
+    case fileNotText(item: String, path: String)
+    /// A file read with `:=@` does not hold JSON.
+    case invalidJSONFile(item: String, path: String, line: Int, column: Int, reason: String)
+    /// A nested JSON path such as `a[b` is malformed, or clashes with an earlier item.
+    case invalidJSONPath(item: String, reason: String)
+    /// A raw JSON field (`:=`) in a form, which can carry only text.
+    case jsonFieldInForm(item: String)
+    /// A raw body (`--raw`, `< FILE`) together with body items.
+    case rawBodyWithItems(items: [String])
+
+    public var errorDescription: String? {
+        switch self {
+        case .noSeparator(let item):
+            return "'\(item)' is not a request item; write Name:value (header), name==value (query), "
+                + "name=value (JSON string), name:=json (raw JSON) or name@file (upload); "
+                + "escape a literal separator with a backslash (a\\=b=c)"
+        case .emptyName(let item):
+            return "'\(item)' has nothing before its separator; put a name first, e.g. 'name\(item)'"
+        case .invalidHeaderName(let item, let name):
+            return "'\(item)': '\(name)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~, no spaces); "
+                + "for a JSON field write name=value, for a query item name==value"
+        case .invalidHeaderValue(let item):
+            return "'\(item)': a header value cannot contain a line break or NUL; remove it"
+        case .textAfterEmptyHeader(let item):
+            return "'\(item)': 'Name;' sends an empty header and takes no value; write Name:value to send a value"
+        case .invalidJSON(let item, let column, let reason):
+            return "'\(item)': the value after ':=' is not JSON (column \(column): \(reason)); "
+                + "quote strings (name:='\"text\"') or use name=text for a string field"
+        case .fileUnreadable(let item, let path, let reason):
+            return "'\(item)': cannot read file '\(path)': \(reason); check the path (relative paths start from the current directory)"
+        case .fileNotText(let item, let path):
+            return "'\(item)': file '\(path)' is not UTF-8 text; upload it as a file with name@\(path) instead"
+        case .invalidJSONFile(let item, let path, let line, let column, let reason):
+            return "'\(item)': file '\(path)' is not JSON (line \(line), column \(column): \(reason)); "
+                + "fix the file or send it as a string with name=@\(path)"
+        case .invalidJSONPath(let item, let reason):
+            return "'\(item)': \(reason); escape brackets meant literally as \\[ and \\]"
+        case .jsonFieldInForm(let item):
+            return "'\(item)': a form carries only text, not raw JSON; use name=value, or drop --form/--multipart to send JSON"
+        case .rawBodyWithItems(let items):
+            return "a raw body cannot be combined with body items (\(items.joined(separator: " "))); "
+                + "send either --raw/< FILE or name=value items"
+        }
+    }
+}
