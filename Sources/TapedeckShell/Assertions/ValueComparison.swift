@@ -1,0 +1,102 @@
+import Tapedeck
+
+/// `==`, `!=`, `<`, `<=`, `>`, `>=`.
+public enum ComparisonOperator: String, CaseIterable, Hashable, Sendable {
+    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+}
+
+/// Typed comparison of JSON values: numbers by value, strings by text, booleans and null by
+/// identity. A string that holds a number (a header such as `Content-Length`) compares as that
+/// number with a number.
+enum ValueComparison {
+    static func compare(_ actual: JSONValue, _ op: ComparisonOperator, _ expected: JSONValue) -> Bool {
+        switch op {
+        case .equal: return equal(actual, expected)
+        case .notEqual: return !equal(actual, expected)
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard let order = order(actual, expected) else { return false }
+            switch op {
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            default: return order >= 0
+            }
+        }
+    }
+
+    static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        if let x = number(a), let y = number(b), isNumeric(a) || isNumeric(b) { return x == y }
+        return a.semanticallyEquals(b)
+    }
+
+    private static func order(_ a: JSONValue, _ b: JSONValue) -> Int? {
+        if let x = number(a), let y = number(b) { return x < y ? -1 : (x > y ? 1 : 0) }
+        if case .string(let x) = a, case .string(let y) = b { return x < y ? -1 : (x > y ? 1 : 0) }
+        return nil
+    }
+
+    private static func isNumeric(_ value: JSONValue) -> Bool {
+        if case .number = value { return true }
+        return false
+    }
+
+    /// The number a value holds: a JSON number, or a string that is a JSON number literal.
+    static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .number(let literal): return Double(literal)
+        case .string(let text) where ValueLiteral.isNumber(text): return Double(text)
+        default: return nil
+        }
+    }
+}
+
+/// Turns a predicate's written value into a typed JSON value.
+enum ValueLiteral {
+    /// Quoted text is a string; unquoted `true`/`false`/`null`/numbers are typed; anything
+    /// else is a string.
+    static func parse(_ text: String, quoted: Bool) -> JSONValue {
+        if quoted { return .string(text) }
+        switch text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null": return .null
+        default: return isNumber(text) ? .number(text) : .string(text)
+        }
+    }
+
+    /// Whether `text` is a JSON number literal.
+    static func isNumber(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let digits = bytes.prefix { $0 >= 48 && $0 <= 57 }
+        guard !digits.isEmpty, !(digits.count > 1 && digits.first == 48) else { return false }
+        bytes = bytes.dropFirst(digits.count)
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            let fraction = bytes.prefix { $0 >= 48 && $0 <= 57 }
+            guard !fraction.isEmpty else { return false }
+            bytes = bytes.dropFirst(fraction.count)
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            let exponent = bytes.prefix { $0 >= 48 && $0 <= 57 }
+            guard !exponent.isEmpty else { return false }
+            bytes = bytes.dropFirst(exponent.count)
+        }
+        return bytes.isEmpty
+    }
+
+    /// A value as a failure message shows it: strings quoted, others as JSON, missing marked.
+    static func describe(_ value: JSONValue?) -> String {
+        guard let value else { return "(missing)" }
+        let text: String = JSONWriter.write(value, options: [])
+        return text.count > 300 ? String(text.prefix(300)) + "…" : text
+    }
+
+    /// A value as interpolation and `print` use it: strings raw, others as JSON.
+    static func text(_ value: JSONValue) -> String {
+        if case .string(let string) = value { return string }
+        return JSONWriter.write(value, options: [])
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Tapedeck
+
+/// An equivalent `curl` command line for a request, safe to paste into a POSIX shell.
+public enum CurlCommand {
+    /// `curl -X POST 'http://…' -H 'Name: value' --data-binary '…'`; headers curl computes
+    /// itself (`Content-Length`) are left out.
+    public static func render(_ request: HTTPRequest) -> String {
+        var parts = ["curl"]
+        if request.method == .head {
+            parts.append("--head")
+        } else if request.method != .get || request.body != nil {
+            parts += ["-X", request.method.rawValue]
+        }
+        parts.append(quote(request.url.absoluteString))
+        for field in request.headers where !field.name.caseInsensitiveEqual("Content-Length") {
+            parts += ["-H", quote("\(field.name): \(field.value)")]
+        }
+        if let body = request.body, !body.isEmpty {
+            if let text = String(data: body, encoding: .utf8) {
+                parts += ["--data-binary", quote(text)]
+            } else {
+                parts += ["--data-binary", "@-", "# binary body of \(body.count) bytes: pipe it in"]
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// Single-quotes `text` for a POSIX shell (`'` becomes `'\''`).
+    public static func quote(_ text: String) -> String {
+        let safe = text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:=@,+%".unicodeScalars.contains($0))
+        }
+        if safe, !text.isEmpty { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}
+
+extension String {
+    func caseInsensitiveEqual(_ other: String) -> Bool {
+        lowercased() == other.lowercased()
+    }
+}

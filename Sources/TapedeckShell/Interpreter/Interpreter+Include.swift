@@ -1,0 +1,79 @@
+import Foundation
+import Tapedeck
+
+extension Interpreter {
+    /// Runs a script file as if its lines were here; its own includes resolve from its folder.
+    func include(_ word: Word) async throws(ShellError) -> Bool {
+        let path = try expand(word)
+        let url = resolvePath(path)
+        let chain = includeStack + [url]
+        if includeStack.contains(url) || (includeStack.isEmpty && word.location.file == url.path) {
+            let names = (includeStack.isEmpty ? [URL(fileURLWithPath: word.location.file)] : includeStack) + [url]
+            throw .includeRecursion(chain: names.map(\.lastPathComponent), at: word.location)
+        }
+        let source: String
+        do {
+            source = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw .includeUnreadable(path: path, reason: exists ? "it is not readable UTF-8 text" : "no such file (\(url.path))", at: word.location)
+        }
+        let statements: [Statement]
+        do {
+            statements = try Parser.parseScript(source, file: url.path)
+        } catch {
+            throw .parse(error)
+        }
+        includeStack = chain
+        defer { includeStack.removeLast() }
+        return try await run(statements)
+    }
+
+    /// `record`, `replay`, `live`, `tape`.
+    func switchCassette(_ command: Command, at location: SourceLocation) async throws(ShellError) {
+        guard let cassettes else {
+            if case .tape = command {
+                output.line("mode: \(modeDescription) (cassettes are not available in this build yet)")
+                return
+            }
+            if case .live = command {
+                transport = liveTransport
+                modeDescription = "live"
+                return
+            }
+            throw .cassettesUnavailable(at: location)
+        }
+        do {
+            switch command {
+            case .record(let word, let mode):
+                if let message = try await cassettes.finish() { output.line(message) }
+                let path = resolvePath(try expand(word)).path
+                let result = try await cassettes.record(path, try mode.map(expand), liveTransport)
+                (transport, modeDescription) = (result.transport, result.mode)
+            case .replay(let word):
+                if let message = try await cassettes.finish() { output.line(message) }
+                let result = try await cassettes.replay(resolvePath(try expand(word)).path)
+                (transport, modeDescription) = (result.transport, result.mode)
+            case .live:
+                if let message = try await cassettes.finish() { output.line(message) }
+                (transport, modeDescription) = (liveTransport, "live")
+            default:
+                output.line(await cassettes.status())
+            }
+        } catch let error as ShellError {
+            throw error
+        } catch {
+            throw .cassette(error.localizedDescription, at: location)
+        }
+    }
+
+    /// Finishes any cassette in use (the REPL and runner call this before exiting).
+    public func finishCassette() async throws(ShellError) {
+        guard let cassettes else { return }
+        do {
+            if let message = try await cassettes.finish() { output.line(message) }
+        } catch {
+            throw .cassette(error.localizedDescription, at: SourceLocation(file: "<exit>", line: 0, column: 0))
+        }
+    }
+}

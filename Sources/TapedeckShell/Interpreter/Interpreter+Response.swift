@@ -1,0 +1,91 @@
+import Foundation
+import Tapedeck
+
+extension Interpreter {
+    /// Runs an `expect`; throws ``ShellError/assertionFailed(_:)`` with expected and actual.
+    func check(_ assertion: Assertion, at location: SourceLocation) throws(ShellError) {
+        guard let response = state.lastResponse else { throw .noResponse(command: "expect", at: location) }
+        countAssertion()
+        let (actual, note) = try assertion.query.evaluate(on: response, argument: try queryArgument(assertion.query))
+        let expected = try assertion.predicate.valueWord.map(expand)
+        var passed = try assertion.predicate.test(actual, expected: expected)
+        if assertion.negated { passed.toggle() }
+        guard !passed else { return }
+        let predicate = expected.map { assertion.predicate.replacingValue($0) } ?? assertion.predicate
+        let shown = Assertion(query: assertion.query, predicate: predicate, negated: assertion.negated)
+        throw .assertionFailed(AssertionFailure(
+            assertion: shown.description, query: assertion.query.description,
+            expected: (assertion.negated ? "not " : "") + predicate.description,
+            actual: ValueLiteral.describe(actual), note: actual == nil ? note : nil, location: location
+        ))
+    }
+
+    /// Runs a `capture`: the query's value becomes a variable (strings raw, others as JSON).
+    func capture(_ name: String, _ query: ResponseQuery, at location: SourceLocation) throws(ShellError) {
+        guard let response = state.lastResponse else { throw .noResponse(command: "capture", at: location) }
+        let (value, note) = try query.evaluate(on: response, argument: try queryArgument(query))
+        guard let value else {
+            throw .assertionFailed(AssertionFailure(
+                assertion: "capture \(name) = \(query)", query: query.description, expected: "a value to capture",
+                actual: "(missing)", note: note, location: location
+            ))
+        }
+        state.variables[name] = ValueLiteral.text(value)
+    }
+
+    /// The query's argument with templates expanded.
+    private func queryArgument(_ query: ResponseQuery) throws(ShellError) -> String? {
+        switch query {
+        case .header(let word), .json(let word), .regex(let word): try expand(word)
+        case .status, .body, .duration, .url: nil
+        }
+    }
+
+    /// `show request|response|headers|curl|state`.
+    func show(_ target: Command.ShowTarget, at location: SourceLocation) throws(ShellError) {
+        switch target {
+        case .request, .curl:
+            guard let request = state.lastRequest else { throw .noResponse(command: "show \(target.rawValue)", at: location) }
+            output.line(target == .curl ? CurlCommand.render(request) : ResponseText.describe(request))
+        case .response:
+            guard let response = state.lastResponse else { throw .noResponse(command: "show response", at: location) }
+            output.line(render(response, options.colors))
+        case .headers:
+            guard let response = state.lastResponse else { throw .noResponse(command: "show headers", at: location) }
+            output.line(ResponseText.head(of: response))
+        case .state:
+            output.line(describeState())
+        }
+    }
+
+    private func describeState() -> String {
+        var lines = [
+            "base:    \(state.base?.absoluteString ?? "(none; set one with 'base URL')")",
+            "path:    \(state.path)",
+            "mode:    \(modeDescription)",
+        ]
+        lines.append("headers: " + (state.headers.isEmpty ? "(none)" : state.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n         ")))
+        lines.append("query:   " + (state.query.isEmpty ? "(none)" : state.query.map(\.encoded).joined(separator: "&")))
+        lines.append("vars:    " + (state.variables.isEmpty ? "(none)" : state.variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))
+        if let response = state.lastResponse, let request = state.lastRequest {
+            lines.append("last:    \(request.method) \(request.url.absoluteString) → \(response.status) \(response.reason)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Predicate {
+    /// The same predicate with its value word's text replaced (to show expanded values).
+    func replacingValue(_ text: String) -> Predicate {
+        func swap(_ word: Word) -> Word { Word(text, quoted: word.quoted, location: word.location) }
+        switch self {
+        case .compare(let op, let word): return .compare(op, swap(word))
+        case .contains(let word): return .contains(swap(word))
+        case .startsWith(let word): return .startsWith(swap(word))
+        case .endsWith(let word): return .endsWith(swap(word))
+        case .matches(let word): return .matches(swap(word))
+        case .count(let op, let word): return .count(op, swap(word))
+        case .exists, .isType: return self
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Tapedeck
+
+/// Runs commands against a session: the one engine behind the REPL, `tapedeck run` and
+/// `include`.
+///
+/// ```swift
+/// let shell = Interpreter(transport: URLSessionTransport(), output: ShellOutput { print($0, terminator: "") })
+/// try await shell.run(source: "base http://localhost:8080\nget /get\nexpect 200\n", file: "smoke.tape")
+/// ```
+@MainActor
+public final class Interpreter {
+    /// How the interpreter behaves.
+    public struct Options: Sendable {
+        /// The environment `{{env.NAME}}` reads.
+        public var environment: [String: String]
+        /// Where relative paths of `save`, `include`, `< file` and `@file` start (scripts use
+        /// their own folder).
+        public var workingDirectory: URL
+        /// Whether responses are printed after each request (the REPL) or not (scripts).
+        public var echoResponses: Bool
+        /// Whether output may use ANSI colours.
+        public var colors: Bool
+        /// Whether a failure is recorded and the script goes on.
+        public var continueOnError: Bool
+
+        /// Creates options; defaults suit a script run.
+        public init(
+            environment: [String: String] = ProcessInfo.processInfo.environment,
+            workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            echoResponses: Bool = false, colors: Bool = false, continueOnError: Bool = false
+        ) {
+            self.environment = environment
+            self.workingDirectory = workingDirectory
+            self.echoResponses = echoResponses
+            self.colors = colors
+            self.continueOnError = continueOnError
+        }
+    }
+
+    /// The session: base, path, headers, query, variables, last exchange, history.
+    public var state = SessionState()
+    /// Where requests go now.
+    public var transport: any HTTPTransport
+    /// The network transport `live` returns to.
+    public var liveTransport: any HTTPTransport
+    /// Where requests go, as the prompt shows it: `live`, `record NAME`, `replay NAME`.
+    public var modeDescription = "live"
+    /// Cassette operations, when the build has them.
+    public var cassettes: CassetteController?
+    /// Behaviour switches.
+    public var options: Options
+    /// Formats a response for the terminal (`colors` says whether ANSI is allowed).
+    public var render: @Sendable (_ response: HTTPResponse, _ colors: Bool) -> String
+    /// Failures recorded while ``Options/continueOnError`` is on.
+    public private(set) var failures: [ShellError] = []
+    /// How many requests and assertions ran.
+    public private(set) var counts = (requests: 0, assertions: 0)
+
+    let output: ShellOutput
+    var includeStack: [URL] = []
+
+    /// Creates an interpreter sending through `transport` and writing to `output`.
+    public init(transport: any HTTPTransport, output: ShellOutput, options: Options = Options()) {
+        self.transport = transport
+        self.liveTransport = transport
+        self.output = output
+        self.options = options
+        self.render = ResponseText.render
+    }
+
+    /// Parses `source` and runs it; returns false when `exit` ran.
+    @discardableResult
+    public func run(source: String, file: String) async throws(ShellError) -> Bool {
+        let statements: [Statement]
+        do {
+            statements = try Parser.parseScript(source, file: file)
+        } catch {
+            throw .parse(error)
+        }
+        return try await run(statements)
+    }
+
+    /// Runs statements in order; a failure stops them unless ``Options/continueOnError``.
+    @discardableResult
+    public func run(_ statements: [Statement]) async throws(ShellError) -> Bool {
+        for statement in statements {
+            do {
+                guard try await execute(statement) else { return false }
+            } catch {
+                guard options.continueOnError, error.category != .parse, !Task.isCancelled else { throw error }
+                failures.append(error)
+            }
+        }
+        return true
+    }
+
+    /// Runs one statement; returns false for `exit`. Successful replayable commands typed at
+    /// the top level (not inside an include) join the history `save` writes.
+    public func execute(_ statement: Statement) async throws(ShellError) -> Bool {
+        let keepGoing = try await perform(statement.command, at: statement.location)
+        if includeStack.isEmpty, statement.command.isReplayable { state.history.append(statement.source) }
+        return keepGoing
+    }
+
+    /// The variable names, for completion and suggestions.
+    public var variableNames: [String] { state.variables.keys.sorted() }
+
+    /// Expands `{{…}}` in a word.
+    func expand(_ word: Word) throws(ShellError) -> String {
+        let state = self.state
+        let environment = options.environment
+        return try Template.expand(word.text, at: word.location, known: state.variables.keys.sorted()) {
+            state.lookup($0, environment: environment)
+        }
+    }
+
+    /// Where relative paths start: the including script's folder, else the working directory.
+    var baseDirectory: URL {
+        includeStack.last?.deletingLastPathComponent() ?? options.workingDirectory
+    }
+
+    /// `path` resolved against ``baseDirectory`` (absolute and `~` paths kept).
+    func resolvePath(_ path: String) -> URL {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
+        return baseDirectory.appendingPathComponent(expanded).standardizedFileURL
+    }
+
+    private func perform(_ command: Command, at location: SourceLocation) async throws(ShellError) -> Bool {
+        switch command {
+        case .base(let word):
+            let text = try expand(word)
+            do {
+                state.base = try URLComposer.parseBase(text)
+            } catch {
+                throw .invalidRequest(error.localizedDescription, at: word.location)
+            }
+            state.path = "/"
+        case .cd(let word):
+            state.changePath(try word.map(expand) ?? "/")
+            state.paths.insert(state.path)
+        case .header(let name, let value):
+            try setHeader(name: name, value: value)
+        case .headerUnset(let name):
+            state.headers.remove(name: try expand(name))
+        case .headers:
+            output.line(state.headers.isEmpty ? "(no persistent headers)" : state.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n"))
+        case .query(let name, let value):
+            let itemName = try expand(name)
+            state.query.removeAll { $0.name == itemName }
+            state.query.append(QueryItem(name: itemName, value: try expand(value)))
+        case .queryUnset(let name):
+            let itemName = try expand(name)
+            state.query.removeAll { $0.name == itemName }
+        case .set(let name, let value):
+            state.variables[name] = try expand(value)
+        case .unset(let name):
+            state.variables[name] = nil
+        case .vars:
+            output.line(state.variables.isEmpty ? "(no variables)" : state.variables.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: "\n"))
+        case .request(let request):
+            try await send(request, at: location)
+        case .expect(let assertion):
+            try check(assertion, at: location)
+        case .capture(let name, let query):
+            try capture(name, query, at: location)
+        case .show(let target):
+            try show(target, at: location)
+        case .history:
+            output.line(state.history.isEmpty ? "(no history yet)" : state.history.enumerated().map { "\($0.offset + 1)  \($0.element.replacingOccurrences(of: "\n", with: "\n    "))" }.joined(separator: "\n"))
+        case .save(let word):
+            try save(to: try expand(word), at: word.location)
+        case .include(let word):
+            return try await include(word)
+        case .print(let word):
+            output.line(try word.map(expand) ?? "")
+        case .help(let topic):
+            try help(topic, at: location)
+        case .exit:
+            return false
+        case .record, .replay, .live, .tape:
+            try await switchCassette(command, at: location)
+        }
+        return true
+    }
+
+    private func setHeader(name: Word, value: Word) throws(ShellError) {
+        let headerName = try expand(name)
+        let headerValue = try expand(value)
+        do {
+            try HTTPHeaders.validate(name: headerName)
+            try HTTPHeaders.validate(value: headerValue, name: headerName)
+        } catch {
+            throw .invalidRequest(error.localizedDescription, at: name.location)
+        }
+        state.headers.replaceOrAdd(name: headerName, value: headerValue)
+        state.headerNames.insert(headerName)
+    }
+
+    private func help(_ topic: String?, at location: SourceLocation) throws(ShellError) {
+        guard let topic else {
+            output.line(CommandHelp.overview())
+            return
+        }
+        guard let detail = CommandHelp.detail(topic) else {
+            throw .parse(ParseError(.unknownCommand(topic, suggestion: Suggestion.closest(to: topic, in: Parser.commandNames)), at: location))
+        }
+        output.line(detail)
+    }
+
+    private func save(to path: String, at location: SourceLocation) throws(ShellError) {
+        let url = resolvePath(path)
+        var text = "# Saved by tapedeck; run it with: tapedeck run \(path)\n"
+        text += state.history.joined(separator: "\n") + "\n"
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw .writeFailed(path: url.path, reason: error.localizedDescription, at: location)
+        }
+        output.line("saved \(state.history.count) commands to \(url.path)")
+    }
+
+    func recordFailure(_ error: ShellError) {
+        failures.append(error)
+    }
+
+    func countRequest() { counts.requests += 1 }
+    func countAssertion() { counts.assertions += 1 }
+}

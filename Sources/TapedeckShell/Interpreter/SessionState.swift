@@ -1,0 +1,75 @@
+import Foundation
+import Tapedeck
+
+/// Everything a session remembers between commands.
+public struct SessionState: Sendable {
+    /// The base URL set with `base`.
+    public var base: URL?
+    /// The current path relative to the base, always starting with `/`.
+    public var path = "/"
+    /// Headers sent with every request.
+    public var headers = HTTPHeaders()
+    /// Query items sent with every request.
+    public var query: [QueryItem] = []
+    /// Variables by name.
+    public var variables: [String: String] = [:]
+    /// The last request sent.
+    public var lastRequest: HTTPRequest?
+    /// The last response received.
+    public var lastResponse: HTTPResponse?
+    /// Source text of the successful replayable commands, for `history` and `save`.
+    public var history: [String] = []
+    /// Header names used this session, for completion.
+    public var headerNames: Set<String> = []
+    /// Paths seen in `cd`, requests and responses, for completion.
+    public var paths: Set<String> = []
+
+    /// Creates an empty state.
+    public init() {}
+
+    /// The base URL and path as the prompt shows them, shortened to `limit` characters.
+    public func location(limit: Int = 40) -> String {
+        guard let base else { return path == "/" ? "" : path }
+        var host = base.host ?? ""
+        if let port = base.port { host += ":\(port)" }
+        var basePath = base.path
+        if basePath.hasSuffix("/") { basePath.removeLast() }
+        let full = host + basePath + (path == "/" && !basePath.isEmpty ? "" : path)
+        guard full.count > limit else { return full }
+        return "…" + full.suffix(limit - 1)
+    }
+
+    /// The value of `{{name}}`: a variable, or `env.NAME` from `environment`.
+    func lookup(_ name: String, environment: [String: String]) -> String? {
+        if name.hasPrefix("env.") { return environment[String(name.dropFirst(4))] }
+        return variables[name]
+    }
+
+    /// Moves the current path: absolute from `/`, relative from here, `..` up.
+    mutating func changePath(_ target: String) {
+        let joined = target.hasPrefix("/") ? target : path + "/" + target
+        var normalized = URLComposer.normalize(path: joined)
+        if normalized.count > 1, normalized.hasSuffix("/") { normalized.removeLast() }
+        path = normalized
+    }
+
+    /// The path a request target resolves to: a URL as is, `/x` from the base, `x` from here.
+    func resolve(target: String?) -> String {
+        guard let target, !target.isEmpty else { return path }
+        if target.contains("://") || target.hasPrefix("/") { return target }
+        return path.hasSuffix("/") ? path + target : path + "/" + target
+    }
+
+    /// Remembers paths found in a JSON response (strings starting with `/`), a bounded number.
+    mutating func notePaths(in response: HTTPResponse) {
+        if let url = response.url { paths.insert(url.path) }
+        guard paths.count < 500, response.body.count < 1_000_000,
+              response.mediaType.map(MediaType.isJSON) == true,
+              let document = try? JSONParser.parse(response.body) else { return }
+        for leaf in document.flattenedLeaves().prefix(200) {
+            if case .string(let text) = leaf.value, text.hasPrefix("/"), text.count < 200, !text.contains(" ") {
+                paths.insert(text)
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+/// Turns script text or REPL input into ``Statement``s.
+///
+/// ```swift
+/// let statements = try Parser.parseScript("base http://localhost:8080\nget /get\nexpect 200\n", file: "smoke.tape")
+/// ```
+public enum Parser {
+    /// Parses a whole script; the first error stops parsing.
+    public static func parseScript(_ source: String, file: String) throws(ParseError) -> [Statement] {
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        }
+        var statements: [Statement] = []
+        var number = 0
+        while number < lines.count {
+            let line = lines[number]
+            let start = SourceLocation(file: file, line: number + 1, column: 1)
+            number += 1
+            guard var parsed = try LineParser.parse(line, at: start) else { continue }
+            var source = line.trimmingCharacters(in: .whitespaces)
+            if let heredoc = parsed.heredoc {
+                var body: [String] = []
+                var closed = false
+                while number < lines.count {
+                    let bodyLine = lines[number]
+                    number += 1
+                    if bodyLine.trimmingCharacters(in: .whitespaces) == heredoc.text {
+                        closed = true
+                        break
+                    }
+                    body.append(bodyLine)
+                }
+                guard closed else { throw ParseError(.unclosedHeredoc(delimiter: heredoc.text), at: heredoc.location) }
+                let text = body.joined(separator: "\n")
+                try Template.validate(text, at: SourceLocation(file: file, line: heredoc.location.line + 1, column: 1))
+                parsed.fillHeredoc(Word(text, quoted: true, location: SourceLocation(file: file, line: heredoc.location.line + 1, column: 1)))
+                source += "\n" + body.joined(separator: "\n") + "\n" + heredoc.text
+            }
+            statements.append(Statement(command: parsed.command, location: parsed.location, source: source))
+        }
+        return statements
+    }
+
+    /// Parses one line with no heredoc body; nil for a blank or comment line.
+    public static func parseLine(_ line: String, file: String = "<repl>", line number: Int = 1) throws(ParseError) -> Command? {
+        let start = SourceLocation(file: file, line: number, column: 1)
+        guard let parsed = try LineParser.parse(line, at: start) else { return nil }
+        if let heredoc = parsed.heredoc {
+            throw ParseError(.unclosedHeredoc(delimiter: heredoc.text), at: heredoc.location)
+        }
+        return parsed.command
+    }
+
+    /// Every command word, for suggestions and completion.
+    public static let commandNames = [
+        "base", "cd", "header", "headers", "query", "set", "unset", "vars",
+        "get", "post", "put", "patch", "delete", "head", "options",
+        "expect", "capture", "show", "history", "save", "include", "print", "help", "exit",
+        "record", "replay", "live", "tape",
+    ]
+
+    /// The request methods with their own command word.
+    static let methodNames = ["get", "post", "put", "patch", "delete", "head", "options"]
+}
+
+/// The result of parsing one line: a command, and a heredoc still to be read.
+struct ParsedLine {
+    var command: Command
+    var location: SourceLocation
+    var heredoc: Word?
+
+    mutating func fillHeredoc(_ body: Word) {
+        if case .request(var request) = command {
+            request.body = .heredoc(body)
+            command = .request(request)
+        }
+        heredoc = nil
+    }
+}

@@ -1,0 +1,72 @@
+/// Parses the arguments of `get/post/… [PATH] [ITEM…] [FLAGS] [< FILE | <<EOF]`.
+enum RequestParser {
+    /// The flags a request line accepts.
+    static let flags = ["--form", "-f", "--multipart", "--raw"]
+
+    static func parse(_ scanner: inout LineScanner, method: String) throws(ParseError) -> (command: RequestCommand, heredoc: Word?) {
+        var request = RequestCommand(method: method)
+        var heredoc: Word?
+        var bodyAt: SourceLocation?
+        func setBody(_ body: RequestCommand.BodySource?, at location: SourceLocation, marker: String) throws(ParseError) {
+            if bodyAt != nil || heredoc != nil {
+                throw ParseError(.unexpectedArgument(marker, command: method.lowercased()), at: location)
+            }
+            bodyAt = location
+            request.body = body
+        }
+        while let word = try scanner.word() {
+            let text = word.text
+            if !word.quoted, text.hasPrefix("<<") {
+                var delimiter = String(text.dropFirst(2))
+                var location = word.location.advanced(by: 2)
+                if delimiter.isEmpty {
+                    guard let next = try scanner.word() else {
+                        throw ParseError(.missingArgument(command: method.lowercased(), expected: "a heredoc delimiter after '<<' (e.g. <<EOF)"), at: scanner.location)
+                    }
+                    delimiter = next.text
+                    location = next.location
+                }
+                try setBody(nil, at: word.location, marker: text)
+                heredoc = Word(delimiter, location: location)
+            } else if !word.quoted, text.hasPrefix("<") {
+                var path = Word(String(text.dropFirst()), location: word.location.advanced(by: 1))
+                if path.text.isEmpty {
+                    guard let next = try scanner.word() else {
+                        throw ParseError(.missingArgument(command: method.lowercased(), expected: "a file after '<'"), at: scanner.location)
+                    }
+                    path = next
+                }
+                try setBody(.file(path), at: word.location, marker: text)
+            } else if !word.quoted, text.hasPrefix("-"), text.count > 1, !text.contains("=") || text.hasPrefix("--raw=") {
+                switch text {
+                case "--form", "-f": request.form = true
+                case "--multipart": request.multipart = true
+                case "--raw":
+                    guard let value = try scanner.word() else {
+                        throw ParseError(.missingArgument(command: method.lowercased(), expected: "the body text after --raw"), at: scanner.location)
+                    }
+                    try setBody(.raw(value), at: word.location, marker: text)
+                default:
+                    if text.hasPrefix("--raw=") {
+                        try setBody(.raw(Word(String(text.dropFirst(6)), location: word.location.advanced(by: 6))), at: word.location, marker: text)
+                    } else {
+                        throw ParseError.unknown(text, kind: "request option", valid: flags, at: word.location)
+                    }
+                }
+            } else if request.target == nil, request.items.isEmpty, looksLikeTarget(word) {
+                request.target = word
+            } else {
+                request.items.append(word)
+            }
+        }
+        return (request, heredoc)
+    }
+
+    /// A path or URL rather than an item: starts with `/`, `.`, a scheme or a template, or has
+    /// none of the item separators `:`, `=`, `@`.
+    static func looksLikeTarget(_ word: Word) -> Bool {
+        let text = word.text
+        if text.hasPrefix("/") || text.hasPrefix(".") || text.contains("://") || text.hasPrefix("{{") { return true }
+        return !text.contains(where: { $0 == ":" || $0 == "=" || $0 == "@" })
+    }
+}

@@ -1,0 +1,147 @@
+/// Reads the words of one script line the way a shell would: whitespace separates words,
+/// `'…'` is literal, `"…"` allows `\"` and `\\`, a backslash outside quotes escapes the next
+/// character, and an unquoted word starting with `#` begins a comment.
+///
+/// The parser drives it word by word because a few arguments follow their own rules:
+/// JSONPath expressions keep spaces inside brackets, and `print` takes the rest of the line.
+struct LineScanner {
+    private let characters: [Character]
+    private(set) var index = 0
+    private let start: SourceLocation
+
+    /// Scans `text`, whose first character is at `start`.
+    init(_ text: String, start: SourceLocation) {
+        characters = Array(text)
+        self.start = start
+    }
+
+    /// The location of the next unread character.
+    var location: SourceLocation { start.advanced(by: index) }
+
+    /// Whether only spaces or a comment remain.
+    var isAtEnd: Bool {
+        var copy = self
+        copy.skipSpaces()
+        return copy.index >= characters.count || characters[copy.index] == "#"
+    }
+
+    /// The next word without consuming it.
+    func peek() throws(ParseError) -> Word? {
+        var copy = self
+        return try copy.word()
+    }
+
+    /// The next word, or nil at the end of the line.
+    mutating func word() throws(ParseError) -> Word? {
+        skipSpaces()
+        guard index < characters.count, characters[index] != "#" else { return nil }
+        let begin = location
+        var text = ""
+        var quoted = false
+        while index < characters.count, !characters[index].isWhitespace {
+            let character = characters[index]
+            switch character {
+            case "'":
+                quoted = true
+                let open = location
+                index += 1
+                guard let close = characters[index...].firstIndex(of: "'") else {
+                    throw ParseError(.unclosedQuote("'"), at: open)
+                }
+                text += String(characters[index..<close])
+                index = close + 1
+            case "\"":
+                quoted = true
+                text += try doubleQuoted()
+            case "\\" where index + 1 < characters.count:
+                text.append(characters[index + 1])
+                index += 2
+            default:
+                text.append(character)
+                index += 1
+            }
+        }
+        try Template.validate(text, at: begin)
+        return Word(text, quoted: quoted, location: begin)
+    }
+
+    /// A JSONPath argument: up to the next space that is outside brackets and quotes.
+    mutating func jsonPath() throws(ParseError) -> Word? {
+        skipSpaces()
+        guard index < characters.count else { return nil }
+        let begin = location
+        var depth = 0
+        var quote: Character?
+        var text = ""
+        while index < characters.count {
+            let character = characters[index]
+            if let open = quote {
+                if character == "\\", index + 1 < characters.count {
+                    text.append(character)
+                    index += 1
+                    text.append(characters[index])
+                    index += 1
+                    continue
+                }
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "[" || character == "(" {
+                depth += 1
+            } else if character == "]" || character == ")" {
+                depth -= 1
+            } else if character.isWhitespace, depth <= 0 {
+                break
+            }
+            text.append(character)
+            index += 1
+        }
+        if let quote { throw ParseError(.unclosedQuote(quote), at: begin) }
+        try Template.validate(text, at: begin)
+        return Word(text, location: begin)
+    }
+
+    /// The rest of the line, trimmed; a rest that is one quoted string is unquoted.
+    mutating func rest() throws(ParseError) -> Word? {
+        skipSpaces()
+        guard index < characters.count else { return nil }
+        let begin = location
+        var copy = self
+        if let first = characters[index] as Character?, first == "\"" || first == "'",
+           let word = try? copy.word(), copy.isAtEnd {
+            self = copy
+            return word
+        }
+        var text = String(characters[index...])
+        while text.last?.isWhitespace == true { text.removeLast() }
+        index = characters.count
+        try Template.validate(text, at: begin)
+        return Word(text, location: begin)
+    }
+
+    private mutating func skipSpaces() {
+        while index < characters.count, characters[index].isWhitespace { index += 1 }
+    }
+
+    private mutating func doubleQuoted() throws(ParseError) -> String {
+        let open = location
+        index += 1
+        var text = ""
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\"" {
+                index += 1
+                return text
+            }
+            if character == "\\", index + 1 < characters.count,
+               characters[index + 1] == "\"" || characters[index + 1] == "\\" {
+                text.append(characters[index + 1])
+                index += 2
+                continue
+            }
+            text.append(character)
+            index += 1
+        }
+        throw ParseError(.unclosedQuote("\""), at: open)
+    }
+}
