@@ -13,11 +13,29 @@ public struct Cassette: Sendable, Hashable {
     public var version: Int
     /// The exchanges, in the order they happened.
     public var interactions: [Interaction]
+    /// Free-form facts about the recording, such as ``MetadataKey/baseURL``; written sorted.
+    public var metadata: [String: String]
 
     /// Creates a cassette.
-    public init(version: Int = Cassette.currentVersion, interactions: [Interaction] = []) {
+    public init(version: Int = Cassette.currentVersion, interactions: [Interaction] = [],
+                metadata: [String: String] = [:]) {
         self.version = version
         self.interactions = interactions
+        self.metadata = metadata
+    }
+
+    /// Well-known ``metadata`` keys.
+    public enum MetadataKey {
+        /// The base URL the requests were composed against; the REPL adopts it when it has none.
+        public static let baseURL = "baseURL"
+        /// What recorded the cassette, e.g. `tapedeck 0.1`.
+        public static let recordedWith = "recordedWith"
+    }
+
+    /// The recorded base URL (``MetadataKey/baseURL``), if any and valid.
+    public var baseURL: URL? {
+        get { metadata[MetadataKey.baseURL].flatMap { try? URLComposer.parseBase($0) } }
+        set { metadata[MetadataKey.baseURL] = newValue?.absoluteString }
     }
 }
 

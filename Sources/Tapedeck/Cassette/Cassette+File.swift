@@ -1,0 +1,38 @@
+import Foundation
+
+extension Cassette {
+    /// Reads a native cassette file; errors name the file, the JSON Pointer and the problem.
+    ///
+    /// ```swift
+    /// let cassette = try Cassette.load(from: URL(fileURLWithPath: "Sessions/tour.cassette.json"))
+    /// ```
+    public static func load(from url: URL) throws(CassetteError) -> Cassette {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            if !FileManager.default.fileExists(atPath: url.path) {
+                throw .unreadable(path: url.path, reason: "no such file")
+            }
+            throw .unreadable(path: url.path, reason: error.localizedDescription)
+        }
+        return try CassetteCodec.decode(data, source: url.path)
+    }
+
+    /// The native-format bytes (deterministic: the same cassette always gives the same bytes).
+    public func encoded() -> Data {
+        CassetteCodec.encode(self)
+    }
+
+    /// Writes the native format atomically (a temporary file, then a rename), creating the
+    /// directory if needed: a crash or `kill -9` leaves either the old file or the new one.
+    public func write(to url: URL) throws(CassetteError) {
+        let data = encoded()
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw .writeFailed(path: url.path, reason: error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Refuses cassettes that still hold credentials: bearer tokens, JWTs and key-like values
+/// in headers, query items and bodies.
+///
+/// ```swift
+/// let findings = SecretLint.findings(in: cassette)
+/// // [interaction 0, request header Authorization: bearer token "Bearer abcd…"]
+/// try SecretLint.check(cassette, path: "Sessions/login.cassette.json")  // throws CassetteError.secretsFound
+/// ```
+public enum SecretLint {
+    /// One credential found in a cassette.
+    public struct Finding: Sendable, Hashable, CustomStringConvertible {
+        /// The interaction's index in the cassette.
+        public var interaction: Int
+        /// Where it is: `request header Authorization`, `request query api_key`, `response body /token`.
+        public var field: String
+        /// What it looks like: `bearer token`, `JWT` or `key-like value`.
+        public var kind: String
+        /// The start of the value, shortened so the report does not leak it.
+        public var excerpt: String
+
+        /// Creates a finding.
+        public init(interaction: Int, field: String, kind: String, excerpt: String) {
+            self.interaction = interaction
+            self.field = field
+            self.kind = kind
+            self.excerpt = excerpt
+        }
+
+        /// "interaction 3, request header Authorization: bearer token "Bearer eyJh…"".
+        public var description: String {
+            "interaction \(interaction), \(field): \(kind) \"\(excerpt)\""
+        }
+    }
+
+    /// Throws ``CassetteError/secretsFound(path:findings:)`` when anything is found.
+    public static func check(_ cassette: Cassette, path: String) throws(CassetteError) {
+        let found = findings(in: cassette)
+        if !found.isEmpty { throw .secretsFound(path: path, findings: found) }
+    }
+
+    /// Every credential in the cassette, in interaction order.
+    public static func findings(in cassette: Cassette) -> [Finding] {
+        cassette.interactions.enumerated().flatMap { findings(in: $1, index: $0) }
+    }
+
+    /// The credentials in one interaction.
+    public static func findings(in interaction: Interaction, index: Int) -> [Finding] {
+        var found: [Finding] = []
+        func add(_ field: String, _ kind: String, _ value: String) {
+            found.append(Finding(interaction: index, field: field, kind: kind, excerpt: mask(value)))
+        }
+        for (side, url, headers, body) in [
+            ("request", interaction.request.url, interaction.request.headers, interaction.request.body ?? Data()),
+            ("response", interaction.response.url ?? interaction.request.url, interaction.response.headers, interaction.response.body),
+        ] {
+            for item in queryItems(of: url) where Redactor.standard.redactsQueryItem(item.name) {
+                if !item.value.isEmpty, !isPlaceholder(item.value) { add("\(side) query \(item.name)", "key-like value", item.value) }
+            }
+            if let jwt = firstJWT(in: url.absoluteString) { add("\(side) URL", "JWT", jwt) }
+            for field in headers {
+                if let kind = headerKind(field) { add("\(side) header \(field.name)", kind, field.value) }
+            }
+            found += bodyFindings(body, contentType: headers["Content-Type"], side: side, index: index)
+        }
+        return found
+    }
+
+    private static func headerKind(_ field: HTTPHeader) -> String? {
+        let value = field.value
+        if isPlaceholder(value) { return nil }
+        if let token = bearerToken(in: value), !isPlaceholder(token) { return "bearer token" }
+        if firstJWT(in: value) != nil { return "JWT" }
+        let lower = field.name.lowercased()
+        let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "x-api-key", "api-key", "x-auth-token", "x-access-token"]
+        if credentialHeaders.contains(lower) || (Redactor.isKeyLike(lower) && !lower.hasPrefix("x-csrf")) {
+            return value.isEmpty ? nil : "key-like value"
+        }
+        return nil
+    }
+
+    private static func bodyFindings(_ body: Data, contentType: String?, side: String, index: Int) -> [Finding] {
+        guard !body.isEmpty, let text = String(validating: body, as: UTF8.self) else { return [] }
+        var found: [Finding] = []
+        if let contentType, MediaType.isJSON(contentType), let value = try? JSONParser.parse(body) {
+            for leaf in value.flattenedLeaves() {
+                guard let string = leaf.value.stringValue, !string.isEmpty, !isPlaceholder(string) else { continue }
+                let key = leaf.pointer.split(separator: "/").last.map { $0.lowercased() } ?? ""
+                if let token = bearerToken(in: string), !isPlaceholder(token) {
+                    found.append(Finding(interaction: index, field: "\(side) body \(leaf.pointer)", kind: "bearer token", excerpt: mask(string)))
+                } else if let jwt = firstJWT(in: string) {
+                    found.append(Finding(interaction: index, field: "\(side) body \(leaf.pointer)", kind: "JWT", excerpt: mask(jwt)))
+                } else if jsonSecretKeys.contains(key) || Redactor.isKeyLike(key) {
+                    found.append(Finding(interaction: index, field: "\(side) body \(leaf.pointer)", kind: "key-like value", excerpt: mask(string)))
+                }
+            }
+            return found
+        }
+        if let jwt = firstJWT(in: text) {
+            found.append(Finding(interaction: index, field: "\(side) body", kind: "JWT", excerpt: mask(jwt)))
+        } else if let token = bearerToken(in: text), !isPlaceholder(token) {
+            found.append(Finding(interaction: index, field: "\(side) body", kind: "bearer token", excerpt: mask("Bearer " + token)))
+        }
+        return found
+    }
+
+    private static let jsonSecretKeys: Set<String> = [
+        "password", "passwd", "secret", "client_secret", "api_key", "apikey", "access_token",
+        "refresh_token", "id_token", "token", "authorization", "private_key",
+    ]
+
+    static func isPlaceholder(_ value: String) -> Bool {
+        value.contains(Redactor.placeholder) || value == Redactor.queryPlaceholder
+    }
+
+    /// The token after `Bearer ` (case-insensitive) if one of at least 8 token characters follows.
+    static func bearerToken(in text: String) -> String? {
+        guard let range = text.range(of: "bearer ", options: .caseInsensitive) else { return nil }
+        let token = text[range.upperBound...].prefix { $0.isLetter || $0.isNumber || "-._~+/=<>".contains($0) }
+        return token.count >= 8 ? String(token) : nil
+    }
+
+    /// The first `xxx.yyy.zzz` whose first two parts are base64url JSON objects (`eyJ…`).
+    static func firstJWT(in text: String) -> String? {
+        let bytes = Array(text.utf8)
+        var start = 0
+        while start + 3 < bytes.count {
+            guard bytes[start] == UInt8(ascii: "e"), bytes[start + 1] == UInt8(ascii: "y"), bytes[start + 2] == UInt8(ascii: "J") else {
+                start += 1
+                continue
+            }
+            var index = start
+            var dots = 0
+            var segmentLengths = [0]
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: ".") {
+                    dots += 1
+                    if dots > 2 { break }
+                    segmentLengths.append(0)
+                } else if isBase64URL(byte) {
+                    segmentLengths[segmentLengths.count - 1] += 1
+                } else {
+                    break
+                }
+                index += 1
+            }
+            if dots == 2, segmentLengths[0] >= 8, segmentLengths[1] >= 8,
+               bytes.count > start + segmentLengths[0] + 4,
+               Array(bytes[(start + segmentLengths[0] + 1)...].prefix(3)) == Array("eyJ".utf8) {
+                return String(decoding: bytes[start..<index], as: UTF8.self)
+            }
+            start = index > start ? index : start + 1
+        }
+        return nil
+    }
+
+    private static func isBase64URL(_ byte: UInt8) -> Bool {
+        PercentEncoding.isUnreserved(byte) && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "~")
+    }
+
+    /// `abcdefgh…(32 chars)`: enough to find it, not enough to use it.
+    static func mask(_ value: String) -> String {
+        value.count <= 8 ? String(repeating: "•", count: value.count) : String(value.prefix(8)) + "…(\(value.count) chars)"
+    }
+
+    private static func queryItems(of url: URL) -> [(name: String, value: String)] {
+        guard let query = url.query(percentEncoded: true) else { return [] }
+        return query.split(separator: "&").map { item in
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (PercentEncoding.decode(String(parts[0])), parts.count > 1 ? PercentEncoding.decode(String(parts[1])) : "")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// What the REPL, scripts and the CLI hold while a cassette is in use: the mode, the file, the
+/// counts, a ``transport`` to send through, and ``finish()`` to write and report.
+///
+/// ```swift
+/// // record PATH --mode new
+/// let session = try CassetteSession(path: "Sessions/api.cassette.json", mode: .new,
+///                                   live: URLSessionTransport(options: .init(followRedirects: false)))
+/// // replay PATH --repeat
+/// let offline = try CassetteSession.replay(path: "Sessions/tour.cassette.json", allowRepeats: true)
+/// let response = try await offline.transport.send(request)
+/// print(offline.status)          // replay Sessions/tour.cassette.json · 0 recorded · 1 played · 5 unused · 6 in cassette
+/// print(try offline.finish())    // the same line, then the never-played interactions
+/// ```
+public final class CassetteSession: Sendable {
+    /// A snapshot for the `tape` command.
+    public struct Status: Sendable, Hashable, CustomStringConvertible {
+        /// `record` (modes once/new/all) or `replay` (mode none).
+        public var kind: String
+        /// The mode in effect.
+        public var mode: RecordMode
+        /// The cassette path as given.
+        public var path: String
+        /// Recorded, played, unused and total counts.
+        public var counts: RecordingTransport.Counts
+
+        /// `record Sessions/a.cassette.json (mode new) · 2 recorded · 3 played · 1 unused · 9 in cassette`.
+        public var description: String {
+            let modeText = kind == "replay" ? "" : " (mode \(mode))"
+            return "\(kind) \(path)\(modeText) · \(counts.recorded) recorded · \(counts.played) played · "
+                + "\(counts.unused) unused · \(counts.total) in cassette"
+        }
+    }
+
+    /// The cassette path as given (relative paths are resolved against the working directory).
+    public let path: String
+    /// The mode in effect (after `TAPEDECK_RECORD_MODE`, when the caller resolved it).
+    public var mode: RecordMode { recorder.mode }
+    /// Send requests through this.
+    public var transport: any HTTPTransport { recorder }
+    /// The underlying recorder, for options and counts.
+    public let recorder: RecordingTransport
+
+    /// Opens `path` in `mode`, sending what must be recorded through `live`.
+    ///
+    /// Pass a `live` transport that does not follow redirects to record redirect chains hop by hop.
+    public init(path: String, mode: RecordMode, live: any HTTPTransport,
+                options: RecordingTransport.Options = RecordingTransport.Options()) throws(CassetteError) {
+        self.path = path
+        recorder = try RecordingTransport(cassette: URL(fileURLWithPath: path), mode: mode, inner: live, options: options)
+    }
+
+    /// Opens `path` for replay only (mode `none`): nothing reaches the network.
+    public static func replay(path: String, allowRepeats: Bool = false, followRedirects: Bool = true,
+                              matcher: Matcher = Matcher()) throws(CassetteError) -> CassetteSession {
+        let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, followRedirects: followRedirects)
+        let offline = StubTransport { request in
+            throw HTTPError.transport(url: request.url.absoluteString, detail: "replay sessions never use the network")
+        }
+        return try CassetteSession(path: path, mode: .none, live: offline, options: .init(replay: replay))
+    }
+
+    /// The base URL stored in the cassette's metadata; the REPL adopts it when it has no base.
+    public var baseURL: URL? { recorder.cassette.baseURL }
+
+    /// Mode, path and counts.
+    public var status: Status {
+        Status(kind: mode == .none ? "replay" : "record", mode: mode, path: path, counts: recorder.counts)
+    }
+
+    /// Writes anything recorded (atomically) and returns the status line plus the never-played
+    /// interactions, one per line.
+    @discardableResult
+    public func finish() throws(CassetteError) -> String {
+        try recorder.flush()
+        let unused = recorder.unusedReport()
+        return unused.isEmpty ? status.description : status.description + "\n" + unused
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Synchronization
+
+/// Wraps any transport and records what goes through it into a cassette file, replaying what
+/// is already recorded as the ``RecordMode`` says.
+///
+/// Each recorded interaction is redacted (``Redactor``), checked by ``SecretLint``, appended
+/// under a lock (many concurrent requests lose nothing) and, with `autosave` on, the file is
+/// rewritten atomically (temp file + rename) so `kill -9` never leaves a torn cassette.
+/// gzip/deflate bodies arrive decoded, so `Content-Encoding` is removed and `Content-Length`
+/// rewritten; repeated headers stay separate entries. Give it a transport that does not follow
+/// redirects to record chains hop by hop; it follows them itself when `followRedirects` is on.
+///
+/// ```swift
+/// let live = URLSessionTransport(options: .init(followRedirects: false))
+/// let recorder = try RecordingTransport(cassette: URL(fileURLWithPath: "Sessions/api.cassette.json"),
+///                                       mode: try RecordMode.resolve(.once), inner: live)
+/// let response = try await recorder.send(request)
+/// try recorder.flush()
+/// ```
+public final class RecordingTransport: HTTPTransport, Sendable {
+    /// How the session records and replays.
+    public struct Options: Sendable {
+        /// Replay matching, repeats and redirect following.
+        public var replay: ReplayTransport.Options
+        /// Replaces credentials before anything is written; also applied to incoming requests when matching.
+        public var redactor: Redactor { get { replay.redactor } set { replay.redactor = newValue } }
+        /// Whether a recorded interaction that still holds a secret is refused.
+        public var lint: Bool
+        /// Whether the file is rewritten after each recorded interaction (else only on ``RecordingTransport/flush()``).
+        public var autosave: Bool
+        /// Merged into the cassette's metadata (e.g. ``Cassette/MetadataKey/baseURL``).
+        public var metadata: [String: String]
+        /// A last change to each interaction before it is stored (after redaction), e.g. rewriting a host.
+        public var beforeRecord: (@Sendable (Interaction) -> Interaction)?
+
+        /// Creates options; the defaults redact, lint and save after every interaction.
+        public init(replay: ReplayTransport.Options = .init(), lint: Bool = true, autosave: Bool = true,
+                    metadata: [String: String] = [:], beforeRecord: (@Sendable (Interaction) -> Interaction)? = nil) {
+            self.replay = replay
+            self.lint = lint
+            self.autosave = autosave
+            self.metadata = metadata
+            self.beforeRecord = beforeRecord
+        }
+    }
+
+    /// Counts for status lines (`tape` in the REPL).
+    public struct Counts: Sendable, Hashable {
+        /// Interactions recorded by this session.
+        public var recorded: Int
+        /// Responses served from the cassette (repeats counted).
+        public var played: Int
+        /// Interactions loaded from the file that were never served.
+        public var unused: Int
+        /// Interactions the cassette holds now.
+        public var total: Int
+    }
+
+    private struct State {
+        var cassette: Cassette
+        var generation = 0
+        var recorded = 0
+    }
+
+    /// The cassette file.
+    public let url: URL
+    /// The mode in effect.
+    public let mode: RecordMode
+    /// The options in effect.
+    public let options: Options
+    private let inner: any HTTPTransport
+    private let replayer: ReplayTransport?
+    private let recordsUnmatched: Bool
+    private let state: Mutex<State>
+    /// The generation last written; held while writing so writes never interleave.
+    private let written = Mutex(0)
+
+    /// Opens a session on `cassette` in `mode` (resolve it with ``RecordMode/resolve(_:environment:)``).
+    ///
+    /// Throws when the file is malformed, or missing in mode `none`.
+    public init(cassette url: URL, mode: RecordMode, inner: any HTTPTransport, options: Options = Options()) throws(CassetteError) {
+        self.url = url
+        self.mode = mode
+        self.inner = inner
+        self.options = options
+        let exists = FileManager.default.fileExists(atPath: url.path)
+        let existing = exists ? try Cassette.load(from: url) : nil
+        if mode == .none, existing == nil { throw .missing(path: url.path) }
+        var start = (mode == .all ? nil : existing) ?? Cassette()
+        start.metadata.merge(options.metadata) { _, new in new }
+        if let existing, mode != .all {
+            replayer = ReplayTransport(cassette: existing, path: url.path, options: options.replay, mode: mode)
+        } else {
+            replayer = nil
+        }
+        recordsUnmatched = mode == .new || mode == .all || existing == nil
+        state = Mutex(State(cassette: start))
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard options.replay.followRedirects else { return try await sendOne(request) }
+        return try await RedirectFollower.follow(request) { hop in try await sendOne(hop) }
+    }
+
+    private func sendOne(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if let replayer {
+            switch replayer.lookup(request) {
+            case .success(let response): return response
+            case .failure(let error): if !recordsUnmatched { throw error }
+            }
+        }
+        let response = try await inner.send(request)
+        try record(Interaction(request: request, response: RecordingTransport.normalized(response), recordedAt: Date()))
+        return response
+    }
+
+    /// Redacts, lints and stores one interaction (then saves when `autosave` is on).
+    public func record(_ interaction: Interaction) throws(CassetteError) {
+        var stored = options.redactor.redact(interaction)
+        if let beforeRecord = options.beforeRecord { stored = beforeRecord(stored) }
+        let position = state.withLock { $0.cassette.interactions.count }
+        if options.lint {
+            let findings = SecretLint.findings(in: stored, index: position)
+            if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings) }
+        }
+        state.withLock { state in
+            state.cassette.interactions.append(stored)
+            state.generation += 1
+            state.recorded += 1
+        }
+        if options.autosave { try flush() }
+    }
+
+    /// Writes the cassette if anything was recorded since the last write (atomically).
+    public func flush() throws(CassetteError) {
+        try written.withLock { (writtenGeneration: inout Int) throws(CassetteError) in
+            let (cassette, generation) = state.withLock { ($0.cassette, $0.generation) }
+            guard generation > writtenGeneration else { return }
+            try cassette.write(to: url)
+            writtenGeneration = generation
+        }
+    }
+
+    /// The cassette as recorded so far (what ``flush()`` writes).
+    public var cassette: Cassette { state.withLock { $0.cassette } }
+
+    /// Recorded, played, unused and total counts.
+    public var counts: Counts {
+        let (recorded, total) = state.withLock { ($0.recorded, $0.cassette.interactions.count) }
+        return Counts(recorded: recorded, played: replayer?.playedCount ?? 0,
+                      unused: replayer?.unusedInteractions.count ?? 0, total: total)
+    }
+
+    /// The lines naming never-played interactions, or "".
+    public func unusedReport() -> String { replayer?.unusedReport() ?? "" }
+
+    /// The response as stored: decoded bodies lose `Content-Encoding`, and `Content-Length`
+    /// states the stored length; a body that is still gzip (magic bytes) is left alone.
+    static func normalized(_ response: HTTPResponse) -> HTTPResponse {
+        var result = response
+        let encoding = response.headers["Content-Encoding"]?.lowercased() ?? ""
+        let stillGzip = response.body.starts(with: [0x1F, 0x8B])
+        if !encoding.isEmpty, encoding != "identity", !stillGzip {
+            result.headers.remove(name: "Content-Encoding")
+            result.headers["Content-Length"] = String(response.body.count)
+        }
+        result.headers.remove(name: "Transfer-Encoding")
+        CassetteCodec.fixContentLength(&result.headers, count: result.body.count)
+        return result
+    }
+}

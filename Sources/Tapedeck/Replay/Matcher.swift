@@ -1,0 +1,110 @@
+import Foundation
+
+/// Decides which recorded request an incoming request replays.
+///
+/// By default a request matches a recorded one with the same method and URL, query item
+/// order ignored. Options add a header allow-list, body comparison, ignored query items and a
+/// custom predicate. Lookup goes through an index keyed by ``key(for:)``, so it costs the same
+/// for 100 or 100,000 interactions; the other options refine the candidates with that key.
+///
+/// ```swift
+/// let matcher = Matcher(headers: ["Accept"], body: .json, ignoredQueryItems: ["timestamp"])
+/// ```
+public struct Matcher: Sendable {
+    /// How bodies are compared.
+    public enum BodyMatching: String, Sendable, Hashable, CaseIterable {
+        /// Bodies are not compared (the default).
+        case ignore
+        /// Byte for byte.
+        case raw
+        /// As JSON values (key order, whitespace and `1.0` vs `1` ignored); non-JSON bodies byte for byte.
+        case json
+        /// As `application/x-www-form-urlencoded` fields, order ignored.
+        case form
+    }
+
+    /// Header names (case-insensitive) whose values must be equal.
+    public var headers: [String]
+    /// How bodies are compared.
+    public var body: BodyMatching
+    /// Query item names left out of matching (e.g. a cache-buster or timestamp).
+    public var ignoredQueryItems: Set<String>
+    /// An extra predicate, called with (recorded, incoming) for candidates with the same method
+    /// and URL; both requests are redacted first.
+    public var custom: (@Sendable (_ recorded: HTTPRequest, _ incoming: HTTPRequest) -> Bool)?
+
+    /// Creates a matcher; the defaults match on method and URL only.
+    public init(headers: [String] = [], body: BodyMatching = .ignore, ignoredQueryItems: Set<String> = [],
+                custom: (@Sendable (_ recorded: HTTPRequest, _ incoming: HTTPRequest) -> Bool)? = nil) {
+        self.headers = headers
+        self.body = body
+        self.ignoredQueryItems = ignoredQueryItems
+        self.custom = custom
+    }
+
+    /// One line describing what is compared, for reports.
+    public var summary: String {
+        var parts = ["method", "URL (query order ignored)"]
+        if !ignoredQueryItems.isEmpty { parts.append("ignoring query items " + ignoredQueryItems.sorted().joined(separator: ", ")) }
+        if !headers.isEmpty { parts.append("headers " + headers.joined(separator: ", ")) }
+        if body != .ignore { parts.append("body (\(body.rawValue))") }
+        if custom != nil { parts.append("a custom predicate") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The index key: method, lower-cased scheme and host, explicit non-default port, path and
+    /// the sorted query items that are not ignored.
+    public func key(for request: HTTPRequest) -> String {
+        let url = NormalizedURL(request.url)
+        let query = url.query.filter { !ignoredQueryItems.contains($0.name) }
+            .sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+            .map { item in item.value.map { item.name + "=" + $0 } ?? item.name }
+        return request.method.rawValue + " " + url.origin + url.path + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    }
+
+    /// Whether two requests with the same ``key(for:)`` also agree on headers, body and the custom predicate.
+    public func refines(recorded: HTTPRequest, incoming: HTTPRequest) -> Bool {
+        for name in headers where recorded.headers.values(for: name) != incoming.headers.values(for: name) {
+            return false
+        }
+        if !bodiesMatch(recorded, incoming) { return false }
+        return custom?(recorded, incoming) ?? true
+    }
+
+    func bodiesMatch(_ recorded: HTTPRequest, _ incoming: HTTPRequest) -> Bool {
+        let a = recorded.body ?? Data()
+        let b = incoming.body ?? Data()
+        switch body {
+        case .ignore: return true
+        case .raw: return a == b
+        case .json:
+            if a == b { return true }
+            guard let x = try? JSONParser.parse(a), let y = try? JSONParser.parse(b) else { return false }
+            return x.semanticallyEquals(y)
+        case .form:
+            let decode = { (data: Data) in FormEncoding.decode(String(decoding: data, as: UTF8.self)).sorted { ($0.0, $0.1) < ($1.0, $1.1) } }
+            return decode(a).elementsEqual(decode(b)) { $0 == $1 }
+        }
+    }
+}
+
+/// A URL split into the parts matching compares: `http://host:8080`, `/path`, decoded query items.
+struct NormalizedURL {
+    var origin: String
+    var path: String
+    var query: [QueryItem]
+
+    init(_ url: URL) {
+        let scheme = (url.scheme ?? "http").lowercased()
+        var host = (url.host ?? "").lowercased()
+        if let port = url.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) { host += ":\(port)" }
+        origin = scheme + "://" + host
+        let rawPath = url.path(percentEncoded: true)
+        path = rawPath.isEmpty ? "/" : rawPath
+        query = (url.query(percentEncoded: true) ?? "").split(separator: "&").map { item in
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return QueryItem(name: PercentEncoding.decode(String(parts[0])),
+                             value: parts.count > 1 ? PercentEncoding.decode(String(parts[1])) : nil)
+        }
+    }
+}

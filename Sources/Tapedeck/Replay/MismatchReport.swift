@@ -1,0 +1,121 @@
+import Foundation
+
+/// What a replay session says when no recorded interaction matches a request: the request,
+/// the cassette, the nearest interactions with field-level differences, exact matches that
+/// were skipped and why, and the fix.
+///
+/// ```text
+/// no recorded interaction matches GET http://httpbin.local/anything?page=3
+/// cassette: Sessions/tour.cassette.json (6 interactions, mode none)
+/// matching on: method, URL (query order ignored)
+///
+/// nearest recorded interactions (recorded → sent):
+///   1. #5 GET http://httpbin.local/anything?page=2
+///        query page: "2" → "3"
+///
+/// fix:
+///   - record it: TAPEDECK_RECORD_MODE=new swift test · tapedeck run --record Sessions/tour.cassette.json --mode new · REPL: record Sessions/tour.cassette.json --mode new
+/// ```
+public struct MismatchReport: Sendable, CustomStringConvertible {
+    /// A recorded interaction close to the request.
+    public struct Candidate: Sendable {
+        /// The interaction's index in the cassette.
+        public var index: Int
+        /// `GET http://…` of the recorded request.
+        public var summary: String
+        /// The differences, recorded → sent.
+        public var differences: [String]
+    }
+
+    /// The request that found no match (as compared: redacted).
+    public var request: HTTPRequest
+    /// The cassette's path.
+    public var cassettePath: String
+    /// How many interactions the cassette holds.
+    public var interactionCount: Int
+    /// The session's record mode, when a recording session asked.
+    public var mode: RecordMode?
+    /// What the matcher compares.
+    public var matching: String
+    /// The nearest interactions, nearest first (at most 3).
+    public var nearest: [Candidate]
+    /// Exact matches that were not served, with the reason ("already played, 2 of 2 used").
+    public var skipped: [String]
+    /// What to do: options to set or the re-record command.
+    public var fixes: [String]
+
+    public var description: String {
+        var lines = ["no recorded interaction matches \(request.method) \(request.url.absoluteString)"]
+        let modeText = mode.map { ", mode \($0)" } ?? ""
+        lines.append("cassette: \(cassettePath) (\(interactionCount) interaction\(interactionCount == 1 ? "" : "s")\(modeText))")
+        lines.append("matching on: \(matching)")
+        if !skipped.isEmpty {
+            lines.append("")
+            lines.append("skipped exact matches:")
+            lines += skipped.map { "  " + $0 }
+        }
+        lines.append("")
+        if nearest.isEmpty {
+            lines.append("the cassette is empty: nothing to compare with")
+        } else {
+            lines.append("nearest recorded interactions (recorded → sent):")
+            for (rank, candidate) in nearest.enumerated() {
+                lines.append("  \(rank + 1). #\(candidate.index) \(candidate.summary)")
+                lines += (candidate.differences.isEmpty ? ["identical as compared"] : candidate.differences).map { "       " + $0 }
+            }
+        }
+        lines.append("")
+        lines.append("fix:")
+        lines += fixes.map { "  - " + $0 }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Builds the report for `request` (already redacted) against `interactions`.
+    static func make(request: HTTPRequest, interactions: [Interaction], uses: [Int], exact: [Int],
+                     path: String, matcher: Matcher, mode: RecordMode?) -> MismatchReport {
+        var skipped: [String] = []
+        if let last = exact.last {
+            skipped.append("#\(last) \(summary(interactions[last].request)) was already played "
+                + "(\(exact.count) of \(exact.count) used); identical requests are served in recorded order")
+        }
+        // Cheap pre-ranking on method and path, then full diffs for the closest few.
+        let incoming = NormalizedURL(request.url)
+        let preRanked = interactions.indices.lazy.map { index -> (Int, Int) in
+            let recorded = interactions[index].request
+            var score = recorded.method == request.method ? 0 : 10
+            let url = NormalizedURL(recorded.url)
+            if url.origin != incoming.origin { score += 8 }
+            if url.path != incoming.path { score += 4 }
+            return (score, index)
+        }.sorted { $0 < $1 }.prefix(24)
+        let diffs = preRanked.map { _, index in
+            (index, RequestDiff(recorded: interactions[index].request, incoming: request, matcher: matcher))
+        }.filter { !exact.contains($0.0) }.sorted { ($0.1.distance, $0.0) < ($1.1.distance, $1.0) }.prefix(3)
+        let nearest = diffs.map { index, diff in
+            Candidate(index: index, summary: summary(interactions[index].request) + (uses[index] > 0 ? " (played \(uses[index])×)" : ""),
+                      differences: diff.lines)
+        }
+        var fixes: [String] = []
+        if !exact.isEmpty {
+            fixes.append("allow reusing the last match: REPL `replay \(path) --repeat`, "
+                + "ReplayTransport.Options(allowRepeats: true), URLSession.replaying(…, allowRepeats: true)")
+        }
+        if let best = diffs.first?.1 {
+            if best.kinds == [.query] {
+                let names = best.lines.compactMap { $0.split(separator: ":").first?.dropFirst("query ".count) }.map(String.init)
+                fixes.append("if those query items don't matter, ignore them: Matcher(ignoredQueryItems: [\(names.map { "\"\($0)\"" }.joined(separator: ", "))])")
+            } else if best.kinds == [.header] {
+                fixes.append("if those headers don't matter, drop them from Matcher(headers:) (now: \(matcher.headers.joined(separator: ", ")))")
+            } else if best.kinds == [.body], matcher.body == .raw {
+                fixes.append("if only the JSON layout differs, compare bodies as JSON: Matcher(body: .json)")
+            }
+        }
+        fixes.append("record it: TAPEDECK_RECORD_MODE=new swift test · tapedeck run --record \(path) --mode new · REPL: record \(path) --mode new")
+        return MismatchReport(request: request, cassettePath: path, interactionCount: interactions.count, mode: mode,
+                              matching: matcher.summary, nearest: Array(nearest), skipped: skipped, fixes: fixes)
+    }
+
+    static func summary(_ request: HTTPRequest) -> String {
+        "\(request.method) \(request.url.absoluteString)"
+    }
+}
