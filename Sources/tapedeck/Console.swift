@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import ArgumentParser
+import Foundation
+import Tapedeck
+import TapedeckShell
+
+/// Where the executable writes: stdout for results, stderr for errors and warnings.
+enum Console {
+    /// Whether stdout is a terminal.
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    static func write(_ data: Data) {
+        data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            _ = fwrite(base, 1, buffer.count, stdout)
+        }
+    }
+
+    static func write(_ text: String) { write(Data(text.utf8)) }
+
+    static func flush() { fflush(stdout) }
+
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data("tapedeck: error: \(message)\n".utf8))
+    }
+
+    static func warning(_ message: String) {
+        FileHandle.standardError.write(Data("tapedeck: warning: \(message)\n".utf8))
+    }
+
+    /// Prints `error` and returns the documented exit code for it.
+    static func report(_ error: any Error) -> Int32 {
+        if let exit = error as? ExitCode { return exit.rawValue }
+        if let http = error as? HTTPError {
+            Console.error(http.errorDescription ?? "\(http)")
+            return isTransportFailure(http) ? ExitStatus.transport : ExitStatus.usage
+        }
+        if let localized = error as? any LocalizedError, let message = localized.errorDescription {
+            Console.error(message)
+            return ExitStatus.usage
+        }
+        // ArgumentParser's own errors: help and --version are clean exits to stdout.
+        let code = TapedeckCommand.exitCode(for: error)
+        let message = TapedeckCommand.fullMessage(for: error)
+        if code == .success {
+            if !message.isEmpty { print(message) }
+            return 0
+        }
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+        let first = lines.first.map { $0.hasPrefix("Error: ") ? String($0.dropFirst(7)) : String($0) } ?? "\(error)"
+        Console.error(first + " (see tapedeck --help)")
+        return code == .validationFailure ? ExitStatus.usage : code.rawValue
+    }
+
+    static func isTransportFailure(_ error: HTTPError) -> Bool {
+        switch error {
+        case .cannotConnect, .hostNotFound, .timedOut, .cancelled, .tlsFailure, .noResponse, .transport: true
+        default: false
+        }
+    }
+}
+
+/// The documented exit codes (see `tapedeck --help`).
+enum ExitStatus {
+    static let usage: Int32 = 1
+    static let transport: Int32 = 3
+    static let badStatus: Int32 = 4
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Tapedeck
+import TapedeckShell
+
+/// One HTTPie-style request: parse the words, send, render, and pick the exit code.
+struct OneShot {
+    var options: OneShotOptions
+    var words: [String]
+
+    func run() async throws -> Int32 {
+        if let flag = words.first(where: { $0.hasPrefix("-") && $0.count > 1 && !$0.contains(where: { ":=@".contains($0) }) }) {
+            throw ValidationError("unknown option '\(flag)'; see tapedeck --help for the flags")
+        }
+        let mode = try bodyMode()
+        let split = try CommandLineRequest.split(words)
+        let url = try URLShorthand.parse(split.url)
+        var items = try RequestItems.parse(split.items, baseDirectory: nil)
+        if let raw = options.raw { items.rawBody = Data(raw.utf8) }
+        var request = try items.request(method: split.method, url: url, mode: mode)
+        addDefaultHeaders(to: &request)
+
+        let renderer = try makeRenderer()
+        let requestText = renderer.render(request)
+        if !requestText.isEmpty { Console.write(requestText + (renderer.options.parts.isDisjoint(with: .response) ? "" : "\n")) }
+
+        let response = try await makeTransport().send(request)
+        Console.write(renderer.output(for: response))
+        if options.checkStatus, response.status >= 400 {
+            Console.flush()
+            Console.warning("HTTP \(response.status) \(response.reason)")
+            return ExitStatus.badStatus
+        }
+        return 0
+    }
+
+    private func bodyMode() throws -> BodyMode {
+        if options.form && options.multipart {
+            throw ValidationError("--form and --multipart cannot be combined; --multipart alone sends fields and files as parts")
+        }
+        if options.raw != nil && (options.form || options.multipart) {
+            throw ValidationError("--raw sends the body as given and cannot be combined with --form or --multipart")
+        }
+        return options.multipart ? .multipart : options.form ? .form : .json
+    }
+
+    private func makeRenderer() throws -> ResponseRenderer {
+        let terminal = Console.stdoutIsTerminal
+        var renderOptions = RenderOptions.automatic(isTerminal: terminal, environment: ProcessInfo.processInfo.environment)
+        if let pretty = options.pretty { try renderOptions.applyPretty(pretty) }
+        let chosen = [options.print != nil, options.verbose, options.headersOnly, options.bodyOnly].filter { $0 }.count
+        if chosen > 1 { throw ValidationError("choose one of --print, --verbose, --headers and --body") }
+        if let letters = options.print { renderOptions.parts = try PrintParts(letters: letters) }
+        if options.verbose { renderOptions.parts = .all }
+        if options.headersOnly { renderOptions.parts = .responseHeaders }
+        if options.bodyOnly { renderOptions.parts = .responseBody }
+        return ResponseRenderer(options: renderOptions)
+    }
+
+    private func makeTransport() -> any HTTPTransport {
+        let transportOptions = URLSessionTransport.Options(timeout: options.timeout, followRedirects: options.follow)
+        return URLSessionTransport(options: transportOptions)
+    }
+
+    /// `User-Agent` and `Accept` as HTTPie sends them, unless the items set them.
+    private func addDefaultHeaders(to request: inout HTTPRequest) {
+        var defaults = HTTPHeaders()
+        if !request.headers.contains("User-Agent") { defaults.add(name: "User-Agent", value: "tapedeck/\(TapedeckCommand.version)") }
+        if !request.headers.contains("Accept") { defaults.add(name: "Accept", value: "*/*") }
+        request.headers = HTTPHeaders(defaults.fields + request.headers.fields)
+    }
+}
