@@ -1,0 +1,147 @@
+import Foundation
+
+/// Reads HAR 1.2 archives as browsers, mitmproxy, Charles and Proxyman export them.
+///
+/// Accepts a UTF-8 byte order mark, fractional `time`s, RFC 3339 `startedDateTime`s with
+/// any fraction and offset, base64 `content.encoding`, `postData.params` without `text`,
+/// cookie arrays without cookie headers, `redirectURL` without `Location`, and HTTP/2
+/// pseudo-headers (dropped). Compressed bodies follow the model's rule: stored decoded.
+///
+/// ```swift
+/// let cassette = try HARReader.read(data, file: "session.har")
+/// ```
+public enum HARReader {
+    /// Decodes a HAR document into a cassette, one interaction per entry, in file order.
+    public static func read(_ data: Data, file: String) throws(InteropError) -> Cassette {
+        let root = try JSONCursor.root(data, file: file)
+        let log = try root.required("log")
+        let entries = try log.required("entries").array()
+        var interactions: [Interaction] = []
+        interactions.reserveCapacity(entries.count)
+        for entry in entries { interactions.append(try interaction(entry)) }
+        return Cassette(interactions: interactions)
+    }
+
+    private static func interaction(_ entry: JSONCursor) throws(InteropError) -> Interaction {
+        let started = try entry.required("startedDateTime")
+        guard let recordedAt = InteropDate.parse(try started.string()) else {
+            throw started.failure("not an ISO 8601 date-time (\(started.kind)); expected e.g. 2024-05-01T12:00:00.123Z")
+        }
+        let request = try self.request(entry.required("request"))
+        var response = try self.response(entry.required("response"), requestURL: request.url)
+        response.duration = max(0, try entry.optional("time")?.double() ?? 0) / 1000
+        return Interaction(request: request, response: response, recordedAt: recordedAt)
+    }
+
+    // MARK: - Request
+
+    private static func request(_ cursor: JSONCursor) throws(InteropError) -> HTTPRequest {
+        let methodCursor = try cursor.required("method")
+        let method: HTTPMethod
+        do { method = try HTTPMethod(validating: try methodCursor.string()) } catch let error as InteropError {
+            throw error
+        } catch {
+            throw methodCursor.failure("not an HTTP method (\(methodCursor.kind))")
+        }
+        let urlCursor = try cursor.required("url")
+        guard let url = URL(string: try urlCursor.string()), url.scheme != nil, url.host != nil else {
+            throw urlCursor.failure("not an absolute URL (\(urlCursor.kind))")
+        }
+        var headers = try self.headers(cursor.required("headers"))
+        if !headers.contains("Cookie") {
+            let cookies = try cursor.list("cookies").map { cookie throws(InteropError) in
+                "\(try cookie.required("name").string())=\(try cookie.optional("value")?.string() ?? "")"
+            }
+            if !cookies.isEmpty { headers.add(name: "Cookie", value: cookies.joined(separator: "; ")) }
+        }
+        let body = try cursor.optional("postData").map { postData throws(InteropError) in try self.body(postData) }
+        return HTTPRequest(method: method, url: url, headers: headers, body: body)
+    }
+
+    /// `_base64Body` (Tapedeck), `text` with a non-standard `encoding: base64`, `text`, or `params`.
+    private static func body(_ postData: JSONCursor) throws(InteropError) -> Data {
+        if let base64 = try postData.optional("_base64Body") {
+            return try decodeBase64(base64)
+        }
+        if let text = try postData.optional("text") {
+            if try postData.optional("encoding")?.string() == "base64" { return try decodeBase64(text) }
+            return Data(try text.string().utf8)
+        }
+        var pairs: [(String, String)] = []
+        for param in try postData.list("params") {
+            pairs.append((try param.required("name").string(), try param.optional("value")?.string() ?? ""))
+        }
+        return Data(FormEncoding.encode(pairs).utf8)
+    }
+
+    // MARK: - Response
+
+    private static func response(_ cursor: JSONCursor, requestURL: URL) throws(InteropError) -> HTTPResponse {
+        let statusCursor = try cursor.required("status")
+        let status = try statusCursor.int()
+        guard (100...999).contains(status) else {
+            throw statusCursor.failure("status \(status) is outside 100…999; a HAR entry must hold a received response")
+        }
+        let reason = try cursor.optional("statusText")?.string()
+        var headers = try self.headers(cursor.required("headers"))
+        if !headers.contains("Set-Cookie") {
+            for cookie in try cursor.list("cookies") { headers.add(name: "Set-Cookie", value: try setCookie(cookie)) }
+        }
+        if let redirect = try cursor.optional("redirectURL")?.string(), !redirect.isEmpty, !headers.contains("Location") {
+            headers.add(name: "Location", value: redirect)
+        }
+        let content = try cursor.required("content")
+        var body = Data()
+        if let text = try content.optional("text") {
+            if let encoding = try content.optional("encoding") {
+                guard try encoding.string().lowercased() == "base64" else {
+                    throw encoding.failure("unsupported content encoding \(encoding.kind); HAR 1.2 defines only \"base64\"")
+                }
+                body = try decodeBase64(text)
+            } else {
+                body = Data(try text.string().utf8)
+            }
+        }
+        if !body.isEmpty, !headers.contains("Content-Type"), let mime = try content.optional("mimeType")?.string(),
+           !mime.isEmpty {
+            headers.add(name: "Content-Type", value: mime)
+        }
+        ContentCoding.normalize(headers: &headers, body: &body)
+        var url: URL? = requestURL
+        if let custom = try cursor.optional("_url") {
+            let text = try custom.string()
+            url = text.isEmpty ? nil : URL(string: text)
+        }
+        return HTTPResponse(status: status, reason: reason, headers: headers, body: body, url: url)
+    }
+
+    /// A `Set-Cookie` value rebuilt from a HAR cookie object.
+    private static func setCookie(_ cookie: JSONCursor) throws(InteropError) -> String {
+        var parts = ["\(try cookie.required("name").string())=\(try cookie.optional("value")?.string() ?? "")"]
+        if let path = try cookie.optional("path")?.string() { parts.append("Path=\(path)") }
+        if let domain = try cookie.optional("domain")?.string() { parts.append("Domain=\(domain)") }
+        if let expires = try cookie.optional("expires")?.string() { parts.append("Expires=\(expires)") }
+        if case .bool(true) = try cookie.optional("httpOnly")?.value { parts.append("HttpOnly") }
+        if case .bool(true) = try cookie.optional("secure")?.value { parts.append("Secure") }
+        return parts.joined(separator: "; ")
+    }
+
+    // MARK: - Shared
+
+    /// HAR headers; HTTP/2 pseudo-headers (`:authority`, …) are not header fields and are dropped.
+    private static func headers(_ cursor: JSONCursor) throws(InteropError) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for (name, value) in try cursor.nameValuePairs() where !name.hasPrefix(":") {
+            headers.add(name: name, value: value)
+        }
+        return headers
+    }
+
+    private static func decodeBase64(_ cursor: JSONCursor) throws(InteropError) -> Data {
+        let text = try cursor.string()
+        guard let data = Base64.decode(text) else {
+            throw cursor.failure("not valid base64 (\"\(text.prefix(24))\(text.count > 24 ? "…" : "")\")")
+        }
+        return data
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Writes HAR 1.2 that HAR tools (browsers' importers, haralyzer, HAR viewers) read.
+///
+/// Custom fields start with `_`, as the spec asks: `postData._base64Body` holds request
+/// bodies that are not UTF-8 text (HAR 1.2 has no encoding for them), `response._url` the
+/// answering URL when it is not the request's. Response bodies that are not UTF-8 are
+/// base64 with `content.encoding`.
+///
+/// ```swift
+/// let (har, warnings) = HARWriter.write(cassette)
+/// ```
+public enum HARWriter {
+    /// The creator named in `log.creator`.
+    public static let creator: JSONValue = ["name": "Tapedeck", "version": "0.1"]
+
+    /// The HAR bytes (pretty JSON, trailing newline) and what the format could not hold.
+    public static func write(_ cassette: Cassette) -> (data: Data, warnings: [ConversionWarning]) {
+        var warnings: [ConversionWarning] = []
+        var entries: [JSONValue] = []
+        entries.reserveCapacity(cassette.interactions.count)
+        for (index, interaction) in cassette.interactions.enumerated() {
+            entries.append(entry(interaction, index: index, warnings: &warnings))
+        }
+        let log: JSONValue = .object([
+            ("version", "1.2"),
+            ("creator", creator),
+            ("entries", .array(entries)),
+        ])
+        var data: Data = JSONWriter.write(.object([("log", log)]), options: .pretty)
+        data.append(0x0A)
+        return (data, warnings)
+    }
+
+    private static func entry(_ interaction: Interaction, index: Int, warnings: inout [ConversionWarning]) -> JSONValue {
+        let milliseconds = JSONValue(interaction.response.duration * 1000)
+        return .object([
+            ("startedDateTime", .string(InteropDate.format(interaction.recordedAt))),
+            ("time", milliseconds),
+            ("request", request(interaction.request, index: index, warnings: &warnings)),
+            ("response", response(interaction.response, requestURL: interaction.request.url)),
+            ("cache", .object([])),
+            ("timings", .object([("send", 0), ("wait", milliseconds), ("receive", 0)])),
+        ])
+    }
+
+    private static func request(_ request: HTTPRequest, index: Int, warnings: inout [ConversionWarning]) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("method", .string(request.method.rawValue)),
+            ("url", .string(request.url.absoluteString)),
+            ("httpVersion", "HTTP/1.1"),
+            ("cookies", .array(requestCookies(request.headers))),
+            ("headers", headers(request.headers)),
+            ("queryString", .array(queryString(request.url))),
+        ]
+        if let body = request.body {
+            let mimeType = JSONValue.string(request.headers["Content-Type"] ?? "")
+            if let text = String(data: body, encoding: .utf8) {
+                members.append(("postData", .object([("mimeType", mimeType), ("text", .string(text))])))
+            } else {
+                members.append(("postData", .object([
+                    ("mimeType", mimeType), ("text", ""), ("_base64Body", .string(body.base64EncodedString())),
+                ])))
+                warnings.append(ConversionWarning(
+                    interaction: index, field: "request.body",
+                    message: "\(body.count) bytes that are not UTF-8 text; HAR 1.2 has no encoding for binary "
+                        + "request bodies, so they are kept in postData._base64Body, which only Tapedeck reads"))
+            }
+        }
+        members += [("headersSize", -1), ("bodySize", JSONValue(request.body?.count ?? 0))]
+        return .object(members)
+    }
+
+    private static func response(_ response: HTTPResponse, requestURL: URL) -> JSONValue {
+        var content: [(key: String, value: JSONValue)] = [
+            ("size", JSONValue(response.body.count)),
+            ("mimeType", .string(response.headers["Content-Type"] ?? "")),
+        ]
+        if let text = String(data: response.body, encoding: .utf8) {
+            content.append(("text", .string(text)))
+        } else {
+            content += [("text", .string(response.body.base64EncodedString())), ("encoding", "base64")]
+        }
+        var members: [(key: String, value: JSONValue)] = [
+            ("status", JSONValue(response.status)),
+            ("statusText", .string(response.reason)),
+            ("httpVersion", "HTTP/1.1"),
+            ("cookies", .array(response.headers.values(for: "Set-Cookie").map(responseCookie))),
+            ("headers", headers(response.headers)),
+            ("content", .object(content)),
+            ("redirectURL", .string(response.headers["Location"] ?? "")),
+            ("headersSize", -1),
+            ("bodySize", JSONValue(response.body.count)),
+        ]
+        if response.url != requestURL { members.append(("_url", .string(response.url?.absoluteString ?? ""))) }
+        return .object(members)
+    }
+
+    private static func headers(_ headers: HTTPHeaders) -> JSONValue {
+        .array(headers.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })
+    }
+
+    private static func queryString(_ url: URL) -> [JSONValue] {
+        guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else { return [] }
+        return FormEncoding.decode(query).map { .object([("name", .string($0.0)), ("value", .string($0.1))]) }
+    }
+
+    private static func requestCookies(_ headers: HTTPHeaders) -> [JSONValue] {
+        headers.values(for: "Cookie").flatMap { $0.split(separator: ";") }.compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard let name = parts.first?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return nil }
+            let value = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : ""
+            return .object([("name", .string(name)), ("value", .string(value))])
+        }
+    }
+
+    /// A HAR cookie object from a `Set-Cookie` value: name, value and the attributes HAR names.
+    private static func responseCookie(_ header: String) -> JSONValue {
+        let parts = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let pair = (parts.first ?? "").split(separator: "=", maxSplits: 1).map(String.init)
+        var members: [(key: String, value: JSONValue)] = [
+            ("name", .string(pair.first ?? "")), ("value", .string(pair.count > 1 ? pair[1] : "")),
+        ]
+        for attribute in parts.dropFirst() {
+            let keyValue = attribute.split(separator: "=", maxSplits: 1).map(String.init)
+            switch keyValue.first?.lowercased() {
+            case "path": members.append(("path", .string(keyValue.count > 1 ? keyValue[1] : "")))
+            case "domain": members.append(("domain", .string(keyValue.count > 1 ? keyValue[1] : "")))
+            case "expires": members.append(("expires", .string(keyValue.count > 1 ? keyValue[1] : "")))
+            case "httponly": members.append(("httpOnly", true))
+            case "secure": members.append(("secure", true))
+            default: break
+            }
+        }
+        return .object(members)
+    }
+}

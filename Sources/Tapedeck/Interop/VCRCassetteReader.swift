@@ -1,0 +1,192 @@
+import Foundation
+
+/// Reads vcrpy cassettes (YAML, format version 1, and the unversioned format before it).
+///
+/// Handles headers as lists or plain strings, `!!binary`, null and string bodies, the
+/// `body: {string: …}` form, `status: {code, message}`, pre-1.0 cassettes (a top-level
+/// list, `protocol`/`host`/`port`/`path` instead of `uri`, raw response header lines,
+/// Python object tags) and compressed bodies (decoded per the model's body rule).
+///
+/// ```swift
+/// let cassette = try VCRCassetteReader.read(data, file: "github.yaml", defaultDate: .now)
+/// ```
+public enum VCRCassetteReader {
+    /// Decodes a vcrpy cassette; interactions without Tapedeck metadata get `defaultDate`.
+    public static func read(_ data: Data, file: String, defaultDate: Date) throws(InteropError) -> Cassette {
+        let root = try YAMLCursor.root(data, file: file)
+        let items: [YAMLCursor]
+        var extras: [YAMLCursor] = []
+        if case .sequence = root.node {
+            items = try root.sequence()
+        } else {
+            if let version = try root.optional("version"), try version.int() != 1 {
+                throw version.failure("vcrpy cassette version \(try version.int()) is not supported; Tapedeck reads version 1")
+            }
+            items = try root.required("interactions").sequence()
+            if let list = try root.optional("metadata")?.optional("tapedeck")?.optional("interactions") {
+                extras = try list.sequence()
+            }
+        }
+        var interactions: [Interaction] = []
+        interactions.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            interactions.append(try interaction(item, extra: index < extras.count ? extras[index] : nil, defaultDate: defaultDate))
+        }
+        return Cassette(interactions: interactions)
+    }
+
+    private static func interaction(_ item: YAMLCursor, extra: YAMLCursor?, defaultDate: Date) throws(InteropError) -> Interaction {
+        let request = try self.request(item.required("request"))
+        var response = try self.response(item.required("response"))
+        var recordedAt = defaultDate
+        response.url = request.url
+        if let extra {
+            if let date = try extra.optional("recordedAt") {
+                guard let parsed = InteropDate.parse(try date.string()) else {
+                    throw date.failure("not an RFC 3339 timestamp (\(date.kind))")
+                }
+                recordedAt = parsed
+            }
+            response.duration = try extra.optional("duration")?.double() ?? 0
+            response.url = try extra.optional("url").map { cursor throws(InteropError) in try url(cursor) }
+        }
+        return Interaction(request: request, response: response, recordedAt: recordedAt)
+    }
+
+    // MARK: - Request
+
+    private static func request(_ cursor: YAMLCursor) throws(InteropError) -> HTTPRequest {
+        let methodCursor = try cursor.required("method")
+        let method: HTTPMethod
+        do { method = try HTTPMethod(validating: try methodCursor.string()) } catch let error as InteropError {
+            throw error
+        } catch {
+            throw methodCursor.failure("not an HTTP method (\(methodCursor.kind))")
+        }
+        let requestURL: URL
+        if let uri = try cursor.optional("uri") {
+            requestURL = try url(uri)
+        } else {
+            requestURL = try legacyURL(cursor)
+        }
+        var headers = try self.headers(cursor.optional("headers"))
+        let body = try cursor.optional("body").flatMap { body throws(InteropError) in try requestBody(body) }
+        headers.remove(name: "Transfer-Encoding")
+        return HTTPRequest(method: method, url: requestURL, headers: headers, body: body)
+    }
+
+    private static func url(_ cursor: YAMLCursor) throws(InteropError) -> URL {
+        let text = try cursor.string()
+        guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+            throw cursor.failure("not an absolute URL (\(cursor.kind))")
+        }
+        return url
+    }
+
+    /// Pre-1.0 cassettes: `protocol`, `host`, `port`, `path` (as vcrpy's migration joins them).
+    private static func legacyURL(_ cursor: YAMLCursor) throws(InteropError) -> URL {
+        let scheme = try cursor.required("protocol").string()
+        let host = try cursor.required("host").string()
+        let port = try cursor.optional("port")?.int()
+        let path = try cursor.optional("path")?.string() ?? "/"
+        let defaultPort = scheme == "https" ? 443 : 80
+        let portText = port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
+        guard let url = URL(string: "\(scheme)://\(host)\(portText)\(path)") else {
+            throw cursor.failure("protocol, host, port and path do not form a URL")
+        }
+        return url
+    }
+
+    /// Request bodies: null, a string, `!!binary`, `{string: …}`, or an old pickled BytesIO/iterator.
+    private static func requestBody(_ cursor: YAMLCursor) throws(InteropError) -> Data? {
+        switch cursor.node {
+        case .scalar:
+            return try cursor.bytes()
+        case .mapping:
+            if let string = try cursor.optional("string") { return try string.bytes() }
+            if let state = try cursor.optional("state") {
+                return try state.sequence().first?.bytes() ?? Data()
+            }
+            if let args = try cursor.optional("args"), let parts = try args.sequence().first {
+                var joined = Data()
+                for part in try parts.sequence() { joined += try part.bytes() ?? Data() }
+                return joined
+            }
+            throw cursor.failure("expected a body string, !!binary or {string: …}, found a mapping")
+        case .sequence:
+            throw cursor.failure("expected a body string, !!binary or {string: …}, found a sequence")
+        }
+    }
+
+    // MARK: - Response
+
+    private static func response(_ cursor: YAMLCursor) throws(InteropError) -> HTTPResponse {
+        let statusCursor = try cursor.required("status")
+        let status: Int
+        var reason: String?
+        if case .mapping = statusCursor.node {
+            status = try statusCursor.required("code").int()
+            if let message = try statusCursor.optional("message"), !message.isNull { reason = try message.string() }
+        } else {
+            status = try statusCursor.int()
+        }
+        guard (100...999).contains(status) else {
+            let place = try statusCursor.optional("code") ?? statusCursor
+            throw place.failure("status code \(status) is outside 100…999")
+        }
+        var headers = try self.headers(cursor.optional("headers"))
+        var body = Data()
+        if let bodyCursor = try cursor.optional("body") {
+            if case .mapping = bodyCursor.node {
+                body = try bodyCursor.optional("string")?.bytes() ?? Data()
+            } else {
+                body = try bodyCursor.bytes() ?? Data()
+            }
+        }
+        headers.remove(name: "Transfer-Encoding")
+        ContentCoding.normalize(headers: &headers, body: &body)
+        return HTTPResponse(status: status, reason: reason, headers: headers, body: body)
+    }
+
+    // MARK: - Headers
+
+    /// `{Name: [v1, v2]}`, `{Name: v}`, a list of `[name, value]` pairs, or raw `"Name: v\r\n"` lines.
+    private static func headers(_ cursor: YAMLCursor?) throws(InteropError) -> HTTPHeaders {
+        guard let cursor, !cursor.isNull else { return [:] }
+        var headers = HTTPHeaders()
+        switch cursor.node {
+        case .mapping:
+            for (name, value) in try cursor.mapping() {
+                if case .sequence = value.node {
+                    for item in try value.sequence() { headers.add(name: name, value: try item.string()) }
+                } else {
+                    headers.add(name: name, value: try value.string())
+                }
+            }
+        case .sequence:
+            for item in try cursor.sequence() {
+                if case .sequence = item.node {
+                    // A frozenset of (name, value) tuples pickles as a list holding the list of pairs.
+                    let elements = try item.sequence()
+                    let pairs = elements.allSatisfy { if case .sequence = $0.node { true } else { false } }
+                        ? elements : [item]
+                    for pairCursor in pairs {
+                        let pair = try pairCursor.sequence()
+                        guard pair.count == 2 else { throw pairCursor.failure("expected a [name, value] pair") }
+                        headers.add(name: try pair[0].string(), value: try pair[1].string())
+                    }
+                } else {
+                    let line = try item.string().trimmingCharacters(in: .newlines)
+                    guard let colon = line.firstIndex(of: ":") else {
+                        throw item.failure("expected a \"Name: value\" header line")
+                    }
+                    headers.add(name: String(line[..<colon]),
+                                value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                }
+            }
+        case .scalar:
+            throw cursor.failure("expected a mapping of header names to lists of values, found \(cursor.kind)")
+        }
+        return headers
+    }
+}

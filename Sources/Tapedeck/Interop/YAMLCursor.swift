@@ -1,0 +1,137 @@
+import Foundation
+import Yams
+
+/// A YAML node with its path inside the document, for reading with errors that say where.
+///
+/// Documents are composed with Yams' basic resolver (no implicit typing), so every plain
+/// scalar stays the text it was written as; nulls and integers are recognised here.
+struct YAMLCursor {
+    let node: Node
+    let path: String
+    let file: String
+
+    /// Parses `data` into its root cursor.
+    static func root(_ data: Data, file: String) throws(InteropError) -> YAMLCursor {
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .malformed(file: file, path: "(document)", problem: "not UTF-8 text; a vcrpy cassette is UTF-8 YAML")
+        }
+        do {
+            guard let node = try Yams.compose(yaml: text, .basic) else {
+                throw InteropError.malformed(file: file, path: "(document)", problem: "the file is empty")
+            }
+            return YAMLCursor(node: node, path: "", file: file)
+        } catch let error as InteropError {
+            throw error
+        } catch let error as YamlError {
+            throw syntaxError(error, file: file)
+        } catch {
+            throw .malformed(file: file, path: "(document)", problem: "\(error)")
+        }
+    }
+
+    private static func syntaxError(_ error: YamlError, file: String) -> InteropError {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+             let .composer(context, problem, mark, _):
+            let detail = context.map { "\($0.text) \(problem)" } ?? problem
+            return .syntax(file: file, line: mark.line, column: mark.column, problem: "invalid YAML: \(detail)")
+        case let .reader(problem, offset, _, _):
+            return .malformed(file: file, path: "(document)", problem: "invalid YAML at byte \(offset ?? 0): \(problem)")
+        default:
+            return .malformed(file: file, path: "(document)", problem: "invalid YAML: \(error)")
+        }
+    }
+
+    // MARK: - Errors
+
+    /// A malformed-field error at this node, with its line when known.
+    func failure(_ problem: String) -> InteropError {
+        let place = node.mark.map { " (line \($0.line))" } ?? ""
+        return .malformed(file: file, path: path.isEmpty ? "(document)" : path, problem: problem + place)
+    }
+
+    /// "a mapping", "a sequence", "null", or the quoted scalar.
+    var kind: String {
+        switch node {
+        case .mapping: "a mapping"
+        case .sequence: "a sequence"
+        case let .scalar(scalar): isNull ? "null" : "\"\(scalar.string.prefix(40))\""
+        }
+    }
+
+    // MARK: - Typed access
+
+    /// The YAML tag, e.g. `tag:yaml.org,2002:binary`.
+    var tag: String { node.tag.description }
+
+    /// Whether this is a plain `null`, `~` or empty scalar.
+    var isNull: Bool {
+        guard case let .scalar(scalar) = node, scalar.style == .plain || scalar.style == .any else { return false }
+        let explicitTag = scalar.tag.description
+        return (explicitTag.isEmpty || explicitTag == "?" || explicitTag.hasSuffix(":null"))
+            && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    /// The mapping's entries as (key, cursor), in document order.
+    func mapping() throws(InteropError) -> [(key: String, value: YAMLCursor)] {
+        guard case let .mapping(mapping) = node else { throw failure("expected a mapping, found \(kind)") }
+        return mapping.map { pair in
+            let key = pair.key.scalar?.string ?? "\(pair.key)"
+            return (key, YAMLCursor(node: pair.value, path: path.isEmpty ? key : "\(path).\(key)", file: file))
+        }
+    }
+
+    /// The sequence's elements.
+    func sequence() throws(InteropError) -> [YAMLCursor] {
+        guard case let .sequence(sequence) = node else { throw failure("expected a sequence, found \(kind)") }
+        return sequence.enumerated().map { YAMLCursor(node: $1, path: "\(path)[\($0)]", file: file) }
+    }
+
+    /// The value for `key` in a mapping, if present.
+    func optional(_ key: String) throws(InteropError) -> YAMLCursor? {
+        guard case let .mapping(mapping) = node else { throw failure("expected a mapping, found \(kind)") }
+        guard let value = mapping[key] else { return nil }
+        return YAMLCursor(node: value, path: path.isEmpty ? key : "\(path).\(key)", file: file)
+    }
+
+    /// The value for `key`, or a "missing field" error.
+    func required(_ key: String) throws(InteropError) -> YAMLCursor {
+        guard let value = try optional(key) else { throw failure("missing required field \"\(key)\"") }
+        return value
+    }
+
+    /// The scalar's text.
+    func string() throws(InteropError) -> String {
+        guard case let .scalar(scalar) = node, !isNull else { throw failure("expected a string, found \(kind)") }
+        return scalar.string
+    }
+
+    /// The scalar as an integer.
+    func int() throws(InteropError) -> Int {
+        guard case let .scalar(scalar) = node, let value = Int(scalar.string.trimmingCharacters(in: .whitespaces)) else {
+            throw failure("expected an integer, found \(kind)")
+        }
+        return value
+    }
+
+    /// The scalar as a number.
+    func double() throws(InteropError) -> Double {
+        guard case let .scalar(scalar) = node, let value = Double(scalar.string) else {
+            throw failure("expected a number, found \(kind)")
+        }
+        return value
+    }
+
+    /// Bytes: nil for null, base64-decoded for `!!binary`, UTF-8 for any other scalar.
+    func bytes() throws(InteropError) -> Data? {
+        guard case let .scalar(scalar) = node else { throw failure("expected a string or !!binary, found \(kind)") }
+        if isNull { return nil }
+        if tag.hasSuffix(":binary") {
+            guard let data = Base64.decode(scalar.string) else {
+                throw failure("!!binary value is not valid base64 (\"\(scalar.string.prefix(20))…\")")
+            }
+            return data
+        }
+        return Data(scalar.string.utf8)
+    }
+}
