@@ -46,16 +46,20 @@ extension Interpreter {
         switch target {
         case .request, .curl:
             guard let request = state.lastRequest else { throw .noResponse(command: "show \(target.rawValue)", at: location) }
-            output.line(target == .curl ? CurlCommand.render(request) : ResponseText.describe(request))
+            output.line(target == .curl ? CurlCommand.render(request) : renderer(.all).render(request))
         case .response:
             guard let response = state.lastResponse else { throw .noResponse(command: "show response", at: location) }
             output.line(render(response, options.colors))
         case .headers:
             guard let response = state.lastResponse else { throw .noResponse(command: "show headers", at: location) }
-            output.line(ResponseText.head(of: response))
+            output.line(renderer(.responseHeaders).render(response))
         case .state:
             output.line(describeState())
         }
+    }
+
+    private func renderer(_ parts: PrintParts) -> ResponseRenderer {
+        ResponseRenderer(options: RenderOptions(colors: options.colors, parts: parts))
     }
 
     private func describeState() -> String {

@@ -66,7 +66,9 @@ public final class Interpreter {
         self.liveTransport = transport
         self.output = output
         self.options = options
-        self.render = ResponseText.render
+        self.render = { response, colors in
+            ResponseRenderer(options: RenderOptions(colors: colors)).render(response)
+        }
     }
 
     /// Parses `source` and runs it; returns false when `exit` ran.

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Tab completion for the REPL, kept apart from libedit so it can be tested alone: command
+/// names, header names (common ones and those used this session), `{{variables}}`, file paths
+/// after `@` and `<`, and URL paths seen in `cd`, requests and responses.
+public struct Completer: Sendable {
+    /// Header names used this session.
+    public var sessionHeaders: [String] = []
+    /// Variable names.
+    public var variables: [String] = []
+    /// URL paths seen this session.
+    public var paths: [String] = []
+    /// Where relative file paths start.
+    public var directory: URL
+
+    /// Headers offered before any were used.
+    public static let commonHeaders = [
+        "Accept", "Accept-Encoding", "Accept-Language", "Authorization", "Cache-Control", "Connection",
+        "Content-Type", "Cookie", "If-Match", "If-Modified-Since", "If-None-Match", "Origin", "Prefer",
+        "Referer", "User-Agent", "X-API-Key", "X-Request-ID",
+    ]
+
+    /// Creates a completer over a session snapshot.
+    public init(sessionHeaders: [String] = [], variables: [String] = [], paths: [String] = [],
+                directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        self.sessionHeaders = sessionHeaders
+        self.variables = variables
+        self.paths = paths
+        self.directory = directory
+    }
+
+    /// A completion answer: full replacements for the word, and whether a space follows a
+    /// single match.
+    public struct Result: Equatable, Sendable {
+        /// Replacements for the word being completed, sorted.
+        public var candidates: [String]
+        /// Whether a space goes after a unique match.
+        public var appendSpace: Bool
+    }
+
+    /// Completions for `word`, which is preceded on the line by `before`.
+    public func complete(word: String, before: String) -> Result {
+        if before.hasSuffix("{{") {
+            let names = variables + ["env."]
+            return Result(candidates: filter(names, word).map { $0 == "env." ? $0 : $0 + "}}" }, appendSpace: false)
+        }
+        if before.hasSuffix("@") || before.hasSuffix("<") { return Result(candidates: files(word), appendSpace: false) }
+        let words = before.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let command = words.first?.lowercased() else {
+            return Result(candidates: filter(Parser.commandNames, word), appendSpace: true)
+        }
+        if words.last == "<" { return Result(candidates: files(word), appendSpace: false) }
+        switch command {
+        case "help": return Result(candidates: filter(Parser.commandNames, word), appendSpace: false)
+        case "show": return Result(candidates: filter(Command.ShowTarget.allCases.map(\.rawValue), word), appendSpace: false)
+        case "cd": return Result(candidates: filter(paths, word), appendSpace: false)
+        case "include", "save", "replay", "record": return Result(candidates: files(word), appendSpace: false)
+        case "header" where words.count == 1:
+            return Result(candidates: filter(headerNames + ["unset"], word).map { $0 == "unset" ? $0 : $0 + ":" }, appendSpace: false)
+        case "expect", "capture":
+            if words.last == "header" { return Result(candidates: filter(headerNames, word), appendSpace: true) }
+            let keywords = ResponseQuery.keywords + (words.count >= 2 ? Predicate.keywords : [])
+            return Result(candidates: filter(keywords, word), appendSpace: true)
+        default:
+            guard Parser.methodNames.contains(command) else { return Result(candidates: [], appendSpace: false) }
+            if word.hasPrefix("/") || (words.count == 1 && word.isEmpty) {
+                return Result(candidates: filter(paths, word), appendSpace: true)
+            }
+            if word.hasPrefix("-") {
+                return Result(candidates: filter(RequestParser.flags, word), appendSpace: true)
+            }
+            return Result(candidates: filter(headerNames, word).map { $0 + ":" }, appendSpace: false)
+        }
+    }
+
+    private var headerNames: [String] {
+        var seen = Set<String>()
+        return (sessionHeaders + Self.commonHeaders).filter { seen.insert($0.lowercased()).inserted }
+    }
+
+    private func filter(_ candidates: [String], _ word: String) -> [String] {
+        let lowered = word.lowercased()
+        return Array(Set(candidates.filter { $0.lowercased().hasPrefix(lowered) })).sorted()
+    }
+
+    /// Entries of the folder named by `word`'s directory part that start with its last part;
+    /// folders end with `/`.
+    private func files(_ word: String) -> [String] {
+        let expanded = (word as NSString).expandingTildeInPath
+        let slash = expanded.lastIndex(of: "/")
+        let folderPart = slash.map { String(expanded[...$0]) } ?? ""
+        let prefix = slash.map { String(expanded[expanded.index(after: $0)...]) } ?? expanded
+        let folder = folderPart.hasPrefix("/") ? URL(fileURLWithPath: folderPart)
+            : directory.appendingPathComponent(folderPart)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        let typedFolder = word.lastIndex(of: "/").map { String(word[...$0]) } ?? ""
+        return names.filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+            return typedFolder + name + (isDirectory.boolValue ? "/" : "")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Where REPL history lives: `$XDG_STATE_HOME/tapedeck/history`, else
+/// `~/.local/state/tapedeck/history`; created with mode 0600 (it may hold tokens).
+public enum HistoryFile {
+    /// The most lines kept.
+    public static let limit = 1000
+
+    /// The history path for `environment`.
+    public static func url(environment: [String: String]) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("tapedeck/history")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/tapedeck/history")
+    }
+
+    /// Creates the folder (0700) and an empty file (0600) if missing, and tightens the mode of
+    /// an existing file; returns false when the location is not writable.
+    @discardableResult
+    public static func prepare(_ url: URL) -> Bool {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                        attributes: [.posixPermissions: 0o700])
+            if !manager.fileExists(atPath: url.path) {
+                guard manager.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { return false }
+            }
+            try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+            return true
+        } catch {
+            return false
+        }
+    }
+}
