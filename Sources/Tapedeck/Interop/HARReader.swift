@@ -19,7 +19,11 @@ public enum HARReader {
         var interactions: [Interaction] = []
         interactions.reserveCapacity(entries.count)
         for entry in entries { interactions.append(try interaction(entry)) }
-        return Cassette(interactions: interactions)
+        var metadata: [String: String] = [:]
+        if let custom = try log.optional("_tapedeck"), case let .object(members) = custom.value {
+            for (key, value) in members { if case let .string(text) = value { metadata[key] = text } }
+        }
+        return Cassette(interactions: interactions, metadata: metadata)
     }
 
     private static func interaction(_ entry: JSONCursor) throws(InteropError) -> Interaction {

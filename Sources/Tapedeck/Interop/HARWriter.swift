@@ -22,12 +22,13 @@ public enum HARWriter {
         for (index, interaction) in cassette.interactions.enumerated() {
             entries.append(entry(interaction, index: index, warnings: &warnings))
         }
-        let log: JSONValue = .object([
-            ("version", "1.2"),
-            ("creator", creator),
-            ("entries", .array(entries)),
-        ])
-        var data: Data = JSONWriter.write(.object([("log", log)]), options: .pretty)
+        var log: [(key: String, value: JSONValue)] = [("version", "1.2"), ("creator", creator)]
+        if !cassette.metadata.isEmpty {
+            let metadata = cassette.metadata.sorted { $0.key < $1.key }.map { (key: $0.key, value: JSONValue.string($0.value)) }
+            log.append(("_tapedeck", .object(metadata)))
+        }
+        log.append(("entries", .array(entries)))
+        var data: Data = JSONWriter.write(.object([("log", .object(log))]), options: .pretty)
         data.append(0x0A)
         return (data, warnings)
     }

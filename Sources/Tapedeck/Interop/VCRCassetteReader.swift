@@ -16,6 +16,7 @@ public enum VCRCassetteReader {
         let root = try YAMLCursor.root(data, file: file)
         let items: [YAMLCursor]
         var extras: [YAMLCursor] = []
+        var metadata: [String: String] = [:]
         if case .sequence = root.node {
             items = try root.sequence()
         } else {
@@ -23,8 +24,11 @@ public enum VCRCassetteReader {
                 throw version.failure("vcrpy cassette version \(try version.int()) is not supported; Tapedeck reads version 1")
             }
             items = try root.required("interactions").sequence()
-            if let list = try root.optional("metadata")?.optional("tapedeck")?.optional("interactions") {
-                extras = try list.sequence()
+            if let tapedeck = try root.optional("metadata")?.optional("tapedeck") {
+                extras = try tapedeck.optional("interactions")?.sequence() ?? []
+                for (key, value) in try tapedeck.optional("cassette")?.mapping() ?? [] {
+                    metadata[key] = try value.string()
+                }
             }
         }
         var interactions: [Interaction] = []
@@ -32,7 +36,7 @@ public enum VCRCassetteReader {
         for (index, item) in items.enumerated() {
             interactions.append(try interaction(item, extra: index < extras.count ? extras[index] : nil, defaultDate: defaultDate))
         }
-        return Cassette(interactions: interactions)
+        return Cassette(interactions: interactions, metadata: metadata)
     }
 
     private static func interaction(_ item: YAMLCursor, extra: YAMLCursor?, defaultDate: Date) throws(InteropError) -> Interaction {

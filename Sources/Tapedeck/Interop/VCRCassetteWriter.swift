@@ -23,8 +23,15 @@ public enum VCRCassetteWriter {
                 warnings.append(ConversionWarning(interaction: index, field: "response.headers", message: warning))
             }
         }
-        if !cassette.interactions.isEmpty {
-            out += "metadata:\n  tapedeck:\n    interactions:\n"
+        if !cassette.interactions.isEmpty || !cassette.metadata.isEmpty {
+            out += "metadata:\n  tapedeck:\n"
+            if !cassette.metadata.isEmpty {
+                out += "    cassette:\n"
+                for (key, value) in cassette.metadata.sorted(by: { $0.key < $1.key }) {
+                    out += "      \(YAMLScalar.inline(key)): \(YAMLScalar.inline(value))\n"
+                }
+            }
+            out += cassette.interactions.isEmpty ? "    interactions: []\n" : "    interactions:\n"
             for interaction in cassette.interactions {
                 out += "    - duration: \(interaction.response.duration)\n"
                 out += "      recordedAt: '\(InteropDate.format(interaction.recordedAt))'\n"

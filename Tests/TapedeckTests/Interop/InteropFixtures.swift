@@ -58,7 +58,7 @@ enum InteropFixtures {
                 response: HTTPResponse(status: 302, headers: ["Location": "/get"], body: Data(),
                                        url: url("/redirect/1"), duration: 0.001),
                 recordedAt: date.addingTimeInterval(4)),
-        ])
+        ], metadata: [Cassette.MetadataKey.baseURL: base, Cassette.MetadataKey.recordedWith: "tapedeck 0.1"])
     }
 
     /// Runs a program and returns its exit status, stdout and stderr; kills it after `timeout`.

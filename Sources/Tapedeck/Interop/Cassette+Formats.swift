@@ -1,0 +1,77 @@
+import Foundation
+
+extension Cassette {
+    /// Reads a vcrpy or HAR file for ``load(from:)``, which dispatches here by extension so
+    /// every replay site (REPL `replay`, `tapedeck run --replay`, `URLSession.replaying`)
+    /// accepts all three formats. Errors keep the interop message (file, path inside, problem).
+    static func loadInterop(from url: URL, format: CassetteFormat) throws(CassetteError) -> Cassette {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw .unreadable(path: url.path, reason: exists ? error.localizedDescription : "no such file")
+        }
+        let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+        do {
+            return try decode(data, format: format, file: url.path, defaultDate: modified ?? Date(timeIntervalSince1970: 0))
+        } catch let error as InteropError {
+            switch error {
+            case let .malformed(file, path, problem): throw .invalidField(path: file, pointer: path, problem: problem)
+            default: throw .unreadable(path: url.path, reason: error.errorDescription ?? "\(error)")
+            }
+        } catch let error as CassetteError {
+            throw error
+        } catch {
+            throw .unreadable(path: url.path, reason: "\(error)")
+        }
+    }
+
+    /// Writes a vcrpy or HAR file for ``write(to:)`` (recording into `x.yaml` or `x.har`).
+    func writeInterop(to url: URL, format: CassetteFormat) throws(CassetteError) {
+        do {
+            try write(to: url, format: format)
+        } catch {
+            throw .writeFailed(path: url.path, reason: error.errorDescription ?? "\(error)")
+        }
+    }
+
+    /// Decodes cassette bytes in `format`; `file` names the source in errors, and `defaultDate`
+    /// is the `recordedAt` of interactions whose format has no date (plain vcrpy cassettes).
+    public static func decode(
+        _ data: Data, format: CassetteFormat, file: String, defaultDate: Date = Date(timeIntervalSince1970: 0)
+    ) throws -> Cassette {
+        switch format {
+        case .native: try CassetteCodec.decode(data, source: file)
+        case .vcrYAML: try VCRCassetteReader.read(data, file: file, defaultDate: defaultDate)
+        case .har: try HARReader.read(data, file: file)
+        }
+    }
+
+    /// The bytes of this cassette in `format`, and what that format cannot hold.
+    public func encoded(as format: CassetteFormat) -> (data: Data, warnings: [ConversionWarning]) {
+        switch format {
+        case .native: (CassetteCodec.encode(self), [])
+        case .vcrYAML: VCRCassetteWriter.write(self)
+        case .har: HARWriter.write(self)
+        }
+    }
+
+    /// Writes this cassette in `format` atomically (temporary file, then rename) and returns
+    /// what the format could not represent.
+    ///
+    /// ```swift
+    /// let warnings = try cassette.write(to: URL(fileURLWithPath: "out.har"), format: .har)
+    /// ```
+    @discardableResult
+    public func write(to url: URL, format: CassetteFormat) throws(InteropError) -> [ConversionWarning] {
+        let (data, warnings) = encoded(as: format)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw .io(file: url.path, reason: "cannot be written (\(error.localizedDescription)); check that the directory is writable")
+        }
+        return warnings
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("HAR reader")
+struct HARReaderTests {
+    private func error(_ json: String) -> String? {
+        do {
+            _ = try HARReader.read(Data(json.utf8), file: "bad.har")
+            return nil
+        } catch {
+            return error.errorDescription
+        }
+    }
+
+    private func entry(request: String = #""method": "GET", "url": "http://x.test/", "headers": []"#,
+                       response: String = #""status": 200, "statusText": "OK", "headers": [], "content": {"size": 0, "mimeType": ""}"#,
+                       started: String = "2024-05-01T10:00:00Z") -> String {
+        #"{"log": {"version": "1.2", "entries": [{"startedDateTime": "\#(started)", "time": 1, "request": {\#(request)}, "response": {\#(response)}}]}}"#
+    }
+
+    @Test("a browser export: BOM, offsets and fractions, pseudo-headers, cookie arrays, params, redirectURL, base64")
+    func browser() throws {
+        let cassette = try HARReader.read(InteropFixtures.data("browser.har"), file: "browser.har")
+        #expect(cassette.interactions.count == 3)
+        let first = cassette.interactions[0]
+        #expect(first.recordedAt == InteropDate.parse("2024-05-01T10:00:00.123Z"))
+        #expect(abs(first.response.duration - 0.012345678) < 1e-12)
+        #expect(first.request.headers.fields.map(\.name) == ["accept", "Cookie"])
+        #expect(first.request.headers["Cookie"] == "session=abc; theme=dark")
+        #expect(first.response.headers["Set-Cookie"] == "seen=1; Path=/; HttpOnly; Secure")
+        #expect(first.response.headers["content-encoding"] == nil)
+        #expect(first.response.headers["content-length"] == "26")
+        #expect(first.response.text == "{\"items\": [1, 2], \"n\": 2}\n")
+        let login = cassette.interactions[1]
+        #expect(login.request.body == Data("user=ada+lovelace&next=%2Fhome%3Fx%3D1".utf8))
+        #expect(login.response.headers["Location"] == "https://example.com/home")
+        #expect(login.response.reason == "Found")
+        #expect(login.recordedAt == InteropDate.parse("2024-05-01T10:00:01.500Z"))
+        #expect(cassette.interactions[2].response.body == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        #expect(cassette.interactions[2].recordedAt.timeIntervalSince1970 == 1_714_557_602.25)
+    }
+
+    @Test("a mitmproxy export: decoded gzip content, form postData, base64 binary content")
+    func mitmproxy() throws {
+        let cassette = try HARReader.read(InteropFixtures.data("mitmproxy.har"), file: "mitmproxy.har")
+        #expect(cassette.interactions.map(\.request.method.rawValue) == ["GET", "GET", "POST", "GET", "GET", "GET"])
+        #expect(cassette.interactions[2].request.body == Data("a=1&b=two".utf8))
+        let gzip = cassette.interactions[3].response
+        #expect(gzip.headers["Content-Encoding"] == nil)
+        #expect(gzip.text?.contains(#""gzipped": true"#) == true)
+        #expect(gzip.headers["Content-Length"] == String(gzip.body.count))
+        #expect(cassette.interactions[4].response.body.count == 8)
+        #expect(cassette.interactions[5].response.status == 302)
+    }
+
+    @Test("malformed archives name the file, the path inside it and the problem")
+    func malformed() {
+        #expect(error(entry(response: #""status": 200, "headers": [], "content": {"size": 3, "mimeType": "x", "text": "%%%", "encoding": "base64"}"#))
+            == "bad.har: log.entries[0].response.content.text: not valid base64 (\"%%%\")")
+        #expect(error(entry(response: #""status": "200", "headers": [], "content": {}"#))
+            == "bad.har: log.entries[0].response.status: expected an integer, found a string (\"200\")")
+        #expect(error(entry(request: #""method": "GET", "headers": []"#))
+            == "bad.har: log.entries[0].request: missing required field \"url\"")
+        #expect(error(entry(request: #""method": "GET", "url": "http://x.test/", "headers": {}"#))
+            == "bad.har: log.entries[0].request.headers: expected an array, found an object")
+        #expect(error(entry(started: "yesterday"))
+            == "bad.har: log.entries[0].startedDateTime: not an ISO 8601 date-time (a string (\"yesterday\")); expected e.g. 2024-05-01T12:00:00.123Z")
+        #expect(error(entry(response: #""status": 200, "headers": [{"value": "x"}], "content": {}"#))
+            == "bad.har: log.entries[0].response.headers[0]: missing required field \"name\"")
+        #expect(error(#"{"log": {"version": "1.2"}}"#) == "bad.har: log: missing required field \"entries\"")
+        #expect(error(#"{"log": {"entries": [}}"#) == "bad.har:1:22: invalid JSON: expected a value but found '}'")
+    }
+
+    @Test("dates with offsets, any fraction and none parse to the same instant")
+    func dates() {
+        let instant = InteropDate.parse("2024-05-01T10:00:00.5Z")
+        #expect(instant?.timeIntervalSince1970 == 1_714_557_600.5)
+        #expect(InteropDate.parse("2024-05-01T12:00:00.500000+02:00") == instant)
+        #expect(InteropDate.parse("2024-05-01T05:30:00.5-0430") == instant)
+        #expect(InteropDate.parse("2024-05-01 10:00:00") == Date(timeIntervalSince1970: 1_714_557_600))
+        #expect(InteropDate.parse("2024-13-01T10:00:00Z") == nil)
+        #expect(InteropDate.format(Date(timeIntervalSince1970: 1_714_557_600.25)) == "2024-05-01T10:00:00.250000Z")
+        #expect(InteropDate.format(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500000Z")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("Round trips through vcrpy YAML and HAR")
+struct RoundTripTests {
+    @Test("native → vcrpy YAML → native keeps every field, dates and durations included")
+    func vcrRoundTrip() throws {
+        let cassette = InteropFixtures.sampleCassette()
+        let (yaml, warnings) = cassette.encoded(as: .vcrYAML)
+        #expect(warnings.isEmpty)
+        let back = try Cassette.decode(yaml, format: .vcrYAML, file: "rt.yaml")
+        #expect(back.metadata == cassette.metadata)
+        #expect(back.interactions.count == cassette.interactions.count)
+        for (original, read) in zip(cassette.interactions, back.interactions) {
+            #expect(read.normalizedForComparison() == original.normalizedForComparison())
+        }
+    }
+
+    @Test("native → HAR → native keeps every field, dates and durations included")
+    func harRoundTrip() throws {
+        let cassette = InteropFixtures.sampleCassette()
+        let (har, warnings) = cassette.encoded(as: .har)
+        #expect(warnings.map(\.description) == [
+            "interactions[2].request.body: 8 bytes that are not UTF-8 text; HAR 1.2 has no encoding for binary "
+                + "request bodies, so they are kept in postData._base64Body, which only Tapedeck reads",
+        ])
+        let back = try Cassette.decode(har, format: .har, file: "rt.har")
+        #expect(back.metadata == cassette.metadata)
+        #expect(back.interactions.count == cassette.interactions.count)
+        for (original, read) in zip(cassette.interactions, back.interactions) {
+            #expect(read.normalizedForComparison() == original.normalizedForComparison())
+        }
+    }
+
+    @Test("vcrpy YAML → HAR → vcrpy YAML gives the same file")
+    func crossFormat() throws {
+        let yaml = VCRCassetteWriter.write(InteropFixtures.sampleCassette()).data
+        let viaHAR = try Cassette.decode(HARWriter.write(
+            try Cassette.decode(yaml, format: .vcrYAML, file: "a.yaml")).data, format: .har, file: "b.har")
+        #expect(String(decoding: VCRCassetteWriter.write(viaHAR).data, as: UTF8.self)
+            == String(decoding: yaml, as: UTF8.self))
+    }
+
+    @Test("interleaved repeated response headers are grouped in YAML, with a warning")
+    func interleavedHeaders() throws {
+        var cassette = InteropFixtures.sampleCassette()
+        cassette.interactions[0].response.headers = HTTPHeaders([("A", "1"), ("B", "2"), ("A", "3")])
+        let (yaml, warnings) = cassette.encoded(as: .vcrYAML)
+        #expect(warnings.map(\.description) == [
+            "interactions[0].response.headers: vcrpy groups repeated header names, so interleaved repeated "
+                + "headers are written grouped by name",
+        ])
+        let back = try Cassette.decode(yaml, format: .vcrYAML, file: "h.yaml")
+        #expect(back.interactions[0].response.headers.fields.map(\.value) == ["1", "3", "2"])
+    }
+
+    @Test("the YAML is what vcrpy writes: sorted keys, lists of header values, !!binary for bytes")
+    func yamlShape() throws {
+        let yaml = String(decoding: VCRCassetteWriter.write(InteropFixtures.sampleCassette()).data, as: UTF8.self)
+        #expect(yaml.hasPrefix("interactions:\n- request:\n    body: null\n    headers:\n      Accept:\n      - application/json\n"))
+        #expect(yaml.contains("    body: !!binary |\n      AAH+/4lQTkc=\n"))
+        #expect(yaml.contains("      string: '123'\n"))
+        #expect(yaml.contains("      X-Trace:\n      - 'yes'\n"))
+        #expect(yaml.contains("    body: '{\"name\": \"Ada\", \"tags\": [\"a\", \"b\"], \"n\": 1.0}'\n"))
+        #expect(yaml.contains("    status:\n      code: 418\n      message: I'm a teapot\n"))
+        #expect(yaml.hasSuffix("version: 1\n"))
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("vcrpy YAML reader")
+struct VCRCassetteReaderTests {
+    private func read(_ name: String) throws -> Cassette {
+        try Cassette.decode(InteropFixtures.data(name), format: .vcrYAML, file: name)
+    }
+
+    private func error(_ yaml: String, file: String = "bad.yaml") -> String? {
+        do {
+            _ = try VCRCassetteReader.read(Data(yaml.utf8), file: file, defaultDate: Date())
+            return nil
+        } catch {
+            return error.errorDescription
+        }
+    }
+
+    @Test("a cassette vcrpy recorded against httpbin: methods, URLs, list headers, text and !!binary bodies")
+    func recordedByVCR() throws {
+        let cassette = try read("vcrpy-httpbin.yaml")
+        #expect(cassette.interactions.count == 8)
+        let first = cassette.interactions[0]
+        #expect(first.request.method == .get)
+        #expect(first.request.url.absoluteString == "http://127.0.0.1:37503/get?a=1&b=two")
+        #expect(first.request.headers["X-Test"] == "yes")
+        #expect(first.request.body == nil)
+        #expect(first.response.status == 200)
+        #expect(first.response.text?.contains(#""b": "two""#) == true)
+        let post = cassette.interactions[1]
+        #expect(post.request.body == Data(#"{"name": "Ada", "n": 1}"#.utf8))
+        let bytes = cassette.interactions[3]
+        #expect(bytes.response.body == Data(base64Encoded: "RCCCPP3m8cJrMPkOx90B5A=="))
+        let teapot = cassette.interactions[4]
+        #expect(teapot.response.status == 418)
+        #expect(teapot.response.reason == "I'M A TEAPOT")
+        #expect(cassette.interactions[5].response.headers.values(for: "set-cookie") == ["a=1", "b=2"])
+    }
+
+    @Test("a decoded gzip body with Content-Encoding left in place keeps its body and loses the header")
+    func decodedGzip() throws {
+        let gzip = try read("vcrpy-httpbin.yaml").interactions[2].response
+        #expect(gzip.headers["Content-Encoding"] == nil)
+        #expect(gzip.headers["Content-Length"] == String(gzip.body.count))
+        #expect(gzip.text?.contains(#""gzipped": true"#) == true)
+    }
+
+    @Test("gzip and deflate bodies stored compressed are decoded, Content-Length rewritten")
+    func compressedBodies() throws {
+        let cassette = try read("vcrpy-compressed.yaml")
+        let expected = #"{"gzipped": true, "text": ""# + String(repeating: "tapedeck ", count: 40) + #""}"#
+        for interaction in cassette.interactions {
+            #expect(interaction.response.text == expected, "\(interaction.request.url)")
+            #expect(interaction.response.headers["Content-Encoding"] == nil)
+            #expect(interaction.response.headers["Content-Length"] == "389")
+        }
+    }
+
+    @Test("a pre-1.0 cassette: top-level list, protocol/host/port/path, tuple headers, raw header lines, BytesIO body")
+    func legacy() throws {
+        let cassette = try read("vcrpy-legacy.yaml")
+        #expect(cassette.interactions.count == 2)
+        let first = cassette.interactions[0]
+        #expect(first.request.url.absoluteString == "http://example.com/users?page=2")
+        #expect(first.request.headers.fields.map(\.name) == ["Accept", "User-Agent"])
+        #expect(first.response.text == #"{"page": 2}"#)
+        #expect(first.response.headers.values(for: "Set-Cookie") == ["a=1", "b=2"])
+        let second = cassette.interactions[1]
+        #expect(second.request.url.absoluteString == "https://example.com:8443/upload")
+        #expect(second.request.body == Data([0x00, 0x01, 0x02, 0xFF]))
+        #expect(second.response.status == 201)
+        #expect(second.response.text == "created")
+    }
+
+    @Test("interactions without Tapedeck metadata get the default date and the request URL")
+    func defaults() throws {
+        let date = Date(timeIntervalSince1970: 1_000)
+        let cassette = try VCRCassetteReader.read(InteropFixtures.data("vcrpy-httpbin.yaml"), file: "a.yaml", defaultDate: date)
+        #expect(cassette.interactions.allSatisfy { $0.recordedAt == date })
+        #expect(cassette.interactions[0].response.url == cassette.interactions[0].request.url)
+    }
+
+    @Test("malformed cassettes name the file, the path inside it and the problem")
+    func malformed() {
+        let request = "  request:\n    method: GET\n    uri: http://x.test/\n"
+        #expect(error("interactions:\n-\(request.dropFirst(1))  response:\n    status:\n      code: abc\n")
+            == "bad.yaml: interactions[0].response.status.code: expected an integer, found \"abc\" (line 7)")
+        #expect(error("interactions:\n-\(request.dropFirst(1))  response:\n    headers: {}\n")
+            == "bad.yaml: interactions[0].response: missing required field \"status\" (line 6)")
+        #expect(error("interactions:\n- request:\n    uri: http://x.test/\n  response: {status: {code: 200}}\n")
+            == "bad.yaml: interactions[0].request: missing required field \"method\" (line 3)")
+        #expect(error("interactions:\n-\(request.dropFirst(1))  response:\n    status: {code: 200}\n    body: {string: !!binary \"%%%\"}\n")
+            == "bad.yaml: interactions[0].response.body.string: !!binary value is not valid base64 (\"%%%…\") (line 7)")
+        #expect(error("interactions:\n- request:\n    method: GET\n    uri: not a url\n  response: {status: {code: 200}}\n")
+            == "bad.yaml: interactions[0].request.uri: not an absolute URL (\"not a url\") (line 4)")
+        #expect(error("interactions: {}\nversion: 1\n")
+            == "bad.yaml: interactions: expected a sequence, found a mapping (line 1)")
+        #expect(error("interactions: []\nversion: 2\n")
+            == "bad.yaml: version: vcrpy cassette version 2 is not supported; Tapedeck reads version 1 (line 2)")
+        #expect(error("interactions:\n- request: [1\n") == "bad.yaml:3:1: invalid YAML: while parsing a flow sequence did not find expected ',' or ']'")
+        #expect(error("") == "bad.yaml: (document): the file is empty")
+    }
+}
