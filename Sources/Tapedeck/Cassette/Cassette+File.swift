@@ -1,12 +1,14 @@
 import Foundation
 
 extension Cassette {
-    /// Reads a native cassette file; errors name the file, the JSON Pointer and the problem.
+    /// Reads a cassette file; errors name the file, the JSON Pointer and the problem. `.yaml`/`.yml`
+    /// (vcrpy) and `.har` files are read by the interop codecs, anything else as native JSON.
     ///
     /// ```swift
     /// let cassette = try Cassette.load(from: URL(fileURLWithPath: "Sessions/tour.cassette.json"))
     /// ```
     public static func load(from url: URL) throws(CassetteError) -> Cassette {
+        if let format = CassetteFormat(for: url), format != .native { return try loadInterop(from: url, format: format) }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -24,9 +26,11 @@ extension Cassette {
         CassetteCodec.encode(self)
     }
 
-    /// Writes the native format atomically (a temporary file, then a rename), creating the
+    /// Writes the format of the file's extension (native JSON unless `.yaml`, `.yml` or `.har`)
+    /// atomically (a temporary file, then a rename), creating the
     /// directory if needed: a crash or `kill -9` leaves either the old file or the new one.
     public func write(to url: URL) throws(CassetteError) {
+        if let format = CassetteFormat(for: url), format != .native { return try writeInterop(to: url, format: format) }
         let data = encoded()
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
