@@ -19,7 +19,12 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        .target(name: "Tapedeck", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "Tapedeck", dependencies: ["CCurl", .product(name: "Yams", package: "Yams")]),
         .target(name: "TapedeckTesting", dependencies: ["Tapedeck"]),
         .target(name: "TapedeckShell", dependencies: ["Tapedeck", "CLibEdit"]),
         .executableTarget(
