@@ -1,0 +1,79 @@
+import Foundation
+import Tapedeck
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSession {
+    /// A session that answers every request from a cassette file: no network, no hand-written mocks.
+    ///
+    /// An unmatched request fails the `URLSession` call with ``Tapedeck/CassetteError/noMatch(_:)``,
+    /// whose description is the mismatch report.
+    ///
+    /// ```swift
+    /// // XCTest
+    /// final class HTTPBinClientTests: XCTestCase {
+    ///     func testReadsSlideshow() async throws {
+    ///         let session = try URLSession.replaying(Cassettes.url("httpbin"))
+    ///         let slideshow = try await HTTPBinClient(session: session).slideshow()
+    ///         XCTAssertEqual(slideshow.title, "Sample Slide Show")
+    ///     }
+    /// }
+    /// ```
+    public static func replaying(_ cassette: URL, allowRepeats: Bool = false, matcher: Matcher = Matcher(),
+                                 followRedirects: Bool = true,
+                                 configuration: URLSessionConfiguration = .ephemeral) throws(CassetteError) -> URLSession {
+        let options = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, followRedirects: followRedirects)
+        return replaying(try ReplayTransport(contentsOf: cassette, options: options), configuration: configuration)
+    }
+
+    /// A session that answers from an in-memory replay transport (counts and unused report stay readable on it).
+    public static func replaying(_ replay: ReplayTransport, configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
+        URLSession(configuration: TapedeckRoutes.configuration(configuration, routingTo: .replay(replay)))
+    }
+
+    /// A session that records into `cassette` as `mode` says (default: `TAPEDECK_RECORD_MODE`,
+    /// else `none` on CI, else `once`, which records only when the file is missing).
+    ///
+    /// Each recorded interaction is redacted, linted and saved at once (atomically); requests go
+    /// out through an inner `URLSession` started from a background queue.
+    ///
+    /// ```swift
+    /// let session = try URLSession.recording(to: Cassettes.url("httpbin"))
+    /// _ = try await session.data(from: URL(string: "http://127.0.0.1:8080/get")!)
+    /// ```
+    public static func recording(to cassette: URL, mode: RecordMode? = nil,
+                                 options: RecordingTransport.Options = RecordingTransport.Options(),
+                                 configuration: URLSessionConfiguration = .ephemeral) throws(CassetteError) -> URLSession {
+        let live = URLSessionTransport(options: .init(followRedirects: false))
+        let recorder = try RecordingTransport(cassette: cassette, mode: try RecordMode.resolve(mode), inner: live, options: options)
+        return recording(recorder, configuration: configuration)
+    }
+
+    /// A session that sends through an existing recorder (``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:file:_:)`` uses it).
+    public static func recording(_ recorder: RecordingTransport, configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
+        URLSession(configuration: TapedeckRoutes.configuration(configuration, routingTo: .transport(recorder)))
+    }
+
+    /// A session whose every request is answered by `handler`, MockURLProtocol-style.
+    ///
+    /// ```swift
+    /// let session = URLSession.stubbing { request in
+    ///     request.url?.path == "/uuid" ? .json(#"{"uuid": "0000"}"#) : .status(404)
+    /// }
+    /// ```
+    public static func stubbing(configuration: URLSessionConfiguration = .ephemeral,
+                                _ handler: @escaping @Sendable (URLRequest) throws -> SampleResponse) -> URLSession {
+        let transport = StubTransport { request in
+            let sample: SampleResponse
+            do {
+                sample = try handler(URLRequestConversion.urlRequest(from: request))
+            } catch {
+                throw TapedeckTestingError.stubFailed(url: request.url.absoluteString, detail: error.localizedDescription)
+            }
+            if let failure = sample.failure { throw URLError(failure) }
+            return sample.response(for: request.url)
+        }
+        return URLSession(configuration: TapedeckRoutes.configuration(configuration, routingTo: .transport(transport)))
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("Malformed cassettes")
+struct MalformedCassetteTests {
+    static let valid = """
+    {
+      "interactions": [
+        {
+          "recordedAt": "2026-01-02T10:00:00.123Z",
+          "request": {"headers": [["Accept", "*/*"]], "method": "GET", "url": "http://api.test/a"},
+          "response": {"body": {"base64": "AAEC"}, "headers": [], "reason": "OK", "status": 200}
+        }
+      ],
+      "version": 1
+    }
+    """
+
+    /// Writes `text` to a file and returns the error message loading it gives.
+    func message(loading text: String) throws -> String {
+        let directory = TemporaryDirectory()
+        let url = directory.file("broken.cassette.json")
+        try Data(text.utf8).write(to: url)
+        do {
+            _ = try Cassette.load(from: url)
+            Issue.record("loading succeeded")
+            return ""
+        } catch {
+            let message = error.errorDescription ?? ""
+            #expect(message.contains(url.path), "names the file: \(message)")
+            return message
+        }
+    }
+
+    @Test("the valid baseline loads")
+    func baseline() throws {
+        #expect(try CassetteCodec.decode(Data(Self.valid.utf8)).interactions.first?.response.body == Data([0, 1, 2]))
+    }
+
+    @Test("truncated JSON names line, column, JSON path and the problem")
+    func truncated() throws {
+        let text = String(Self.valid.prefix(220))
+        let message = try message(loading: text)
+        #expect(message.contains("is not valid JSON at /interactions/0"), "\(message)")
+        #expect(message.contains(":5:") || message.contains(":6:"), "\(message)")
+    }
+
+    @Test("a wrong type names the JSON path and what was expected")
+    func wrongType() throws {
+        let message = try message(loading: Self.valid.replacingOccurrences(of: #""status": 200"#, with: #""status": "200""#))
+        #expect(message.contains("/interactions/0/response/status: expected a whole number, found a string \"200\""), "\(message)")
+    }
+
+    @Test("bad base64 names the body field")
+    func badBase64() throws {
+        let message = try message(loading: Self.valid.replacingOccurrences(of: "AAEC", with: "AA*C"))
+        #expect(message.contains("/interactions/0/response/body/base64: invalid base64"), "\(message)")
+    }
+
+    @Test("an unknown version says which one is supported")
+    func unknownVersion() throws {
+        let message = try message(loading: Self.valid.replacingOccurrences(of: #""version": 1"#, with: #""version": 7"#))
+        #expect(message.contains("/version: cassette format version 7 is not supported"), "\(message)")
+    }
+
+    @Test("a missing field and a bad header pair are named")
+    func missingAndPairs() throws {
+        let noURL = try message(loading: Self.valid.replacingOccurrences(of: #""url": "http://api.test/a""#, with: #""uri": "x""#))
+        #expect(noURL.contains("/interactions/0/request/url: the required field 'url' is missing"), "\(noURL)")
+        let pair = try message(loading: Self.valid.replacingOccurrences(of: #"["Accept", "*/*"]"#, with: #"["Accept"]"#))
+        #expect(pair.contains("/interactions/0/request/headers/0: expected a header pair"), "\(pair)")
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("Redaction and secret lint")
+struct RedactorTests {
+    static let token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+
+    /// httpbin-style: the response echoes the credentials it was sent.
+    static func leakyInteraction() -> Interaction {
+        var requestHeaders: HTTPHeaders = ["Authorization": "Bearer \(token)", "Cookie": "session=s3cr3t-cookie; theme=dark"]
+        requestHeaders.add(name: "Accept", value: "application/json")
+        var responseHeaders: HTTPHeaders = ["Content-Type": "application/json"]
+        responseHeaders.add(name: "Set-Cookie", value: "session=n3w-s3cr3t; Path=/; HttpOnly")
+        let echo = #"{"args": {"api_key": "k3y-v4lue-123"}, "headers": {"Authorization": "Bearer \#(token)"}, "password": "hunter22"}"#
+        return .make(.post, "http://api.test/login?api_key=k3y-v4lue-123&page=2", requestHeaders: requestHeaders,
+                     requestBody: Data(#"{"user": "ada", "password": "hunter22"}"#.utf8), headers: responseHeaders, body: echo)
+    }
+
+    @Test("a recorded bearer token, cookie and api_key value never appear in the file")
+    func redactsEverywhere() throws {
+        var interaction = Self.leakyInteraction()
+        interaction.request.headers["Content-Type"] = "application/json"
+        let redactor = Redactor(jsonPaths: ["/password"])
+        let file = String(decoding: Cassette(interactions: [redactor.redact(interaction)]).encoded(), as: UTF8.self)
+        for secret in [Self.token, "s3cr3t-cookie", "n3w-s3cr3t", "k3y-v4lue-123", "hunter22"] {
+            #expect(!file.contains(secret), "\(secret) leaked")
+        }
+        #expect(file.contains(#"["Authorization", "Bearer <REDACTED>"]"#))
+        #expect(file.contains("session=<REDACTED>; theme=<REDACTED>"))
+        #expect(file.contains("session=<REDACTED>; Path=/; HttpOnly"))
+        #expect(file.contains("api_key=REDACTED&page=2"), "other query items stay")
+        #expect(SecretLint.findings(in: Cassette(interactions: [redactor.redact(interaction)])).isEmpty)
+    }
+
+    @Test("the lint refuses an unredacted token and names the interaction and field")
+    func lintRefuses() throws {
+        let cassette = Cassette(interactions: [.make(), Self.leakyInteraction()])
+        #expect(throws: CassetteError.self) { try SecretLint.check(cassette, path: "leaky.cassette.json") }
+        let findings = SecretLint.findings(in: cassette)
+        let fields = findings.map { "\($0.interaction) \($0.field) \($0.kind)" }
+        #expect(fields.contains("1 request header Authorization bearer token"), "\(fields)")
+        #expect(fields.contains("1 request query api_key key-like value"), "\(fields)")
+        #expect(fields.contains("1 response body /password key-like value"), "\(fields)")
+        #expect(fields.contains("1 response body /headers/Authorization bearer token"), "\(fields)")
+        let message = CassetteError.secretsFound(path: "leaky.cassette.json", findings: findings).errorDescription ?? ""
+        #expect(message.contains("refusing to save leaky.cassette.json"))
+        #expect(!message.contains(Self.token), "the report does not leak the token")
+    }
+
+    @Test("the lint finds a bare JWT in a text body")
+    func jwtInText() {
+        let interaction = Interaction.make(headers: ["Content-Type": "text/plain"], body: "token=\(Self.token)&x=1")
+        let findings = SecretLint.findings(in: interaction, index: 0)
+        #expect(findings.map(\.kind) == ["JWT"])
+        #expect(SecretLint.findings(in: Interaction.make(headers: ["Content-Type": "text/plain"], body: "just eyJ words"), index: 0).isEmpty)
+    }
+
+    @Test("incoming requests with the real values redact to the recorded placeholders")
+    func replayComparesRedacted() {
+        let redactor = Redactor.standard
+        let recorded = redactor.redact(Self.leakyInteraction()).request
+        let incoming = redactor.redact(Self.leakyInteraction().request)
+        #expect(recorded.url == incoming.url)
+        #expect(recorded.headers == incoming.headers)
+    }
+
+    @Test("JSON paths with wildcards replace values in request and response bodies")
+    func jsonPaths() throws {
+        let body = #"{"users":[{"name":"a","ssn":"111-22-3333"},{"name":"b","ssn":"444-55-6666"}]}"#
+        let interaction = Interaction.make(.post, requestHeaders: ["Content-Type": "application/json"],
+                                           requestBody: Data(body.utf8), body: body)
+        let redacted = Redactor(jsonPaths: ["/users/*/ssn"]).redact(interaction)
+        let expected = #"{"users":[{"name":"a","ssn":"<REDACTED>"},{"name":"b","ssn":"<REDACTED>"}]}"#
+        #expect(String(decoding: redacted.request.body ?? Data(), as: UTF8.self) == expected)
+        #expect(String(decoding: redacted.response.body, as: UTF8.self) == expected)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("Replay transport")
+struct ReplayTransportTests {
+    func request(_ method: HTTPMethod = .get, _ url: String, headers: HTTPHeaders = [:], body: String? = nil) -> HTTPRequest {
+        HTTPRequest(method: method, url: URL(string: url)!, headers: headers, body: body.map { Data($0.utf8) })
+    }
+
+    func text(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+    @Test("matches method and URL with query order and host case ignored")
+    func defaultMatching() async throws {
+        let replay = ReplayTransport(cassette: Cassette(interactions: [.make(.get, "http://api.test/items?a=1&b=2", body: "one")]))
+        #expect(text(try await replay.send(request(.get, "http://API.test:80/items?b=2&a=1"))) == "one")
+        await #expect(throws: CassetteError.self) { try await replay.send(request(.post, "http://api.test/items?a=1&b=2")) }
+    }
+
+    @Test("identical requests play back in recorded order, then fail, unless repeats are allowed")
+    func playbackOrder() async throws {
+        let cassette = Cassette(interactions: [.make(body: "first"), .make(body: "second")])
+        let replay = ReplayTransport(cassette: cassette, path: "order.cassette.json")
+        #expect(text(try await replay.send(request(.get, "http://api.test/items"))) == "first")
+        #expect(text(try await replay.send(request(.get, "http://api.test/items"))) == "second")
+        do {
+            _ = try await replay.send(request(.get, "http://api.test/items"))
+            Issue.record("a third identical request was served")
+        } catch let CassetteError.noMatch(report) {
+            #expect(report.skipped == ["#1 GET http://api.test/items was already played (2 of 2 used); identical requests are served in recorded order"])
+            #expect(report.fixes.first?.contains("--repeat") == true)
+        }
+        let repeating = ReplayTransport(cassette: cassette, options: .init(allowRepeats: true))
+        for expected in ["first", "second", "second", "second"] {
+            #expect(text(try await repeating.send(request(.get, "http://api.test/items"))) == expected)
+        }
+    }
+
+    @Test("reports interactions that were never played")
+    func unusedReport() async throws {
+        let replay = ReplayTransport(cassette: Cassette(interactions: [.make(), .make(.get, "http://api.test/other")]), path: "u.json")
+        _ = try await replay.send(request(.get, "http://api.test/items"))
+        #expect(replay.unusedInteractions == [1])
+        #expect(replay.playedCount == 1)
+        #expect(replay.unusedReport() == "1 of 2 interactions in u.json were never played:\n  #1 GET http://api.test/other")
+    }
+
+    @Test("a header allow-list, body modes, ignored query items and a custom predicate refine matches")
+    func matcherOptions() async throws {
+        let json = Interaction.make(.post, "http://api.test/orders", requestHeaders: ["Accept": "application/json"],
+                                    requestBody: Data(#"{"qty":2,"sku":"a"}"#.utf8), body: "json")
+        let form = Interaction.make(.post, "http://api.test/form", requestBody: Data("b=2&a=1".utf8), body: "form")
+        let stamped = Interaction.make(.get, "http://api.test/feed?page=1&_ts=111", body: "feed")
+        let cassette = Cassette(interactions: [json, form, stamped])
+
+        let byHeader = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(headers: ["accept"])))
+        await #expect(throws: CassetteError.self) {
+            try await byHeader.send(request(.post, "http://api.test/orders", headers: ["Accept": "text/html"]))
+        }
+        let semantic = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(body: .json)))
+        #expect(text(try await semantic.send(request(.post, "http://api.test/orders", body: #"{ "sku": "a", "qty": 2.0 }"#))) == "json")
+        let raw = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(body: .raw)))
+        await #expect(throws: CassetteError.self) {
+            try await raw.send(request(.post, "http://api.test/orders", body: #"{ "sku": "a", "qty": 2 }"#))
+        }
+        let formMatch = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(body: .form)))
+        #expect(text(try await formMatch.send(request(.post, "http://api.test/form", body: "a=1&b=2"))) == "form")
+        let ignoring = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(ignoredQueryItems: ["_ts"])))
+        #expect(text(try await ignoring.send(request(.get, "http://api.test/feed?_ts=999&page=1"))) == "feed")
+        let custom = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(custom: { recorded, _ in recorded.body == nil })))
+        await #expect(throws: CassetteError.self) { try await custom.send(request(.post, "http://api.test/orders")) }
+    }
+
+    @Test("the mismatch report ranks the nearest interactions with field-level differences and the fix")
+    func mismatchReportText() async throws {
+        let order = Interaction.make(.post, "http://api.test/orders?page=1&sort=asc", requestHeaders: ["Content-Type": "application/json"],
+                                     requestBody: Data(#"{"items":[{"qty":2,"sku":"a"}]}"#.utf8))
+        let cassette = Cassette(interactions: [.make(.get, "http://api.test/users"), order])
+        let replay = ReplayTransport(cassette: cassette, path: "Sessions/shop.cassette.json",
+                                     options: .init(matcher: Matcher(body: .json)))
+        do {
+            _ = try await replay.send(request(.post, "http://api.test/orders?sort=asc&page=2",
+                                              headers: ["Content-Type": "application/json"], body: #"{"items":[{"qty":3,"sku":"a"}]}"#))
+            Issue.record("mismatch was served")
+        } catch {
+            let text = error.localizedDescription
+            #expect(text.contains("no recorded interaction matches POST http://api.test/orders?sort=asc&page=2"), "\(text)")
+            #expect(text.contains("cassette: Sessions/shop.cassette.json (2 interactions)"))
+            #expect(text.contains("matching on: method, URL (query order ignored), body (json)"))
+            #expect(text.contains("  1. #1 POST http://api.test/orders?page=1&sort=asc\n       query page: \"1\" → \"2\"\n       body /items/0/qty: 2 → 3"), "\(text)")
+            #expect(text.contains("  2. #0 GET http://api.test/users\n       method: GET → POST\n       path: /users → /orders"), "\(text)")
+            #expect(text.contains("record it: TAPEDECK_RECORD_MODE=new swift test · tapedeck run --record Sessions/shop.cassette.json --mode new"))
+        }
+    }
+
+    @Test("follows recorded redirect chains hop by hop to the final response")
+    func followsRedirects() async throws {
+        let hop1 = Interaction.make(.get, "http://api.test/redirect/2", status: 302, headers: ["Location": "/redirect/1"], body: "")
+        let hop2 = Interaction.make(.get, "http://api.test/redirect/1", status: 302, headers: ["Location": "http://api.test/get"], body: "")
+        let final = Interaction.make(.get, "http://api.test/get", body: "landed")
+        let cassette = Cassette(interactions: [hop1, hop2, final])
+        let response = try await ReplayTransport(cassette: cassette).send(request(.get, "http://api.test/redirect/2"))
+        #expect(text(response) == "landed")
+        #expect(response.url?.absoluteString == "http://api.test/get")
+        let manual = try await ReplayTransport(cassette: cassette, options: .init(followRedirects: false)).send(request(.get, "http://api.test/redirect/2"))
+        #expect(manual.status == 302)
+    }
+
+    @Test("lookup stays flat from 100 to 100,000 interactions")
+    func indexedLookup() throws {
+        func perLookup(_ count: Int) -> Double {
+            let interactions = (0..<count).map { Interaction.make(.get, "http://api.test/items/\($0)?v=\($0 % 7)") }
+            let replay = ReplayTransport(cassette: Cassette(interactions: interactions), options: .init(allowRepeats: true))
+            let probes = (0..<500).map { index in request(.get, "http://api.test/items/\(index * (count / 500))?v=\(index * (count / 500) % 7)") }
+            let clock = ContinuousClock()
+            let elapsed = clock.measure {
+                for probe in probes { _ = replay.lookup(probe) }
+            }
+            return Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds)
+        }
+        let small = perLookup(1_000), large = perLookup(100_000)
+        #expect(large < small * 5 + 0.05, "1k: \(small)s, 100k: \(large)s for 500 lookups")
+    }
+}
