@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+/// Tapedeck against the real tools: vcrpy + requests, mitmproxy and haralyzer from the venv,
+/// httpbin on loopback. `make test` sets TAPEDECK_VENV and TAPEDECK_HTTPBIN_URL, so these run there.
+@Suite("Interop with real peers (vcrpy, mitmproxy, haralyzer)",
+       .enabled(if: ProcessInfo.processInfo.environment["TAPEDECK_HTTPBIN_URL"] != nil
+                    && ProcessInfo.processInfo.environment["TAPEDECK_VENV"] != nil,
+                "needs httpbin and the venv (make test starts and sets both)"))
+struct PeerTests {
+    private struct Seen: Decodable {
+        var method: String?
+        var url: String?
+        var status: Int
+        var body_b64: String?
+        var body_file: String?
+        var reason: String?
+        var headers: [String: String]?
+    }
+
+    private func peer(_ script: String, _ arguments: [String]) throws -> [Seen] {
+        let path = InteropFixtures.url("peers/\(script)").path
+        let result = try InteropFixtures.run(InteropFixtures.python, [path] + arguments, timeout: 60)
+        try #require(result.status == 0, "\(script) failed (\(result.status)):\n\(result.stderr)")
+        return try JSONDecoder().decode([Seen].self, from: Data(result.stdout.utf8))
+    }
+
+    @Test("a cassette vcrpy + requests recorded against httpbin replays in Tapedeck with the same statuses and bodies")
+    func vcrRecordsTapedeckReplays() async throws {
+        let directory = try InteropFixtures.temporaryDirectory()
+        let cassetteURL = directory.appendingPathComponent("vcrpy.yaml")
+        let seen = try peer("vcr_record.py", [cassetteURL.path])
+        #expect(seen.count == 8)
+        let replay = try ReplayTransport(contentsOf: cassetteURL)
+        for call in seen {
+            let url = try #require(call.url.flatMap(URL.init(string:)))
+            let request = HTTPRequest(method: HTTPMethod(rawValue: call.method ?? "GET"), url: url,
+                                      body: call.method == "GET" ? nil : Data())
+            let response = try await replay.send(request)
+            #expect(response.status == call.status, "\(url)")
+            #expect(response.body == Data(base64Encoded: call.body_b64 ?? ""), "\(url)")
+            #expect(response.headers["Content-Encoding"] == nil)
+        }
+        #expect(replay.unusedInteractions.isEmpty)
+    }
+
+    @Test("a YAML cassette Tapedeck recorded from httpbin replays in vcrpy + requests with record mode none")
+    func tapedeckRecordsVCRReplays() async throws {
+        let base = try #require(InteropFixtures.httpbin)
+        let directory = try InteropFixtures.temporaryDirectory()
+        let cassetteURL = directory.appendingPathComponent("tapedeck.yaml")
+        let recorder = try RecordingTransport(cassette: cassetteURL, mode: .all,
+                                              inner: URLSessionTransport(options: .init(followRedirects: false)))
+        let paths = ["/get?b=2&a=1", "/gzip", "/bytes/64?seed=11", "/status/418", "/encoding/utf8",
+                     "/response-headers?X-Twice=1&X-Twice=2"]
+        var recorded: [HTTPResponse] = []
+        for path in paths {
+            recorded.append(try await recorder.send(HTTPRequest(url: try #require(URL(string: base + path)))))
+        }
+        var post = HTTPRequest(method: .post, url: try #require(URL(string: base + "/post")))
+        try post.setBody(.json(["name": "Ada"]))
+        recorded.append(try await recorder.send(post))
+        try recorder.flush()
+        let yaml = try String(contentsOf: cassetteURL, encoding: .utf8)
+        #expect(yaml.hasPrefix("interactions:\n- request:\n"))
+
+        let arguments = paths.flatMap { ["GET", base + $0] } + ["POST", base + "/post"]
+        let seen = try peer("vcr_replay.py", [cassetteURL.path] + arguments)
+        #expect(seen.count == recorded.count)
+        for (replayed, original) in zip(seen, recorded) {
+            #expect(replayed.status == original.status)
+            #expect(replayed.reason == original.reason)
+            #expect(Data(base64Encoded: replayed.body_b64 ?? "") == original.body)
+        }
+        #expect(seen[5].headers?["X-Twice"] == "1, 2")
+    }
+
+    @Test("a HAR mitmproxy captured of curl through it against httpbin replays in Tapedeck as curl saw it")
+    func mitmproxyHAR() async throws {
+        let directory = try InteropFixtures.temporaryDirectory()
+        let harURL = directory.appendingPathComponent("mitm.har")
+        let seen = try peer("mitm_capture.py", [harURL.path])
+        let cassette = try Cassette.load(from: harURL)
+        #expect(cassette.interactions.count == seen.count)
+        let replay = ReplayTransport(cassette: cassette, path: harURL.path)
+        for call in seen {
+            let url = try #require(call.url.flatMap(URL.init(string:)))
+            let method: HTTPMethod = url.path == "/post" ? .post : .get
+            let response = try await replay.send(HTTPRequest(method: method, url: url, body: method == .post ? Data() : nil))
+            #expect(response.status == call.status, "\(url)")
+            let curlBody = try Data(contentsOf: URL(fileURLWithPath: try #require(call.body_file)))
+            #expect(response.body == curlBody, "\(url)")
+        }
+        #expect(cassette.interactions[1].request.body == Data("a=1&b=two".utf8))
+        #expect(cassette.interactions.allSatisfy { $0.response.duration > 0 })
+    }
+
+    @Test("haralyzer reads Tapedeck's HAR: every entry, status, text, base64 encoding, dates")
+    func haralyzerReadsTapedeck() throws {
+        let cassette = InteropFixtures.sampleCassette()
+        let directory = try InteropFixtures.temporaryDirectory()
+        let harURL = directory.appendingPathComponent("tapedeck.har")
+        try cassette.write(to: harURL, format: .har)
+        let path = InteropFixtures.url("peers/haralyzer_read.py").path
+        let result = try InteropFixtures.run(InteropFixtures.python, [path, harURL.path], timeout: 60)
+        try #require(result.status == 0, "haralyzer failed:\n\(result.stderr)")
+        let root = try JSONParser.parse(result.stdout)
+        #expect(root["version"] == "1.2")
+        #expect(root["creator"]?["name"] == "Tapedeck")
+        let entries = try #require(root["entries"]?.arrayValue)
+        #expect(entries.count == cassette.interactions.count)
+        for (entry, interaction) in zip(entries, cassette.interactions) {
+            #expect(entry["method"]?.stringValue == interaction.request.method.rawValue)
+            #expect(entry["url"]?.stringValue == interaction.request.url.absoluteString)
+            #expect(entry["status"] == JSONValue(interaction.response.status))
+            #expect(entry["statusText"]?.stringValue == interaction.response.reason)
+            let text = try #require(entry["text"]?.stringValue)
+            if entry["encoding"] == "base64" {
+                #expect(Data(base64Encoded: text) == interaction.response.body)
+            } else {
+                #expect(Data(text.utf8) == interaction.response.body)
+            }
+            let started = try #require(entry["startTime"]?.stringValue.flatMap(InteropDate.parse))
+            #expect(abs(started.timeIntervalSince(interaction.recordedAt)) < 0.000_001)
+        }
+        #expect(entries[1]["requestText"]?.stringValue == String(decoding: cassette.interactions[1].request.body ?? Data(), as: UTF8.self))
+    }
+}
