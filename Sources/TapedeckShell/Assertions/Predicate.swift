@@ -55,7 +55,7 @@ public enum Predicate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `actual` passes; `expected` is the value word with templates expanded.
-    func test(_ actual: JSONValue?, expected: String?) throws(ShellError) -> Bool {
+    func test(_ actual: JSONValue?, expected: String?, lenient: Bool = false) throws(ShellError) -> Bool {
         let word = valueWord
         let typed = ValueLiteral.parse(expected ?? "", quoted: word?.quoted ?? false)
         switch self {
@@ -66,7 +66,7 @@ public enum Predicate: Hashable, Sendable, CustomStringConvertible {
             return "is" + Predicate.capitalizedType(actual) == keyword
         case .compare(let op, _):
             guard let actual else { return op == .notEqual }
-            return ValueComparison.compare(actual, op, typed)
+            return ValueComparison.compare(actual, op, typed, lenient: lenient)
         case .contains:
             switch actual {
             case .string(let text)?: return text.contains(expected ?? "")

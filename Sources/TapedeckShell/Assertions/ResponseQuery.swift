@@ -33,6 +33,15 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the query's values are always text, so numbers written unquoted compare with
+    /// numeric strings.
+    var yieldsText: Bool {
+        switch self {
+        case .header, .body, .regex, .url: true
+        case .status, .json, .duration: false
+        }
+    }
+
     /// The value this query selects in `response`, or nil with a note when it selects nothing.
     /// `argument` is the query's word with templates already expanded.
     func evaluate(on response: HTTPResponse, argument: String?) throws(ShellError) -> (value: JSONValue?, note: String?) {

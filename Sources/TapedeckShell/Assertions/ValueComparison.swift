@@ -6,15 +6,16 @@ public enum ComparisonOperator: String, CaseIterable, Hashable, Sendable {
 }
 
 /// Typed comparison of JSON values: numbers by value, strings by text, booleans and null by
-/// identity. A string that holds a number (a header such as `Content-Length`) compares as that
-/// number with a number.
+/// identity. With `lenient` (queries whose values are always text: headers, body, regex), a
+/// string that holds a number compares as that number, so `header Content-Length == 42` works;
+/// JSON values compare strictly (`"1"` is not `1`).
 enum ValueComparison {
-    static func compare(_ actual: JSONValue, _ op: ComparisonOperator, _ expected: JSONValue) -> Bool {
+    static func compare(_ actual: JSONValue, _ op: ComparisonOperator, _ expected: JSONValue, lenient: Bool = false) -> Bool {
         switch op {
-        case .equal: return equal(actual, expected)
-        case .notEqual: return !equal(actual, expected)
+        case .equal: return equal(actual, expected, lenient: lenient)
+        case .notEqual: return !equal(actual, expected, lenient: lenient)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard let order = order(actual, expected) else { return false }
+            guard let order = order(actual, expected, lenient: lenient) else { return false }
             switch op {
             case .less: return order < 0
             case .lessOrEqual: return order <= 0
@@ -24,13 +25,14 @@ enum ValueComparison {
         }
     }
 
-    static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
-        if let x = number(a), let y = number(b), isNumeric(a) || isNumeric(b) { return x == y }
+    static func equal(_ a: JSONValue, _ b: JSONValue, lenient: Bool = false) -> Bool {
+        if lenient, let x = number(a), let y = number(b), isNumeric(a) || isNumeric(b) { return x == y }
+        if isNumeric(a), isNumeric(b), let x = number(a), let y = number(b) { return x == y }
         return a.semanticallyEquals(b)
     }
 
-    private static func order(_ a: JSONValue, _ b: JSONValue) -> Int? {
-        if let x = number(a), let y = number(b) { return x < y ? -1 : (x > y ? 1 : 0) }
+    private static func order(_ a: JSONValue, _ b: JSONValue, lenient: Bool) -> Int? {
+        if lenient || (isNumeric(a) && isNumeric(b)), let x = number(a), let y = number(b) { return x < y ? -1 : (x > y ? 1 : 0) }
         if case .string(let x) = a, case .string(let y) = b { return x < y ? -1 : (x > y ? 1 : 0) }
         return nil
     }

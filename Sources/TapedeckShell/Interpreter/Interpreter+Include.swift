@@ -48,12 +48,10 @@ extension Interpreter {
             case .record(let word, let mode):
                 if let message = try await cassettes.finish() { output.line(message) }
                 let path = resolvePath(try expand(word)).path
-                let result = try await cassettes.record(path, try mode.map(expand), liveTransport)
-                (transport, modeDescription) = (result.transport, result.mode)
+                adopt(try await cassettes.record(path, try mode.map(expand), liveTransport))
             case .replay(let word):
                 if let message = try await cassettes.finish() { output.line(message) }
-                let result = try await cassettes.replay(resolvePath(try expand(word)).path)
-                (transport, modeDescription) = (result.transport, result.mode)
+                adopt(try await cassettes.replay(resolvePath(try expand(word)).path))
             case .live:
                 if let message = try await cassettes.finish() { output.line(message) }
                 (transport, modeDescription) = (liveTransport, "live")
@@ -64,6 +62,14 @@ extension Interpreter {
             throw error
         } catch {
             throw .cassette(error.localizedDescription, at: location)
+        }
+    }
+
+    private func adopt(_ change: CassetteController.Switch) {
+        (transport, modeDescription) = (change.transport, change.mode)
+        if state.base == nil, let base = change.baseURL {
+            state.base = base
+            output.line("base \(base.absoluteString) (from the cassette)")
         }
     }
 

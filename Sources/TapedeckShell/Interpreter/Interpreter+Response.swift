@@ -8,7 +8,7 @@ extension Interpreter {
         countAssertion()
         let (actual, note) = try assertion.query.evaluate(on: response, argument: try queryArgument(assertion.query))
         let expected = try assertion.predicate.valueWord.map(expand)
-        var passed = try assertion.predicate.test(actual, expected: expected)
+        var passed = try assertion.predicate.test(actual, expected: expected, lenient: assertion.query.yieldsText)
         if assertion.negated { passed.toggle() }
         guard !passed else { return }
         let predicate = expected.map { assertion.predicate.replacingValue($0) } ?? assertion.predicate

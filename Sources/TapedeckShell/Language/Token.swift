@@ -107,8 +107,7 @@ struct LineScanner {
         guard index < characters.count else { return nil }
         let begin = location
         var copy = self
-        if let first = characters[index] as Character?, first == "\"" || first == "'",
-           let word = try? copy.word(), copy.isAtEnd {
+        if characters[index] == "\"" || characters[index] == "'", let word = try copy.word(), copy.isAtEnd {
             self = copy
             return word
         }

@@ -133,7 +133,7 @@ struct JSONPathParser {
             throw fail("expected a value to compare with")
         default:
             let start = index
-            while let character = peek, character != ")", !character.isWhitespace { index += 1 }
+            while let character = peek, character != ")", character != "]", !character.isWhitespace { index += 1 }
             let word = String(characters[start..<index])
             switch word {
             case "true": return .bool(true)

@@ -1,17 +1,141 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import ArgumentParser
 import Foundation
+import Tapedeck
+import TapedeckShell
 
 extension TapedeckCommand {
-    /// `tapedeck run`: placeholder until its owner lands it.
+    /// `tapedeck run FILE...|-`: runs .tape scripts as tests.
     struct Run: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "run", abstract: "Runs .tape scripts non-interactively.")
+        static let configuration = CommandConfiguration(
+            commandName: "run",
+            abstract: "Runs .tape scripts non-interactively, as tests.",
+            discussion: """
+                Each file is a test; a file stops at its first failure unless --continue-on-error.
+                Variables: --var k=v, --env-file .env, and {{env.NAME}} from the environment.
+                The run ends with 'N passed, N failed'.
 
-        @Argument(parsing: .captureForPassthrough, help: .hidden)
-        var arguments: [String] = []
+                EXIT CODES
+                  0  every script passed
+                  1  usage error (bad option, missing script file)
+                  2  a script does not parse (the message gives file:line:column)
+                  3  runtime error: network, cassette, bad request, undefined variable
+                  4  an expect failed
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Scripts to run; - reads one from stdin.", valueName: "file"))
+        var files: [String] = []
+
+        @Flag(name: .long, help: "Go on after a failure and report every one.")
+        var continueOnError = false
+
+        @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable (repeatable).", valueName: "name=value"))
+        var variables: [String] = []
+
+        @Option(name: .customLong("env-file"), help: ArgumentHelp("Read KEY=value variables from a file (repeatable).", valueName: "file"))
+        var envFiles: [String] = []
+
+        @Option(name: .customLong("report-junit"), help: ArgumentHelp("Write a JUnit XML report.", valueName: "file"))
+        var reportJUnit: String?
+
+        @Option(name: .customLong("report-tap"), help: ArgumentHelp("Write a TAP report.", valueName: "file"))
+        var reportTAP: String?
+
+        @Option(name: .long, help: ArgumentHelp("Record requests into this cassette.", valueName: "cassette"))
+        var record: String?
+
+        @Option(name: .long, help: ArgumentHelp("Answer requests from this cassette (no network).", valueName: "cassette"))
+        var replay: String?
+
+        @Option(name: .long, help: ArgumentHelp("Record mode with --record: once, new, all, none.", valueName: "mode"))
+        var mode: String?
+
+        @Flag(name: [.short, .long], help: "Print every response.")
+        var verbose = false
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("give at least one script: tapedeck run smoke.tape (or - for stdin)") }
+            if replay != nil, record != nil { throw ValidationError("use either --replay or --record, not both") }
+            if mode != nil, record == nil { throw ValidationError("--mode needs --record CASSETTE") }
+            if let mode, RecordMode(rawValue: mode) == nil {
+                throw ValidationError("--mode '\(mode)' is not a record mode; use once, new, all or none")
+            }
+            _ = try VariableOption.parse(variables)
+        }
 
         func run() async throws {
-            FileHandle.standardError.write(Data("tapedeck: error: 'run' is not yet available in this build\n".utf8))
-            throw ExitCode(1)
+            let code = try await start()
+            if code != 0 { throw ExitCode(code) }
+        }
+
+        @MainActor
+        private func start() async throws -> Int32 {
+            let environment = ProcessInfo.processInfo.environment
+            var options = ScriptRunner.Options()
+            options.environment = environment
+            options.continueOnError = continueOnError
+            options.echoResponses = verbose
+            for path in envFiles {
+                let text: String
+                do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                    throw ValidationError("cannot read --env-file '\(path)': no such file or not UTF-8 text")
+                }
+                for (key, value) in try EnvFile.parse(text, path: path) { options.variables[key] = value }
+            }
+            for (key, value) in try VariableOption.parse(variables) { options.variables[key] = value }
+            var scripts: [ScriptSource] = []
+            for file in files {
+                if file == "-" {
+                    let data = FileHandle.standardInput.readDataToEndOfFile()
+                    scripts.append(ScriptSource(name: "<stdin>", text: String(decoding: data, as: UTF8.self)))
+                } else {
+                    do { scripts.append(try ScriptSource.file(file)) } catch {
+                        throw ValidationError("cannot read script '\(file)': no such file or not UTF-8 text")
+                    }
+                }
+            }
+            var transport: any HTTPTransport = URLSessionTransport()
+            var session: CassetteSession?
+            var modeDescription = "live"
+            do {
+                if let replay {
+                    session = try CassetteSession.replay(path: replay)
+                    modeDescription = "replay \((replay as NSString).lastPathComponent)"
+                } else if let record {
+                    let resolved = try RecordMode.resolve(mode.flatMap(RecordMode.init(rawValue:)), environment: environment)
+                    session = try CassetteSession(path: record, mode: resolved, live: transport)
+                    modeDescription = "record \((record as NSString).lastPathComponent)"
+                }
+            } catch {
+                Console.error(error.localizedDescription)
+                return 3
+            }
+            if let session { transport = session.transport }
+            let errors = ShellOutput(handle: .standardError)
+            let progress = scripts.count > 1 && isatty(STDERR_FILENO) == 1 ? errors : nil
+            let runner = ScriptRunner(transport: transport, output: ShellOutput { Console.write($0) },
+                                      errors: errors, progress: progress, options: options)
+            runner.cassettes = .sessions(environment: environment)
+            runner.modeDescription = modeDescription
+            let summary = await runner.run(scripts)
+            var code = summary.exitCode
+            if let session {
+                do { errors.line(try session.finish()) } catch {
+                    Console.error(error.localizedDescription)
+                    if code == 0 { code = 3 }
+                }
+            }
+            do {
+                if let reportJUnit { try Data(JUnitReport.xml(for: summary).utf8).write(to: URL(fileURLWithPath: reportJUnit), options: .atomic) }
+                if let reportTAP { try Data(TAPReport.text(for: summary).utf8).write(to: URL(fileURLWithPath: reportTAP), options: .atomic) }
+            } catch {
+                Console.error("cannot write the report: \(error.localizedDescription)")
+                if code == 0 { code = 1 }
+            }
+            return code
         }
     }
 }

@@ -1,0 +1,200 @@
+import Foundation
+import Synchronization
+import Tapedeck
+import Testing
+@testable import TapedeckShell
+
+/// Collects what the shell writes.
+final class Captured: Sendable {
+    private let text = Mutex("")
+    var output: ShellOutput { ShellOutput { chunk in self.text.withLock { $0 += chunk } } }
+    var value: String { text.withLock { $0 } }
+}
+
+/// A stub that echoes the request as httpbin would and remembers what it was sent.
+final class EchoServer: Sendable {
+    let requests = Mutex<[HTTPRequest]>([])
+
+    var transport: StubTransport {
+        StubTransport { request in
+            self.requests.withLock { $0.append(request) }
+            let body: JSONValue = [
+                "method": .string(request.method.rawValue),
+                "url": .string(request.url.absoluteString),
+                "headers": .object(request.headers.map { (key: $0.name, value: JSONValue.string($0.value)) }),
+                "data": .string(request.body.map { String(decoding: $0, as: UTF8.self) } ?? ""),
+                "items": [["id": 1, "name": "a"], ["id": 2, "name": "b"]],
+            ]
+            return HTTPResponse(status: request.url.path.hasSuffix("/missing") ? 404 : 200,
+                                headers: ["Content-Type": "application/json", "X-Count": "2"],
+                                body: JSONWriter.write(body, options: []), duration: 0.012)
+        }
+    }
+
+    var last: HTTPRequest? { requests.withLock { $0.last } }
+}
+
+@MainActor
+@Suite("Interpreter")
+struct InterpreterTests {
+    let server = EchoServer()
+    let captured = Captured()
+
+    private func shell(_ options: Interpreter.Options = .init(environment: ["HOME": "/home/ada"])) -> Interpreter {
+        Interpreter(transport: server.transport, output: captured.output, options: options)
+    }
+
+    private func failure(_ shell: Interpreter, _ source: String) async -> ShellError? {
+        do {
+            try await shell.run(source: source, file: "t.tape")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("base, cd, persistent headers and query items shape each request; items do not persist")
+    func requestComposition() async throws {
+        let shell = shell()
+        try await shell.run(source: """
+            base http://api.test/v1
+            header Authorization: Bearer abc
+            query lang=en
+            cd users
+            get 42 X-Once:1 q==x
+            """, file: "t.tape")
+        let first = try #require(server.last)
+        #expect(first.url.absoluteString == "http://api.test/v1/users/42?lang=en&q=x")
+        #expect(first.headers["Authorization"] == "Bearer abc")
+        #expect(first.headers["X-Once"] == "1")
+        try await shell.run(source: "cd ..\nget /status Authorization:override\n", file: "t.tape")
+        let second = try #require(server.last)
+        #expect(second.url.absoluteString == "http://api.test/v1/status?lang=en")
+        #expect(second.headers.values(for: "Authorization") == ["override"])
+        #expect(second.headers["X-Once"] == nil)
+        #expect(shell.state.path == "/")
+    }
+
+    @Test("JSON items, heredoc and form bodies are sent with their content types")
+    func bodies() async throws {
+        let shell = shell()
+        try await shell.run(source: "base http://api.test\npost /p name=Ada age:=36\n", file: "t.tape")
+        #expect(server.last?.body.map { String(decoding: $0, as: UTF8.self) } == #"{"name":"Ada","age":36}"#)
+        #expect(server.last?.headers["Content-Type"] == "application/json")
+        try await shell.run(source: "put /p <<END\n{\"id\": {{n}}}\nEND\n".replacingOccurrences(of: "{{n}}", with: "7"), file: "t.tape")
+        #expect(server.last?.body.map { String(decoding: $0, as: UTF8.self) } == #"{"id": 7}"#)
+        #expect(server.last?.headers["Content-Type"] == "application/json")
+        try await shell.run(source: "post /f --form a=b 'c=d e'\n", file: "t.tape")
+        #expect(server.last?.body.map { String(decoding: $0, as: UTF8.self) } == "a=b&c=d+e")
+    }
+
+    @Test("expect passes quietly and a failure shows query, expected, actual and location")
+    func expectations() async throws {
+        let shell = shell()
+        try await shell.run(source: """
+            base http://api.test
+            get /x
+            expect 200
+            expect header X-Count == 2
+            expect json $.items[?(@.id == 2)].name contains "b"
+            expect json $.items count == 2
+            expect duration < 1000
+            """, file: "t.tape")
+        let error = await failure(shell, "\n\nexpect json $.items[0].name == \"z\"\n")
+        guard case .assertionFailed(let failed)? = error else {
+            Issue.record("expected an assertion failure, got \(String(describing: error))")
+            return
+        }
+        #expect(failed.location == SourceLocation(file: "t.tape", line: 3, column: 1))
+        #expect(failed.query == "json $.items[0].name")
+        #expect(failed.expected == "== \"z\"")
+        #expect(failed.actual == "\"a\"")
+        #expect(error?.category == .assertion)
+        #expect(failed.message.hasPrefix("t.tape:3:1: expect failed"))
+    }
+
+    @Test("capture stores a value that later lines interpolate")
+    func captures() async throws {
+        let shell = shell()
+        try await shell.run(source: "base http://api.test\nget /x\ncapture id = json $.items[1].id\ncapture kind = header Content-Type\nget /items/{{id}}\nprint {{kind}} {{env.HOME}}\n", file: "t.tape")
+        #expect(server.last?.url.path == "/items/2")
+        #expect(captured.value.hasSuffix("application/json /home/ada\n"))
+    }
+
+    @Test("bad input fails with its location and the state survives")
+    func badInput() async throws {
+        let shell = shell()
+        if case .noResponse(let command, let at)? = await failure(shell, "expect 200") {
+            #expect(command == "expect" && at.line == 1)
+        } else {
+            Issue.record("no 'needs a response' error")
+        }
+        try await shell.run(source: "set token = abc\nbase http://api.test\n", file: "t.tape")
+        let undefined = await failure(shell, "get /x Authorization:{{tokn}}")
+        #expect(undefined?.localizedDescription == "t.tape:1:22: undefined variable '{{tokn}}'; did you mean 'token'?; define it with 'set tokn = …', 'capture tokn = …' or --var tokn=…")
+        #expect(undefined?.category == .runtime)
+        #expect(shell.state.base?.absoluteString == "http://api.test")
+        #expect(shell.state.variables["token"] == "abc")
+        if case .invalidRequest? = await failure(shell, "base ftp://x") {} else { Issue.record("no bad-URL error") }
+        if case .cassettesUnavailable? = await failure(shell, "replay x.json") {} else { Issue.record("no cassette error") }
+    }
+
+    @Test("include runs a file from the including script's folder, and reports missing files and loops")
+    func includes() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("include-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "set shared = yes\n".write(to: folder.appendingPathComponent("login.tape"), atomically: true, encoding: .utf8)
+        try "include b.tape\n".write(to: folder.appendingPathComponent("a.tape"), atomically: true, encoding: .utf8)
+        try "\ninclude a.tape\n".write(to: folder.appendingPathComponent("b.tape"), atomically: true, encoding: .utf8)
+        let shell = shell(.init(environment: [:], workingDirectory: folder))
+        try await shell.run(source: "include login.tape\n", file: "t.tape")
+        #expect(shell.state.variables["shared"] == "yes")
+        if case .includeUnreadable(let path, _, let at)? = await failure(shell, "\ninclude nope.tape") {
+            #expect(path == "nope.tape" && at == SourceLocation(file: "t.tape", line: 2, column: 9))
+        } else {
+            Issue.record("no missing-include error")
+        }
+        if case .includeRecursion(let chain, let at)? = await failure(shell, "include a.tape") {
+            #expect(chain == ["a.tape", "b.tape", "a.tape"])
+            #expect(at.file.hasSuffix("b.tape") && at.line == 2)
+        } else {
+            Issue.record("no recursion error")
+        }
+    }
+
+    @Test("save writes a script that reproduces the session")
+    func save() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("save-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shell = shell(.init(environment: [:], workingDirectory: folder))
+        try await shell.run(source: "base http://api.test\nheader X-A: 1\nvars\npost /p <<EOF\n{\"a\": 1}\nEOF\nexpect 200\nshow curl\n", file: "<repl>")
+        _ = await failure(shell, "expect 500")
+        try await shell.run(source: "save out/session.tape\n", file: "<repl>")
+        let saved = try String(contentsOf: folder.appendingPathComponent("out/session.tape"), encoding: .utf8)
+        #expect(saved.hasSuffix("base http://api.test\nheader X-A: 1\npost /p <<EOF\n{\"a\": 1}\nEOF\nexpect 200\n"))
+        let replayServer = EchoServer()
+        let again = Interpreter(transport: replayServer.transport, output: .discarding)
+        try await again.run(source: saved, file: "session.tape")
+        #expect(replayServer.last?.headers["X-A"] == "1")
+        #expect(replayServer.last?.body == server.last?.body)
+    }
+
+    @Test("show curl prints a shell-quoted command")
+    func curl() async throws {
+        let shell = shell()
+        try await shell.run(source: "base http://api.test\npost /p \"note=it's\" X-A:b\nshow curl\n", file: "t.tape")
+        #expect(captured.value.contains(#"curl -X POST http://api.test/p -H 'X-A: b' -H 'Content-Type: application/json' -H 'Accept: application/json, */*;q=0.5' --data-binary '{"note":"it'\''s"}'"#)
+            || captured.value.contains("--data-binary '{\"note\":\"it'\\''s\"}'"))
+        #expect(CurlCommand.quote("it's") == #"'it'\''s'"#)
+        #expect(CurlCommand.quote("/plain") == "/plain")
+    }
+
+    @Test("continue-on-error records every failure and goes on")
+    func continueOnError() async throws {
+        let shell = shell(.init(environment: [:], continueOnError: true))
+        try await shell.run(source: "base http://api.test\nget /x\nexpect 404\nexpect json $.nope exists\nget /y\n", file: "t.tape")
+        #expect(shell.failures.count == 2)
+        #expect(server.last?.url.path == "/y")
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import TapedeckShell
+
+@Suite("Tab completion")
+struct CompleterTests {
+    @Test("the first word completes command names")
+    func commands() {
+        let completer = Completer()
+        #expect(completer.complete(word: "he", before: "").candidates == ["head", "header", "headers", "help"])
+        #expect(completer.complete(word: "ex", before: "").candidates == ["exit", "expect"])
+    }
+
+    @Test("headers complete from common names and this session's, with a colon")
+    func headers() {
+        let completer = Completer(sessionHeaders: ["X-Trace-Id"])
+        #expect(completer.complete(word: "Auth", before: "header ").candidates == ["Authorization:"])
+        #expect(completer.complete(word: "x-tr", before: "get /x ").candidates == ["X-Trace-Id:"])
+    }
+
+    @Test("variables complete after {{, paths after a method or cd, files after @ and <")
+    func contexts() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("bodies"), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: folder.appendingPathComponent("body.json").path, contents: Data("{}".utf8))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let completer = Completer(variables: ["token", "tenant"], paths: ["/users", "/users/1", "/items"], directory: folder)
+        #expect(completer.complete(word: "te", before: "get /x Authorization:{{").candidates == ["tenant}}"])
+        #expect(completer.complete(word: "/us", before: "get ").candidates == ["/users", "/users/1"])
+        #expect(completer.complete(word: "/i", before: "cd ").candidates == ["/items"])
+        #expect(completer.complete(word: "bo", before: "post /x file@").candidates == ["bodies/", "body.json"])
+        #expect(completer.complete(word: "bod", before: "post /x < ").candidates == ["bodies/", "body.json"])
+        #expect(completer.complete(word: "r", before: "show ").candidates == ["request", "response"])
+    }
+}
