@@ -1,17 +1,152 @@
 import ArgumentParser
 import Foundation
+import Tapedeck
 
 extension TapedeckCommand {
-    /// `tapedeck cassette`: placeholder until its owner lands it.
+    /// `tapedeck cassette show|lint|prune|diff`: inspects and maintains cassettes in any format.
     struct CassetteCommand: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "cassette", abstract: "Inspects and lints cassettes.")
+        static let configuration = CommandConfiguration(
+            commandName: "cassette",
+            abstract: "Shows, lints, prunes and diffs cassettes (Tapedeck JSON, vcrpy YAML or HAR).",
+            subcommands: [Show.self, Lint.self, Prune.self, Diff.self]
+        )
+    }
+}
 
-        @Argument(parsing: .captureForPassthrough, help: .hidden)
-        var arguments: [String] = []
+extension TapedeckCommand.CassetteCommand {
+    /// `tapedeck cassette show C`.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Prints a table of the interactions: #, method, URL, status, body size, recorded at (UTC).")
+
+        @Argument(help: ArgumentHelp("The cassette.", valueName: "cassette"))
+        var cassette: String
+
+        @Flag(name: .long, help: "Print URLs in full instead of shortening long ones.")
+        var wide = false
 
         func run() async throws {
-            FileHandle.standardError.write(Data("tapedeck: error: 'cassette' is not yet available in this build\n".utf8))
-            throw ExitCode(1)
+            let url = URL(fileURLWithPath: cassette)
+            let loaded = try CassetteFile.load(url)
+            let format = CassetteFormat(for: url) ?? .native
+            let count = loaded.interactions.count
+            Console.write("\(cassette) · \(format) · \(count) interaction\(count == 1 ? "" : "s")\n")
+            if count > 0 { Console.write(CassetteTable.render(loaded, urlWidth: wide ? nil : 60) + "\n") }
+        }
+    }
+
+    /// `tapedeck cassette lint C`.
+    struct Lint: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Finds secrets, interactions replay can never reach, and bodies that do not decode.",
+            discussion: """
+                EXIT CODES
+                  0  no findings
+                  3  the cassette could not be read
+                  4  findings (one per line on stdout)
+                """)
+
+        @Argument(help: ArgumentHelp("The cassettes.", valueName: "cassette"))
+        var cassettes: [String]
+
+        func run() async throws {
+            var total = 0
+            for path in cassettes {
+                let findings = CassetteLint.findings(in: try CassetteFile.load(URL(fileURLWithPath: path)))
+                total += findings.count
+                for finding in findings { Console.write("\(path): \(finding)\n") }
+            }
+            if total > 0 {
+                Console.write("\(total) finding\(total == 1 ? "" : "s")\n")
+                throw ExitCode(ExitStatus.badStatus)
+            }
+            Console.write("\(cassettes.count == 1 ? cassettes[0] : "\(cassettes.count) cassettes"): no findings\n")
+        }
+    }
+
+    /// `tapedeck cassette prune C`.
+    struct Prune: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Drops the interactions the last replay run never played.",
+            discussion: """
+                Replay runs (tapedeck run --replay, the REPL's replay, URLSession.replaying) leave
+                CASSETTE.usage.json next to the cassette; prune reads it, refuses if the cassette
+                changed since, and rewrites the cassette in its own format.
+                """)
+
+        @Argument(help: ArgumentHelp("The cassette.", valueName: "cassette"))
+        var cassette: String
+
+        @Flag(name: .long, help: "Print what would be dropped without writing.")
+        var dryRun = false
+
+        func run() async throws {
+            let url = URL(fileURLWithPath: cassette)
+            var loaded = try CassetteFile.load(url)
+            let usage: CassetteUsage
+            do {
+                usage = try CassetteUsage.read(for: url)
+            } catch {
+                Console.error(error.errorDescription ?? "\(error)")
+                throw ExitCode(ExitStatus.transport)
+            }
+            guard usage.matches(loaded) else {
+                Console.error("\(cassette) changed since its last replay run (\(ISO8601DateFormatter().string(from: usage.finishedAt))); "
+                    + "replay it again before pruning")
+                throw ExitCode(ExitStatus.transport)
+            }
+            let dropped = Set(usage.unused)
+            guard !dropped.isEmpty else {
+                Console.write("\(cassette): the last replay run played all \(loaded.interactions.count) interactions; nothing to prune\n")
+                return
+            }
+            for index in usage.unused where index < loaded.interactions.count {
+                let request = loaded.interactions[index].request
+                Console.write("\(dryRun ? "would drop" : "drop") #\(index) \(request.method) \(request.url.absoluteString)\n")
+            }
+            guard !dryRun else { return }
+            let total = loaded.interactions.count
+            loaded.interactions = loaded.interactions.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+            let format = CassetteFormat(for: url) ?? .native
+            do {
+                for warning in try loaded.write(to: url, format: format) { Console.warning("\(cassette): \(warning)") }
+                try FileManager.default.removeItem(at: CassetteUsage.url(for: url))
+            } catch {
+                Console.error((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+                throw ExitCode(ExitStatus.transport)
+            }
+            Console.write("pruned \(dropped.count) of \(total) interactions from \(cassette); \(loaded.interactions.count) left\n")
+        }
+    }
+
+    /// `tapedeck cassette diff A B`.
+    struct Diff: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Diffs two cassettes interaction by interaction (for reviewing a re-record).",
+            discussion: """
+                Interactions pair up by method and URL. '~' lines list field changes (JSON bodies by
+                JSON Pointer), '-' interactions only in the old cassette, '+' only in the new one.
+                Dates and durations are not compared. The formats may differ (a.yaml vs b.har).
+                """)
+
+        @Argument(help: ArgumentHelp("The old cassette.", valueName: "old"))
+        var old: String
+
+        @Argument(help: ArgumentHelp("The new cassette.", valueName: "new"))
+        var new: String
+
+        @Option(name: .customLong("ignore-header"), help: ArgumentHelp("Ignore this header (repeatable), e.g. Date.", valueName: "name"))
+        var ignoredHeaders: [String] = []
+
+        @Flag(name: .long, help: "Exit with 4 when the cassettes differ.")
+        var exitCode = false
+
+        func run() async throws {
+            let diff = CassetteDiff(try CassetteFile.load(URL(fileURLWithPath: old)),
+                                    try CassetteFile.load(URL(fileURLWithPath: new)),
+                                    ignoredHeaders: Set(ignoredHeaders))
+            Console.write(diff.render(oldName: old, newName: new) + "\n")
+            if exitCode, !diff.isEmpty { throw ExitCode(ExitStatus.badStatus) }
         }
     }
 }

@@ -1,0 +1,165 @@
+import Foundation
+
+/// Compares two cassettes interaction by interaction, for reviewing a re-record.
+///
+/// Interactions are paired by method and URL (the n-th `GET /users` in one with the n-th
+/// in the other); unpaired ones are added or removed, paired ones list their field changes,
+/// JSON bodies by JSON Pointer.
+///
+/// ```swift
+/// let diff = CassetteDiff(old, new, ignoredHeaders: ["Date"])
+/// print(diff.render(oldName: "a.yaml", newName: "b.har"))
+/// ```
+public struct CassetteDiff: Sendable {
+    /// One entry of the diff.
+    public enum Entry: Sendable, Hashable {
+        /// Only in the new cassette (its index there).
+        case added(Int, summary: String)
+        /// Only in the old cassette (its index there).
+        case removed(Int, summary: String)
+        /// In both, with field changes (`response.status: 200 → 404`).
+        case changed(old: Int, new: Int, summary: String, changes: [String])
+    }
+
+    /// The entries in new-cassette order, removed ones where they were.
+    public private(set) var entries: [Entry] = []
+    /// How many paired interactions were identical.
+    public private(set) var unchanged = 0
+
+    /// Diffs `old` against `new`, ignoring the named headers (case-insensitive) on both sides.
+    public init(_ old: Cassette, _ new: Cassette, ignoredHeaders: Set<String> = []) {
+        let ignored = Set(ignoredHeaders.map { $0.lowercased() })
+        var queues: [String: [Int]] = [:]
+        for (index, interaction) in old.interactions.enumerated() { queues[Self.key(interaction), default: []].append(index) }
+        var pairedOld = Set<Int>()
+        var pairs: [(Int?, Int)] = []
+        for (index, interaction) in new.interactions.enumerated() {
+            let key = Self.key(interaction)
+            if let first = queues[key]?.first {
+                queues[key]?.removeFirst()
+                pairedOld.insert(first)
+                pairs.append((first, index))
+            } else {
+                pairs.append((nil, index))
+            }
+        }
+        var nextOld = 0
+        func flushRemoved(upTo limit: Int) {
+            while nextOld < limit {
+                if !pairedOld.contains(nextOld) {
+                    entries.append(.removed(nextOld, summary: Self.summary(old.interactions[nextOld])))
+                }
+                nextOld += 1
+            }
+        }
+        for (oldIndex, newIndex) in pairs {
+            let interaction = new.interactions[newIndex]
+            guard let oldIndex else {
+                entries.append(.added(newIndex, summary: Self.summary(interaction)))
+                continue
+            }
+            flushRemoved(upTo: oldIndex)
+            let changes = Self.changes(old.interactions[oldIndex], interaction, ignored: ignored)
+            if changes.isEmpty {
+                unchanged += 1
+            } else {
+                entries.append(.changed(old: oldIndex, new: newIndex, summary: Self.summary(interaction), changes: changes))
+            }
+        }
+        flushRemoved(upTo: old.interactions.count)
+    }
+
+    /// Whether the cassettes hold the same exchanges (ignoring dates and durations).
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// The diff as text: `~`, `-`, `+` lines with indented field changes, then a count line.
+    public func render(oldName: String, newName: String) -> String {
+        var lines = ["--- \(oldName)", "+++ \(newName)"]
+        var counts = (changed: 0, removed: 0, added: 0)
+        for entry in entries {
+            switch entry {
+            case let .added(index, summary):
+                counts.added += 1
+                lines.append("+ #\(index) \(summary)")
+            case let .removed(index, summary):
+                counts.removed += 1
+                lines.append("- #\(index) \(summary)")
+            case let .changed(old, new, summary, changes):
+                counts.changed += 1
+                lines.append("~ #\(old)\(old == new ? "" : " → #\(new)") \(summary)")
+                lines += changes.map { "    \($0)" }
+            }
+        }
+        lines.append("\(counts.changed) changed, \(counts.removed) removed, \(counts.added) added, \(unchanged) unchanged")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func key(_ interaction: Interaction) -> String {
+        "\(interaction.request.method.rawValue) \(interaction.request.url.absoluteString)"
+    }
+
+    private static func summary(_ interaction: Interaction) -> String {
+        "\(key(interaction)) → \(interaction.response.status)"
+    }
+
+    private static func changes(_ old: Interaction, _ new: Interaction, ignored: Set<String>) -> [String] {
+        var changes: [String] = []
+        if old.response.status != new.response.status {
+            changes.append("response.status: \(old.response.status) → \(new.response.status)")
+        }
+        if old.response.reason != new.response.reason {
+            changes.append("response.reason: \(quote(old.response.reason)) → \(quote(new.response.reason))")
+        }
+        changes += headerChanges(old.request.headers, new.request.headers, side: "request", ignored: ignored)
+        changes += bodyChanges(old.request.body ?? Data(), new.request.body ?? Data(), side: "request")
+        changes += headerChanges(old.response.headers, new.response.headers, side: "response", ignored: ignored)
+        changes += bodyChanges(old.response.body, new.response.body, side: "response")
+        return changes
+    }
+
+    private static func headerChanges(_ old: HTTPHeaders, _ new: HTTPHeaders, side: String, ignored: Set<String>) -> [String] {
+        var names: [String] = []
+        for field in old.fields + new.fields where !names.contains(where: { $0.caseInsensitiveEquals(field.name) }) {
+            if !ignored.contains(field.name.lowercased()) { names.append(field.name) }
+        }
+        return names.compactMap { name in
+            let before = old.values(for: name), after = new.values(for: name)
+            guard before != after else { return nil }
+            let render = { (values: [String]) in values.isEmpty ? "(absent)" : values.map(quote).joined(separator: ", ") }
+            return "\(side).headers.\(name): \(render(before)) → \(render(after))"
+        }
+    }
+
+    private static func bodyChanges(_ old: Data, _ new: Data, side: String) -> [String] {
+        guard old != new else { return [] }
+        if let before = try? JSONParser.parse(old), let after = try? JSONParser.parse(new) {
+            guard !before.semanticallyEquals(after) else { return ["\(side).body: same JSON, different layout"] }
+            let beforeLeaves = Dictionary(before.flattenedLeaves().map { ($0.pointer, $0.value) }) { first, _ in first }
+            let afterLeaves = after.flattenedLeaves()
+            var lines: [String] = []
+            for (pointer, value) in afterLeaves {
+                if let previous = beforeLeaves[pointer] {
+                    if !previous.semanticallyEquals(value) {
+                        lines.append("\(side).body \(pointer): \(JSONWriter.write(previous)) → \(JSONWriter.write(value))")
+                    }
+                } else {
+                    lines.append("\(side).body \(pointer): (absent) → \(JSONWriter.write(value))")
+                }
+            }
+            let afterPointers = Set(afterLeaves.map(\.pointer))
+            for (pointer, value) in before.flattenedLeaves() where !afterPointers.contains(pointer) {
+                lines.append("\(side).body \(pointer): \(JSONWriter.write(value)) → (absent)")
+            }
+            return lines.count > 20 ? Array(lines.prefix(20)) + ["\(side).body: … \(lines.count - 20) more JSON changes"] : lines
+        }
+        if let before = String(data: old, encoding: .utf8), let after = String(data: new, encoding: .utf8),
+           before.count <= 80, after.count <= 80, !before.contains("\n"), !after.contains("\n") {
+            return ["\(side).body: \(quote(before)) → \(quote(after))"]
+        }
+        return ["\(side).body: \(old.count) bytes → \(new.count) bytes (content differs)"]
+    }
+
+    private static func quote(_ text: String) -> String {
+        JSONWriter.write(.string(text))
+    }
+}

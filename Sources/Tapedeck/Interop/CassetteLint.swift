@@ -1,0 +1,127 @@
+import Foundation
+
+/// Checks a cassette for what makes it unsafe or useless to replay: credentials left in it,
+/// interactions that replay can never reach, and bodies that cannot be decoded.
+///
+/// ```swift
+/// for finding in CassetteLint.findings(in: cassette) { print(finding) }
+/// // interactions[3].request.headers.Authorization: bearer token "Bearer eyJh…"
+/// ```
+public enum CassetteLint {
+    /// One problem, located in the cassette.
+    public struct Finding: Sendable, Hashable, CustomStringConvertible {
+        /// The kind of problem.
+        public enum Kind: String, Sendable, Hashable {
+            /// A credential that redaction missed.
+            case secret
+            /// An interaction replay can never serve.
+            case unreachable
+            /// A body that does not decode as its headers say.
+            case undecodable
+        }
+
+        /// The interaction's index.
+        public var interaction: Int
+        /// The field, e.g. `response.body`.
+        public var field: String
+        /// The kind of problem.
+        public var kind: Kind
+        /// What is wrong and what to do.
+        public var message: String
+
+        /// Creates a finding.
+        public init(interaction: Int, field: String, kind: Kind, message: String) {
+            self.interaction = interaction
+            self.field = field
+            self.kind = kind
+            self.message = message
+        }
+
+        /// `interactions[3].response.body: [undecodable] Content-Type is JSON but …`.
+        public var description: String { "interactions[\(interaction)].\(field): [\(kind.rawValue)] \(message)" }
+    }
+
+    /// Every finding, in interaction order.
+    public static func findings(in cassette: Cassette) -> [Finding] {
+        var found = SecretLint.findings(in: cassette).map { secret in
+            Finding(interaction: secret.interaction, field: secret.field, kind: .secret,
+                    message: "\(secret.kind) \"\(secret.excerpt)\"; redact it (Redactor) or re-record with redaction on")
+        }
+        found += duplicates(in: cassette)
+        for (index, interaction) in cassette.interactions.enumerated() {
+            found += bodyFindings(interaction.request.headers, interaction.request.body ?? Data(),
+                                  side: "request", index: index)
+            found += bodyFindings(interaction.response.headers, interaction.response.body,
+                                  side: "response", index: index)
+        }
+        return found.sorted { ($0.interaction, $0.field) < ($1.interaction, $1.field) }
+    }
+
+    /// Interactions identical in request and response to an earlier one: replay serves identical
+    /// requests in order, so the copy only answers a repeat the recording never made twice for a reason.
+    private static func duplicates(in cassette: Cassette) -> [Finding] {
+        var firstSeen: [Fingerprint: Int] = [:]
+        var found: [Finding] = []
+        for (index, interaction) in cassette.interactions.enumerated() {
+            let key = Fingerprint(interaction)
+            if let first = firstSeen[key] {
+                found.append(Finding(
+                    interaction: index, field: "request", kind: .unreachable,
+                    message: "exact duplicate of interactions[\(first)] (same request and response); it is only "
+                        + "served to a repeated request, which replay with --repeat answers anyway: prune it"))
+            } else {
+                firstSeen[key] = index
+            }
+        }
+        return found
+    }
+
+    private struct Fingerprint: Hashable {
+        var method: String, url: String, requestBody: Data?, status: Int, responseBody: Data
+        var headers: [HTTPHeader]
+
+        init(_ interaction: Interaction) {
+            method = interaction.request.method.rawValue
+            url = interaction.request.url.absoluteString
+            requestBody = interaction.request.body
+            status = interaction.response.status
+            responseBody = interaction.response.body
+            headers = interaction.request.headers.fields + interaction.response.headers.fields
+                .filter { !$0.name.caseInsensitiveEquals("Date") }
+        }
+    }
+
+    private static func bodyFindings(_ headers: HTTPHeaders, _ body: Data, side: String, index: Int) -> [Finding] {
+        var found: [Finding] = []
+        func add(_ field: String, _ message: String) {
+            found.append(Finding(interaction: index, field: "\(side).\(field)", kind: .undecodable, message: message))
+        }
+        if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity" {
+            let still = Inflate.looksGzipped(body) ? " and the body is still gzip-compressed" : ""
+            add("headers.Content-Encoding", "\"\(encoding)\" is still set\(still); cassettes store bodies decoded "
+                + "(convert the cassette with tapedeck convert to decode it)")
+        }
+        if let length = headers["Content-Length"], Int(length) != body.count, headers["Content-Encoding"] == nil {
+            add("headers.Content-Length", "says \(length) but the body has \(body.count) bytes")
+        }
+        guard !body.isEmpty, let contentType = headers["Content-Type"] else { return found }
+        if MediaType.isJSON(contentType) {
+            do {
+                _ = try JSONParser.parse(body)
+            } catch {
+                add("body", "Content-Type is \(MediaType.essence(contentType)) but the body is not valid JSON "
+                    + "(\(error.errorDescription ?? "\(error)"))")
+            }
+        } else if MediaType.isText(contentType), charsetIsUTF8(contentType), String(data: body, encoding: .utf8) == nil {
+            add("body", "Content-Type is \(contentType) but the body is not valid UTF-8")
+        }
+        return found
+    }
+
+    private static func charsetIsUTF8(_ contentType: String) -> Bool {
+        let lower = contentType.lowercased()
+        guard let range = lower.range(of: "charset=") else { return true }
+        let charset = lower[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: CharacterSet(charactersIn: " \""))
+        return charset == "utf-8" || charset == "utf8" || charset == "us-ascii"
+    }
+}

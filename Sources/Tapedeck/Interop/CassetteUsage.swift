@@ -1,0 +1,101 @@
+import Foundation
+
+/// What the last replay run of a cassette played, kept next to it as `CASSETTE.usage.json`
+/// so `tapedeck cassette prune` can drop the interactions it never played.
+///
+/// ```swift
+/// try CassetteUsage(cassette: cassette, unused: replay.unusedInteractions).write(for: url)
+/// let usage = try CassetteUsage.read(for: url)
+/// ```
+public struct CassetteUsage: Sendable, Hashable {
+    /// How many interactions the cassette had.
+    public var interactionCount: Int
+    /// Indexes never played in the run.
+    public var unused: [Int]
+    /// A digest of the requests (method and URL of each), to notice a cassette changed since.
+    public var fingerprint: String
+    /// When the run ended.
+    public var finishedAt: Date
+
+    /// Usage of `cassette` in a run that left `unused` unplayed.
+    public init(cassette: Cassette, unused: [Int], finishedAt: Date = Date()) {
+        interactionCount = cassette.interactions.count
+        self.unused = unused.sorted()
+        fingerprint = CassetteUsage.fingerprint(of: cassette)
+        self.finishedAt = finishedAt
+    }
+
+    /// The sidecar file for a cassette: `tour.cassette.json` → `tour.cassette.json.usage.json`.
+    public static func url(for cassette: URL) -> URL {
+        cassette.deletingLastPathComponent().appendingPathComponent(cassette.lastPathComponent + ".usage.json")
+    }
+
+    /// Whether this usage was recorded against `cassette` as it is now.
+    public func matches(_ cassette: Cassette) -> Bool {
+        interactionCount == cassette.interactions.count && fingerprint == CassetteUsage.fingerprint(of: cassette)
+    }
+
+    /// FNV-1a over every request's method and URL, as 16 hex digits.
+    public static func fingerprint(of cassette: Cassette) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for interaction in cassette.interactions {
+            for byte in "\(interaction.request.method.rawValue) \(interaction.request.url.absoluteString)\n".utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Writes the sidecar for the cassette at `cassetteURL` atomically.
+    public func write(for cassetteURL: URL) throws(InteropError) {
+        let value: JSONValue = .object([
+            ("cassette", .string(cassetteURL.lastPathComponent)),
+            ("finishedAt", .string(InteropDate.format(finishedAt))),
+            ("interactions", JSONValue(interactionCount)),
+            ("fingerprint", .string(fingerprint)),
+            ("unused", .array(unused.map { JSONValue($0) })),
+        ])
+        var data: Data = JSONWriter.write(value, options: .pretty)
+        data.append(0x0A)
+        let url = CassetteUsage.url(for: cassetteURL)
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw .io(file: url.path, reason: "cannot be written (\(error.localizedDescription))")
+        }
+    }
+
+    /// Reads the sidecar of the cassette at `cassetteURL`.
+    public static func read(for cassetteURL: URL) throws(InteropError) -> CassetteUsage {
+        let url = CassetteUsage.url(for: cassetteURL)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw .io(file: url.path, reason: "no usage record: replay \(cassetteURL.lastPathComponent) first "
+                + "(tapedeck run --replay \(cassetteURL.path) …, or a test using it) so Tapedeck knows what was played")
+        }
+        let root = try JSONCursor.root(data, file: url.path)
+        let count = try root.required("interactions").int()
+        var unused: [Int] = []
+        for index in try root.required("unused").array() { unused.append(try index.int()) }
+        var usage = CassetteUsage(cassette: Cassette(), unused: unused)
+        usage.interactionCount = count
+        usage.fingerprint = try root.required("fingerprint").string()
+        let finished = try root.required("finishedAt")
+        guard let date = InteropDate.parse(try finished.string()) else { throw finished.failure("not an RFC 3339 timestamp") }
+        usage.finishedAt = date
+        return usage
+    }
+}
+
+extension RecordingTransport {
+    /// Writes `CASSETTE.usage.json` (what this run played) for `tapedeck cassette prune`;
+    /// call it when the run ends, after ``flush()``. Does nothing when no cassette file exists.
+    public func writeUsage() throws(CassetteError) {
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        do {
+            try CassetteUsage(cassette: cassette, unused: unusedInteractions).write(for: url)
+        } catch {
+            throw .writeFailed(path: CassetteUsage.url(for: url).path, reason: error.errorDescription ?? "\(error)")
+        }
+    }
+}
