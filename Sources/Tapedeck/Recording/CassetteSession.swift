@@ -69,11 +69,13 @@ public final class CassetteSession: Sendable {
         Status(kind: mode == .none ? "replay" : "record", mode: mode, path: path, counts: recorder.counts)
     }
 
-    /// Writes anything recorded (atomically) and returns the status line plus the never-played
+    /// Writes anything recorded (atomically) and what was played (`CASSETTE.usage.json`, for
+    /// `tapedeck cassette prune`), and returns the status line plus the never-played
     /// interactions, one per line.
     @discardableResult
     public func finish() throws(CassetteError) -> String {
         try recorder.flush()
+        try recorder.writeUsage()
         let unused = recorder.unusedReport()
         return unused.isEmpty ? status.description : status.description + "\n" + unused
     }

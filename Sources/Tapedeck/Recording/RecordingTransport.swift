@@ -155,6 +155,9 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// The lines naming never-played interactions, or "".
     public func unusedReport() -> String { replayer?.unusedReport() ?? "" }
 
+    /// Indexes of interactions loaded from the file that were never served, in order.
+    public var unusedInteractions: [Int] { replayer?.unusedInteractions ?? [] }
+
     /// The response as stored: decoded bodies lose `Content-Encoding`, and `Content-Length`
     /// states the stored length; a body that is still gzip (magic bytes) is left alone.
     static func normalized(_ response: HTTPResponse) -> HTTPResponse {
