@@ -1,0 +1,58 @@
+import Foundation
+
+extension Cassette {
+    /// A copy whose requests, response URLs, `Location`/`Host` headers and text bodies say
+    /// `newOrigin` wherever they said `oldOrigin`: record against `http://127.0.0.1:8080`,
+    /// replay as `http://httpbin.local`.
+    ///
+    /// ```swift
+    /// let portable = cassette.rewritingOrigin(from: URL(string: "http://127.0.0.1:53211")!,
+    ///                                         to: URL(string: "http://httpbin.local")!)
+    /// ```
+    public func rewritingOrigin(from oldOrigin: URL, to newOrigin: URL) -> Cassette {
+        let replacements = Cassette.originReplacements(from: oldOrigin, to: newOrigin)
+        guard !replacements.isEmpty else { return self }
+        var copy = self
+        copy.interactions = interactions.map { $0.rewriting(replacements) }
+        if let base = metadata[MetadataKey.baseURL] { copy.metadata[MetadataKey.baseURL] = Cassette.apply(replacements, to: base) }
+        return copy
+    }
+
+    /// `scheme://host:port` and `host:port` pairs, longest first.
+    static func originReplacements(from oldOrigin: URL, to newOrigin: URL) -> [(String, String)] {
+        func parts(_ url: URL) -> (origin: String, authority: String)? {
+            guard let scheme = url.scheme, let host = url.host else { return nil }
+            let authority = host + (url.port.map { ":\($0)" } ?? "")
+            return (scheme + "://" + authority, authority)
+        }
+        guard let old = parts(oldOrigin), let new = parts(newOrigin), old.origin != new.origin else { return [] }
+        return [(old.origin, new.origin), (old.authority, new.authority)]
+    }
+
+    static func apply(_ replacements: [(String, String)], to text: String) -> String {
+        replacements.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+    }
+}
+
+extension Interaction {
+    func rewriting(_ replacements: [(String, String)]) -> Interaction {
+        func url(_ url: URL) -> URL { URL(string: Cassette.apply(replacements, to: url.absoluteString)) ?? url }
+        func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
+            HTTPHeaders(headers.map { HTTPHeader(name: $0.name, value: Cassette.apply(replacements, to: $0.value)) })
+        }
+        func body(_ data: Data) -> Data {
+            guard let text = String(validating: data, as: UTF8.self) else { return data }
+            return Data(Cassette.apply(replacements, to: text).utf8)
+        }
+        var copy = self
+        copy.request.url = url(request.url)
+        copy.request.headers = headers(request.headers)
+        copy.request.body = request.body.map(body)
+        copy.response.url = response.url.map(url)
+        copy.response.headers = headers(response.headers)
+        copy.response.body = body(response.body)
+        CassetteCodec.fixContentLength(&copy.response.headers, count: copy.response.body.count)
+        if let body = copy.request.body { CassetteCodec.fixContentLength(&copy.request.headers, count: body.count) }
+        return copy
+    }
+}
