@@ -7,12 +7,14 @@ import FoundationNetworking
 /// Where test cassettes live: `__Cassettes__/NAME.cassette.json` next to the test file, as
 /// swift-snapshot-testing keeps `__Snapshots__`.
 public enum Cassettes {
-    /// `<directory of file>/__Cassettes__/<name>.cassette.json`; a `name` ending in `.json` or
-    /// containing `/` is used as given relative to that directory.
+    /// `<directory of file>/__Cassettes__/<name>.cassette.json`; a `name` ending in `.json`,
+    /// `.yaml`, `.yml` or `.har`, or containing `/`, is used as given relative to that directory.
     public static func url(_ name: String, file: StaticString = #filePath) -> URL {
         let directory = URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
         if name.hasPrefix("/") { return URL(fileURLWithPath: name) }
-        if name.hasSuffix(".json") || name.contains("/") { return directory.appendingPathComponent(name) }
+        if CassetteFormat(for: URL(fileURLWithPath: name)) != nil || name.contains("/") {
+            return directory.appendingPathComponent(name)
+        }
         return directory.appendingPathComponent("__Cassettes__").appendingPathComponent(name + ".cassette.json")
     }
 }
@@ -60,6 +62,7 @@ public func withCassette<T>(
     defer { TapedeckRoutes.remove(session) }
     let result = try await body(session)
     try recorder.flush()
+    try recorder.writeUsage()
     if requireAllPlayed, recorder.counts.unused > 0 {
         throw TapedeckTestingError.unusedInteractions(report: recorder.unusedReport())
     }
