@@ -4,8 +4,9 @@
 /// let statements = try Parser.parseScript("base http://localhost:8080\nget /get\nexpect 200\n", file: "smoke.tape")
 /// ```
 public enum Parser {
-    /// Parses a whole script; the first error stops parsing.
-    public static func parseScript(_ source: String, file: String) throws(ParseError) -> [Statement] {
+    /// Parses a whole script whose first line is numbered `firstLine`; the first error stops
+    /// parsing.
+    public static func parseScript(_ source: String, file: String, firstLine: Int = 1) throws(ParseError) -> [Statement] {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map {
             $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
         }
@@ -13,7 +14,7 @@ public enum Parser {
         var number = 0
         while number < lines.count {
             let line = lines[number]
-            let start = SourceLocation(file: file, line: number + 1, column: 1)
+            let start = SourceLocation(file: file, line: number + firstLine, column: 1)
             number += 1
             guard var parsed = try LineParser.parse(line, at: start) else { continue }
             var source = line.trimmingCharacters(in: .whitespaces)
@@ -31,8 +32,9 @@ public enum Parser {
                 }
                 guard closed else { throw ParseError(.unclosedHeredoc(delimiter: heredoc.text), at: heredoc.location) }
                 let text = body.joined(separator: "\n")
-                try Template.validate(text, at: SourceLocation(file: file, line: heredoc.location.line + 1, column: 1))
-                parsed.fillHeredoc(Word(text, quoted: true, location: SourceLocation(file: file, line: heredoc.location.line + 1, column: 1)))
+                let bodyStart = SourceLocation(file: file, line: heredoc.location.line + 1, column: 1)
+                try Template.validate(text, at: bodyStart)
+                parsed.fillHeredoc(Word(text, quoted: true, location: bodyStart))
                 source += "\n" + body.joined(separator: "\n") + "\n" + heredoc.text
             }
             statements.append(Statement(command: parsed.command, location: parsed.location, source: source))

@@ -15,6 +15,7 @@ public final class ReplSession {
     private let editor: LineEditor
     private let errors: ShellOutput
     private var lineNumber = 0
+    private var chunkStart = 1
 
     /// Creates a session over an interpreter, a line editor and an error stream.
     public init(interpreter: Interpreter, editor: LineEditor, errors: ShellOutput) {
@@ -34,11 +35,7 @@ public final class ReplSession {
             editor.remember(chunk)
             let statements: [Statement]
             do {
-                statements = try Parser.parseScript(chunk, file: "<repl>").map { statement in
-                    var numbered = statement
-                    numbered.location.line = lineNumber
-                    return numbered
-                }
+                statements = try Parser.parseScript(chunk, file: "<repl>", firstLine: chunkStart)
             } catch {
                 report(.parse(error))
                 continue
@@ -69,6 +66,7 @@ public final class ReplSession {
     /// nil at end of input; "" when Ctrl-C abandoned it.
     private func readChunk() -> String? {
         lineNumber += 1
+        chunkStart = lineNumber
         switch editor.read(prompt: prompt()) {
         case .endOfInput:
             return nil

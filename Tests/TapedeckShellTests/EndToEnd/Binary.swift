@@ -1,0 +1,52 @@
+import Foundation
+
+/// Runs the built `tapedeck` binary: `TAPEDECK_BIN`, else `<package>/.build/debug/tapedeck`.
+enum Binary {
+    static let environment = ProcessInfo.processInfo.environment
+
+    static var path: String? {
+        if let bin = environment["TAPEDECK_BIN"], FileManager.default.isExecutableFile(atPath: bin) { return bin }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let candidate = root.appendingPathComponent(".build/debug/tapedeck").path
+        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+    }
+
+    static var httpbin: String? { environment["TAPEDECK_HTTPBIN_URL"] }
+
+    static var ready: Bool { path != nil && httpbin != nil }
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs the binary with `arguments` in `directory`, feeding `input` to stdin.
+    static func run(_ arguments: [String], in directory: URL, input: String = "", extraEnvironment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path ?? "/bin/false")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = environment.merging(extraEnvironment) { _, new in new }
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                       stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryDirectory(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

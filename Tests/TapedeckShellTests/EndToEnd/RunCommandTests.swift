@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+@Suite("tapedeck run against httpbin", .enabled(if: Binary.ready, "needs httpbin and the built binary (make test starts httpbin and sets TAPEDECK_BIN)"))
+struct RunCommandTests {
+    let base = Binary.httpbin ?? ""
+
+    private func write(_ text: String, _ name: String, in folder: URL) throws {
+        try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    @Test("the httpbin tour in Sessions/ passes and exits 0")
+    func tour() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let outcome = try Binary.run(["run", "Sessions/httpbin-tour.tape", "--var", "base=\(base)"], in: root)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.hasSuffix("tour finished for Ada\n1 passed, 0 failed\n"))
+    }
+
+    @Test("a failing expect exits 4 with query, expected, actual and location")
+    func failingExpect() throws {
+        let folder = try Binary.temporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write("base {{env.TAPEDECK_HTTPBIN_URL}}\nget /status/404\nexpect 200\nprint unreachable\n", "smoke.tape", in: folder)
+        let outcome = try Binary.run(["run", "smoke.tape"], in: folder)
+        #expect(outcome.status == 4)
+        #expect(outcome.stderr.contains("smoke.tape:3:1: expect failed: status == 200\n  query:    status\n  expected: == 200\n  actual:   404"))
+        #expect(!outcome.stdout.contains("unreachable"))
+        #expect(outcome.stdout.hasSuffix("0 passed, 1 failed\n"))
+    }
+
+    @Test("a parse error exits 2 with file:line:column before anything is sent")
+    func parseError() throws {
+        let folder = try Binary.temporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write("base {{env.TAPEDECK_HTTPBIN_URL}}\nprint sent\nexpect json $.a[?(@.b = 1)] exists\n", "bad.tape", in: folder)
+        let outcome = try Binary.run(["run", "bad.tape"], in: folder)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("bad.tape:3:23: invalid JSONPath"))
+        #expect(!outcome.stdout.contains("sent"))
+    }
+
+    @Test("connection refused exits 3")
+    func refused() throws {
+        let folder = try Binary.temporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write("base http://127.0.0.1:1\nget /get\n", "down.tape", in: folder)
+        let outcome = try Binary.run(["run", "down.tape"], in: folder)
+        #expect(outcome.status == 3)
+        #expect(outcome.stderr.contains("down.tape:2:1: cannot connect to 127.0.0.1:1"))
+    }
+
+    @Test("stdin, --var, --env-file, --continue-on-error and both reports")
+    func reports() throws {
+        let folder = try Binary.temporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write("NAME=Ada\n", ".env", in: folder)
+        try write("base {{base}}\nget /get who=={{NAME}}\nexpect json $.args.who == {{NAME}}\n", "pass.tape", in: folder)
+        try write("base {{base}}\nget /get\nexpect 201\nexpect json $.url endsWith /nope\nprint went on\n", "fail.tape", in: folder)
+        let outcome = try Binary.run(["run", "pass.tape", "fail.tape", "-", "--continue-on-error", "--var", "base=\(base)",
+                                      "--env-file", ".env", "--report-junit", "junit.xml", "--report-tap", "report.tap"],
+                                     in: folder, input: "base {{base}}\nget /get\nexpect 200\n")
+        #expect(outcome.status == 4, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("went on"))
+        #expect(outcome.stdout.hasSuffix("2 passed, 1 failed\n"))
+        let tap = try String(contentsOf: folder.appendingPathComponent("report.tap"), encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(Array(tap.prefix(4)) == ["TAP version 13", "1..3", "ok 1 - pass.tape", "not ok 2 - fail.tape"])
+        #expect(tap.contains("ok 3 - <stdin>"))
+        #expect(tap.filter { $0.hasPrefix("    fail.tape:") }.count == 2)
+        #if canImport(FoundationXML)
+        let document = try XMLDocument(contentsOf: folder.appendingPathComponent("junit.xml"))
+        #expect(try document.nodes(forXPath: "//testcase").count == 3)
+        let failure = try document.nodes(forXPath: "//testcase[@name='fail.tape']/failure").first as? XMLElement
+        #expect(failure?.attribute(forName: "message")?.stringValue == "fail.tape:3:1: expect failed: status == 201")
+        #expect(failure?.stringValue?.contains("fail.tape:4:1: expect failed") == true)
+        #endif
+    }
+
+    @Test("piped commands run in the REPL with no prompt")
+    func pipedRepl() throws {
+        let folder = try Binary.temporaryDirectory("pipe")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try Binary.run([], in: folder, input: "base \(base)\nget /get q==1\nexpect json $.args.q == \"1\"\ngte\nprint still here\n",
+                                     extraEnvironment: ["HOME": folder.path, "XDG_STATE_HOME": folder.path])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("HTTP/1.1 200 OK"))
+        #expect(!outcome.stdout.contains("\u{1B}["))
+        #expect(!outcome.stdout.contains("[live]>"))
+        #expect(outcome.stdout.hasSuffix("still here\n"))
+        #expect(outcome.stderr.contains("<repl>:4:1: unknown command 'gte'"))
+    }
+}
