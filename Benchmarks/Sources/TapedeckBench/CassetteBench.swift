@@ -1,7 +1,114 @@
 import Foundation
 import Tapedeck
+import TapedeckTesting
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
-/// In-process benchmarks of this area, by name.
+/// In-process benchmarks of this area, by name; each prints one JSON line.
+///
+/// - `cassette-replay-transport [N]`: N distinct requests served by ReplayTransport (µs/request).
+/// - `cassette-replay-urlsession [N]`: the same through `URLSession.replaying` (µs/request).
+/// - `cassette-save PATH [N] [BYTES]`: build N interactions of about BYTES each and write them.
+/// - `cassette-load PATH`: load a cassette file (run under /usr/bin/time -v for peak RSS).
+/// - `cassette-lookup`: lookups per size from 100 to 100,000 interactions (µs/lookup).
+/// - `cassette-record-loop PATH`: records forever, saving after every interaction (the kill -9 test drives it).
 enum CassetteBench {
-    static let cases: [String: @Sendable ([String]) async throws -> String] = [:]
+    static let cases: [String: @Sendable ([String]) async throws -> String] = [
+        "cassette-replay-transport": { args in try replayTransport(count: Int(args.first ?? "") ?? 10_000) },
+        "cassette-replay-urlsession": { args in try await replayURLSession(count: Int(args.first ?? "") ?? 10_000) },
+        "cassette-save": { args in try save(path: args.first ?? "/tmp/bench.cassette.json",
+                                            count: Int(args.dropFirst().first ?? "") ?? 10_000,
+                                            bytes: Int(args.dropFirst(2).first ?? "") ?? 5_000) },
+        "cassette-load": { args in try load(path: args.first ?? "/tmp/bench.cassette.json") },
+        "cassette-lookup": { _ in lookupScaling() },
+        "cassette-record-loop": { args in try await recordLoop(path: args.first ?? "/tmp/loop.cassette.json") },
+    ]
+
+    static func interactions(_ count: Int, bodyBytes: Int = 200) -> [Interaction] {
+        let filler = String(repeating: "x", count: max(0, bodyBytes - 60))
+        return (0..<count).map { index in
+            let url = URL(string: "http://bench.local/items/\(index)?page=\(index % 10)&sort=asc")!
+            let body = #"{"id": \#(index), "name": "item \#(index)", "filler": "\#(filler)"}"#
+            return Interaction(request: HTTPRequest(url: url, headers: ["Accept": "application/json"]),
+                               response: HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                                      body: Data(body.utf8), url: url, duration: 0.001))
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func json(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+    }
+
+    static func replayTransport(count: Int) throws -> String {
+        let cassette = Cassette(interactions: interactions(count))
+        let replay = ReplayTransport(cassette: cassette)
+        let requests = cassette.interactions.map(\.request)
+        let clock = ContinuousClock()
+        var failures = 0
+        let elapsed = clock.measure {
+            for request in requests { if case .failure = replay.lookup(request) { failures += 1 } }
+        }
+        return json([("name", "\"cassette-replay-transport\""), ("requests", "\(count)"), ("failures", "\(failures)"),
+                     ("us_per_request", String(format: "%.2f", seconds(elapsed) * 1e6 / Double(count)))])
+    }
+
+    static func replayURLSession(count: Int) async throws -> String {
+        let cassette = Cassette(interactions: interactions(count))
+        let session = URLSession.replaying(ReplayTransport(cassette: cassette))
+        let requests = cassette.interactions.map { URLRequest(url: $0.request.url) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var bytes = 0
+        for request in requests { bytes += try await session.data(for: request).0.count }
+        let elapsed = clock.now - start
+        return json([("name", "\"cassette-replay-urlsession\""), ("requests", "\(count)"), ("bytes", "\(bytes)"),
+                     ("us_per_request", String(format: "%.2f", seconds(elapsed) * 1e6 / Double(count)))])
+    }
+
+    static func save(path: String, count: Int, bytes: Int) throws -> String {
+        let cassette = Cassette(interactions: interactions(count, bodyBytes: bytes))
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure { try cassette.write(to: URL(fileURLWithPath: path)) }
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return json([("name", "\"cassette-save\""), ("interactions", "\(count)"), ("file_bytes", "\(size)"),
+                     ("seconds", String(format: "%.3f", seconds(elapsed)))])
+    }
+
+    static func load(path: String) throws -> String {
+        let clock = ContinuousClock()
+        var count = 0
+        let elapsed = try clock.measure { count = try Cassette.load(from: URL(fileURLWithPath: path)).interactions.count }
+        return json([("name", "\"cassette-load\""), ("interactions", "\(count)"), ("seconds", String(format: "%.3f", seconds(elapsed)))])
+    }
+
+    static func lookupScaling() -> String {
+        var fields: [(String, String)] = [("name", "\"cassette-lookup\"")]
+        for size in [100, 1_000, 10_000, 100_000] {
+            let cassette = Cassette(interactions: interactions(size, bodyBytes: 60))
+            let replay = ReplayTransport(cassette: cassette, options: .init(allowRepeats: true))
+            let probes = (0..<10_000).map { cassette.interactions[($0 * 7919) % size].request }
+            let elapsed = ContinuousClock().measure { for probe in probes { _ = replay.lookup(probe) } }
+            fields.append(("us_per_lookup_\(size)", String(format: "%.2f", seconds(elapsed) * 1e6 / Double(probes.count))))
+        }
+        return json(fields)
+    }
+
+    /// Records until killed: every interaction is saved at once, so the file must always parse.
+    static func recordLoop(path: String) async throws -> String {
+        let filler = String(repeating: "payload ", count: 2_000)
+        let server = StubTransport { request in
+            HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data((request.url.path + filler).utf8))
+        }
+        let recorder = try RecordingTransport(cassette: URL(fileURLWithPath: path), mode: .new, inner: server)
+        var index = recorder.cassette.interactions.count
+        while true {
+            _ = try await recorder.send(HTTPRequest(url: URL(string: "http://loop.local/n/\(index)")!))
+            index += 1
+        }
+    }
 }
