@@ -44,7 +44,7 @@ public enum CassetteLint {
     /// Every finding, in interaction order.
     public static func findings(in cassette: Cassette) -> [Finding] {
         var found = SecretLint.findings(in: cassette).map { secret in
-            Finding(interaction: secret.interaction, field: secret.field, kind: .secret,
+            Finding(interaction: secret.interaction, field: fieldPath(secret.field), kind: .secret,
                     message: "\(secret.kind) \"\(secret.excerpt)\"; redact it (Redactor) or re-record with redaction on")
         }
         found += duplicates(in: cassette)
@@ -55,6 +55,16 @@ public enum CassetteLint {
                                   side: "response", index: index)
         }
         return found.sorted { ($0.interaction, $0.field) < ($1.interaction, $1.field) }
+    }
+
+    /// `request header Authorization` → `request.headers.Authorization`, `response body /token` → `response.body /token`.
+    private static func fieldPath(_ field: String) -> String {
+        var words = field.split(separator: " ", maxSplits: 2).map(String.init)
+        guard words.count >= 2 else { return field }
+        let names = ["header": "headers", "query": "query", "body": "body"]
+        guard let name = names[words[1]] else { return field }
+        words[1] = name
+        return words.count == 3 ? "\(words[0]).\(words[1])\(words[1] == "body" ? " " : ".")\(words[2])" : "\(words[0]).\(words[1])"
     }
 
     /// Interactions identical in request and response to an earlier one: replay serves identical

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What the last replay run of a cassette played, kept next to it as `CASSETTE.usage.json`
-/// so `tapedeck cassette prune` can drop the interactions it never played.
+/// What the last replay run of a cassette played, kept in the user's cache directory (see
+/// ``url(for:environment:)``) so `tapedeck cassette prune` can drop what it never played.
 ///
 /// ```swift
 /// try CassetteUsage(cassette: cassette, unused: replay.unusedInteractions).write(for: url)
@@ -25,9 +25,20 @@ public struct CassetteUsage: Sendable, Hashable {
         self.finishedAt = finishedAt
     }
 
-    /// The sidecar file for a cassette: `tour.cassette.json` → `tour.cassette.json.usage.json`.
-    public static func url(for cassette: URL) -> URL {
-        cassette.deletingLastPathComponent().appendingPathComponent(cassette.lastPathComponent + ".usage.json")
+    /// Where the usage of a cassette is kept: outside the source tree, so replay runs in tests
+    /// never dirty a checkout. `$TAPEDECK_USAGE_DIR`, else `$XDG_CACHE_HOME/tapedeck/usage`,
+    /// else `~/.cache/tapedeck/usage`; one file per cassette path, e.g. `tour.cassette.json-1a2b….json`.
+    public static func url(for cassette: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let directory: URL
+        if let custom = environment["TAPEDECK_USAGE_DIR"], !custom.isEmpty {
+            directory = URL(fileURLWithPath: custom)
+        } else if let cache = environment["XDG_CACHE_HOME"], !cache.isEmpty {
+            directory = URL(fileURLWithPath: cache).appendingPathComponent("tapedeck/usage")
+        } else {
+            directory = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/tapedeck/usage")
+        }
+        let path = cassette.standardizedFileURL.resolvingSymlinksInPath().path
+        return directory.appendingPathComponent("\(cassette.lastPathComponent)-\(fnv1a(path)).json")
     }
 
     /// Whether this usage was recorded against `cassette` as it is now.
@@ -37,12 +48,12 @@ public struct CassetteUsage: Sendable, Hashable {
 
     /// FNV-1a over every request's method and URL, as 16 hex digits.
     public static func fingerprint(of cassette: Cassette) -> String {
+        fnv1a(cassette.interactions.map { "\($0.request.method.rawValue) \($0.request.url.absoluteString)\n" }.joined())
+    }
+
+    private static func fnv1a(_ text: String) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for interaction in cassette.interactions {
-            for byte in "\(interaction.request.method.rawValue) \(interaction.request.url.absoluteString)\n".utf8 {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            }
-        }
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
@@ -50,7 +61,7 @@ public struct CassetteUsage: Sendable, Hashable {
     /// Writes the sidecar for the cassette at `cassetteURL` atomically.
     public func write(for cassetteURL: URL) throws(InteropError) {
         let value: JSONValue = .object([
-            ("cassette", .string(cassetteURL.lastPathComponent)),
+            ("cassette", .string(cassetteURL.standardizedFileURL.path)),
             ("finishedAt", .string(InteropDate.format(finishedAt))),
             ("interactions", JSONValue(interactionCount)),
             ("fingerprint", .string(fingerprint)),
@@ -60,6 +71,7 @@ public struct CassetteUsage: Sendable, Hashable {
         data.append(0x0A)
         let url = CassetteUsage.url(for: cassetteURL)
         do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url, options: .atomic)
         } catch {
             throw .io(file: url.path, reason: "cannot be written (\(error.localizedDescription))")
@@ -88,7 +100,7 @@ public struct CassetteUsage: Sendable, Hashable {
 }
 
 extension RecordingTransport {
-    /// Writes `CASSETTE.usage.json` (what this run played) for `tapedeck cassette prune`;
+    /// Records what this run played (``CassetteUsage``) for `tapedeck cassette prune`;
     /// call it when the run ends, after ``flush()``. Does nothing when no cassette file exists.
     public func writeUsage() throws(CassetteError) {
         guard FileManager.default.fileExists(atPath: url.path) else { return }

@@ -69,7 +69,7 @@ public final class CassetteSession: Sendable {
         Status(kind: mode == .none ? "replay" : "record", mode: mode, path: path, counts: recorder.counts)
     }
 
-    /// Writes anything recorded (atomically) and what was played (`CASSETTE.usage.json`, for
+    /// Writes anything recorded (atomically) and what was played (``CassetteUsage``, for
     /// `tapedeck cassette prune`), and returns the status line plus the never-played
     /// interactions, one per line.
     @discardableResult

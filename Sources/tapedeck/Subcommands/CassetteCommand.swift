@@ -69,9 +69,10 @@ extension TapedeckCommand.CassetteCommand {
         static let configuration = CommandConfiguration(
             abstract: "Drops the interactions the last replay run never played.",
             discussion: """
-                Replay runs (tapedeck run --replay, the REPL's replay, URLSession.replaying) leave
-                CASSETTE.usage.json next to the cassette; prune reads it, refuses if the cassette
-                changed since, and rewrites the cassette in its own format.
+                Replay runs (tapedeck run --replay, the REPL's replay, withCassette in tests) record
+                what they played in ~/.cache/tapedeck/usage (or $TAPEDECK_USAGE_DIR); prune reads
+                that, refuses if the cassette changed since, and rewrites the cassette in its own
+                format.
                 """)
 
         @Argument(help: ArgumentHelp("The cassette.", valueName: "cassette"))

@@ -38,7 +38,7 @@ enum InteropFixtures {
                 recordedAt: date),
             Interaction(
                 request: HTTPRequest(method: .post, url: url("/post"),
-                                     headers: ["Content-Type": "application/json", "Content-Length": "46"], body: json),
+                                     headers: ["Content-Type": "application/json", "Content-Length": String(json.count)], body: json),
                 response: HTTPResponse(status: 201, reason: "Created", headers: ["Content-Type": "text/plain"],
                                        body: Data(odd.utf8), url: url("/post"), duration: 1.5),
                 recordedAt: date.addingTimeInterval(1)),

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("Cassette lint, diff, table and usage")
+struct CassetteToolsTests {
+    private func interaction(_ path: String, status: Int = 200, body: String = "ok", headers: HTTPHeaders = [:],
+                             requestHeaders: HTTPHeaders = [:]) -> Interaction {
+        Interaction(request: HTTPRequest(url: URL(string: "https://api.example.com\(path)")!, headers: requestHeaders),
+                    response: HTTPResponse(status: status, headers: headers, body: Data(body.utf8)),
+                    recordedAt: InteropFixtures.date)
+    }
+
+    @Test("lint finds a bearer token, an exact duplicate, invalid JSON, a stale Content-Encoding and a wrong Content-Length")
+    func lint() {
+        let cassette = Cassette(interactions: [
+            interaction("/me", body: #"{"id": 7"#, headers: ["Content-Type": "application/json"],
+                        requestHeaders: ["Authorization": "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlc2ln"]),
+            interaction("/health"),
+            interaction("/health"),
+            interaction("/gz", headers: ["Content-Encoding": "gzip"]),
+            interaction("/len", headers: ["Content-Length": "10"]),
+        ])
+        let findings = CassetteLint.findings(in: cassette)
+        #expect(findings.map { "\($0.interaction) \($0.field) \($0.kind.rawValue)" } == [
+            "0 request.headers.Authorization secret",
+            "0 response.body undecodable",
+            "2 request unreachable",
+            "3 response.headers.Content-Encoding undecodable",
+            "4 response.headers.Content-Length undecodable",
+        ])
+        #expect(findings[1].description == "interactions[0].response.body: [undecodable] Content-Type is application/json "
+            + "but the body is not valid JSON (line 1, column 9: unexpected end of input)")
+        #expect(CassetteLint.findings(in: InteropFixtures.sampleCassette()).isEmpty)
+    }
+
+    @Test("diff pairs interactions by method and URL and lists field changes, JSON bodies by pointer")
+    func diff() {
+        let json: HTTPHeaders = ["Content-Type": "application/json", "Date": "Mon"]
+        let old = Cassette(interactions: [
+            interaction("/a", body: #"{"n": 1, "keep": true, "gone": 0}"#, headers: json),
+            interaction("/removed"),
+            interaction("/same"),
+        ])
+        var changedHeaders = json
+        changedHeaders["Date"] = "Tue"
+        let new = Cassette(interactions: [
+            interaction("/a", status: 201, body: #"{"keep": true, "n": 2, "new": "x"}"#, headers: changedHeaders),
+            interaction("/same"),
+            interaction("/added"),
+        ])
+        let text = CassetteDiff(old, new, ignoredHeaders: []).render(oldName: "old.yaml", newName: "new.har")
+        #expect(text == """
+            --- old.yaml
+            +++ new.har
+            ~ #0 GET https://api.example.com/a → 201
+                response.status: 200 → 201
+                response.reason: "OK" → "Created"
+                response.headers.Date: "Mon" → "Tue"
+                response.body /n: 1 → 2
+                response.body /new: (absent) → "x"
+                response.body /gone: 0 → (absent)
+            - #1 GET https://api.example.com/removed → 200
+            + #2 GET https://api.example.com/added → 200
+            1 changed, 1 removed, 1 added, 1 unchanged
+            """)
+        let quiet = CassetteDiff(old, new, ignoredHeaders: ["date"]).render(oldName: "a", newName: "b")
+        #expect(!quiet.contains("Date"))
+        #expect(CassetteDiff(old, old).isEmpty)
+    }
+
+    @Test("show renders #, method, URL, status, body size and recorded-at columns")
+    func table() {
+        let text = CassetteTable.render(InteropFixtures.sampleCassette())
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "#  METHOD  URL                                          STATUS  BODY  RECORDED AT")
+        #expect(lines[1] == "0  GET     http://127.0.0.1:8080/get?a=1&b=two%20words     200  45 B  2024-05-01 10:00:00")
+        #expect(lines[3] == "2  PUT     http://127.0.0.1:8080/upload                    200   8 B  2024-05-01 10:00:02")
+        #expect(CassetteTable.byteCount(1536) == "1.5 KB")
+    }
+
+    @Test("usage round-trips through its file and notices a changed cassette")
+    func usage() throws {
+        let directory = try InteropFixtures.temporaryDirectory()
+        let cassetteURL = directory.appendingPathComponent("a.har")
+        let environment = ["TAPEDECK_USAGE_DIR": directory.appendingPathComponent("usage").path]
+        #expect(CassetteUsage.url(for: cassetteURL, environment: environment).path.hasPrefix(directory.path + "/usage/a.har-"))
+        let cassette = InteropFixtures.sampleCassette()
+        let usage = CassetteUsage(cassette: cassette, unused: [3, 1], finishedAt: InteropFixtures.date)
+        #expect(usage.unused == [1, 3])
+        #expect(usage.matches(cassette))
+        var changed = cassette
+        changed.interactions.removeLast()
+        #expect(!usage.matches(changed))
+    }
+
+    @Test("gzip with extra header fields and zlib deflate decode; a truncated stream is an error")
+    func inflate() throws {
+        let compressed = try InteropFixtures.data("vcrpy-compressed.yaml")
+        let cassette = try VCRCassetteReader.read(compressed, file: "c.yaml", defaultDate: Date())
+        #expect(cassette.interactions[0].response.body.count == 389)
+        let gzip = Data(base64Encoded: "H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==")!
+        #expect(try Inflate.gunzip(gzip) == Data("hello".utf8))
+        #expect(throws: Inflate.Failure.self) { try Inflate.gunzip(gzip.prefix(14)) }
+    }
+}

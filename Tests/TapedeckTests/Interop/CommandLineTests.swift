@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+/// The built `tapedeck` binary: convert and the cassette commands, output and exit codes.
+@Suite("tapedeck convert and cassette commands (built binary)",
+       .enabled(if: TapedeckBinary.path != nil, "needs the built tapedeck (make test sets TAPEDECK_BIN)"))
+struct CommandLineTests {
+    private func tapedeck(_ arguments: String..., usageDir: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        var environment: [String: String] = [:]
+        if let usageDir { environment["TAPEDECK_USAGE_DIR"] = usageDir.path }
+        return try InteropFixtures.run(try #require(TapedeckBinary.path), arguments, environment: environment, timeout: 30)
+    }
+
+    @Test("convert goes YAML → HAR → native → YAML with nothing lost, and names the format of each file")
+    func convertChain() throws {
+        let directory = try InteropFixtures.temporaryDirectory()
+        let source = InteropFixtures.url("vcrpy-httpbin.yaml").path
+        let har = directory.appendingPathComponent("a.har").path
+        let native = directory.appendingPathComponent("a.cassette.json").path
+        let yaml = directory.appendingPathComponent("a.yaml").path
+        let first = try tapedeck("convert", source, har)
+        #expect(first.status == 0)
+        #expect(first.stdout == "converted 8 interactions: \(source) (vcrpy YAML) → \(har) (HAR 1.2)\n")
+        #expect(try tapedeck("convert", har, native).status == 0)
+        #expect(try tapedeck("convert", native, yaml).status == 0)
+        let diff = try tapedeck("cassette", "diff", source, yaml)
+        #expect(diff.stdout.hasSuffix("0 changed, 0 removed, 0 added, 8 unchanged\n"))
+        let replayed = try Cassette.load(from: URL(fileURLWithPath: native))
+        #expect(replayed.interactions[3].response.body == Data(base64Encoded: "RCCCPP3m8cJrMPkOx90B5A=="))
+    }
+
+    @Test("convert warns on stderr about what HAR cannot hold, and refuses unknown extensions")
+    func convertWarnings() throws {
+        let directory = try InteropFixtures.temporaryDirectory()
+        let native = directory.appendingPathComponent("s.cassette.json")
+        try InteropFixtures.sampleCassette().write(to: native)
+        let har = directory.appendingPathComponent("s.har").path
+        let result = try tapedeck("convert", native.path, har)
+        #expect(result.status == 0)
+        #expect(result.stderr == "tapedeck: warning: \(har): interactions[2].request.body: 8 bytes that are not UTF-8 "
+            + "text; HAR 1.2 has no encoding for binary request bodies, so they are kept in postData._base64Body, "
+            + "which only Tapedeck reads\n")
+        let unknown = try tapedeck("convert", native.path, directory.appendingPathComponent("s.txt").path)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "tapedeck: error: s.txt: unknown cassette format; use .cassette.json or .json "
+            + "(Tapedeck), .yaml or .yml (vcrpy), or .har (HAR 1.2)\n")
+    }
+
+    @Test("a malformed input names the file, the path inside it and the problem, with exit code 3")
+    func malformedInput() throws {
+        let directory = try InteropFixtures.temporaryDirectory()
+        let bad = directory.appendingPathComponent("bad.har")
+        try Data(#"{"log": {"entries": [{"startedDateTime": "2024-05-01T10:00:00Z", "request": {"method": "GET", "url": "http://x.test/", "headers": []}, "response": {"status": 200, "headers": [], "content": {"text": "!!", "encoding": "base64"}}}]}}"#.utf8).write(to: bad)
+        let result = try tapedeck("cassette", "show", bad.path)
+        #expect(result.status == 3)
+        #expect(result.stderr == "tapedeck: error: \(bad.path): log.entries[0].response.content.text: not valid base64 (\"!!\")\n")
+    }
+
+    @Test("show prints the table; lint exits 4 on findings and 0 on a clean cassette")
+    func showAndLint() throws {
+        let source = InteropFixtures.url("vcrpy-httpbin.yaml").path
+        let show = try tapedeck("cassette", "show", source)
+        #expect(show.status == 0)
+        let lines = show.stdout.split(separator: "\n")
+        #expect(lines.count == 10)
+        #expect(lines[0] == "\(source) · vcrpy YAML · 8 interactions")
+        #expect(lines[1].hasPrefix("#  METHOD  URL"))
+        #expect(lines[6].contains("418") && lines[6].contains("135 B"))
+        let clean = try tapedeck("cassette", "lint", source)
+        #expect(clean.status == 0)
+        let directory = try InteropFixtures.temporaryDirectory()
+        var duplicated = InteropFixtures.sampleCassette()
+        duplicated.interactions.append(duplicated.interactions[0])
+        let file = directory.appendingPathComponent("dup.yaml")
+        try duplicated.write(to: file, format: .vcrYAML)
+        let lint = try tapedeck("cassette", "lint", file.path)
+        #expect(lint.status == 4)
+        #expect(lint.stdout.contains("interactions[5].request: [unreachable] exact duplicate of interactions[0]"))
+        #expect(lint.stdout.hasSuffix("1 finding\n"))
+    }
+
+    @Test("prune drops what the last replay run (tapedeck run --replay) never played, keeping the file's format")
+    func prune() throws {
+        let directory = try InteropFixtures.temporaryDirectory()
+        let cassette = directory.appendingPathComponent("p.har")
+        try InteropFixtures.sampleCassette().write(to: cassette, format: .har)
+        let script = directory.appendingPathComponent("s.tape")
+        try Data("get http://127.0.0.1:8080/get?b=two%20words&a=1\nexpect 200\npost http://127.0.0.1:8080/post name=Ada\nexpect 201\n".utf8)
+            .write(to: script)
+        let usage = directory.appendingPathComponent("usage")
+        let run = try tapedeck("run", "--replay", cassette.path, script.path, usageDir: usage)
+        #expect(run.status == 0, "\(run.stderr)")
+        let dry = try tapedeck("cassette", "prune", "--dry-run", cassette.path, usageDir: usage)
+        #expect(dry.stdout == "would drop #2 PUT http://127.0.0.1:8080/upload\nwould drop #3 PURGE http://127.0.0.1:8080/cache\n"
+            + "would drop #4 GET http://127.0.0.1:8080/redirect/1\n")
+        let pruned = try tapedeck("cassette", "prune", cassette.path, usageDir: usage)
+        #expect(pruned.status == 0)
+        #expect(pruned.stdout.hasSuffix("pruned 3 of 5 interactions from \(cassette.path); 2 left\n"))
+        let left = try Cassette.load(from: cassette)
+        #expect(left.interactions.map(\.request.url.path) == ["/get", "/post"])
+        let again = try tapedeck("cassette", "prune", cassette.path, usageDir: usage)
+        #expect(again.status == 3)
+        #expect(again.stderr.contains("no usage record: replay p.har first"))
+    }
+}
+
+/// The tapedeck binary under test: `TAPEDECK_BIN`, else `<package root>/.build/debug/tapedeck`.
+enum TapedeckBinary {
+    static let path: String? = {
+        if let path = ProcessInfo.processInfo.environment["TAPEDECK_BIN"] { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent(".build/debug/tapedeck").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+}
