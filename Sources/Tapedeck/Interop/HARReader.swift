@@ -41,14 +41,11 @@ public enum HARReader {
 
     private static func request(_ cursor: JSONCursor) throws(InteropError) -> HTTPRequest {
         let methodCursor = try cursor.required("method")
-        let method: HTTPMethod
-        do { method = try HTTPMethod(validating: try methodCursor.string()) } catch let error as InteropError {
-            throw error
-        } catch {
+        guard let method = FieldValue.method(try methodCursor.string()) else {
             throw methodCursor.failure("not an HTTP method (\(methodCursor.kind))")
         }
         let urlCursor = try cursor.required("url")
-        guard let url = URL(string: try urlCursor.string()), url.scheme != nil, url.host != nil else {
+        guard let url = FieldValue.absoluteURL(try urlCursor.string()) else {
             throw urlCursor.failure("not an absolute URL (\(urlCursor.kind))")
         }
         var headers = try self.headers(cursor.required("headers"))

@@ -61,10 +61,7 @@ public enum VCRCassetteReader {
 
     private static func request(_ cursor: YAMLCursor) throws(InteropError) -> HTTPRequest {
         let methodCursor = try cursor.required("method")
-        let method: HTTPMethod
-        do { method = try HTTPMethod(validating: try methodCursor.string()) } catch let error as InteropError {
-            throw error
-        } catch {
+        guard let method = FieldValue.method(try methodCursor.string()) else {
             throw methodCursor.failure("not an HTTP method (\(methodCursor.kind))")
         }
         let requestURL: URL
@@ -80,8 +77,7 @@ public enum VCRCassetteReader {
     }
 
     private static func url(_ cursor: YAMLCursor) throws(InteropError) -> URL {
-        let text = try cursor.string()
-        guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+        guard let url = FieldValue.absoluteURL(try cursor.string()) else {
             throw cursor.failure("not an absolute URL (\(cursor.kind))")
         }
         return url
