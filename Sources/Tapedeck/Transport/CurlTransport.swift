@@ -49,10 +49,14 @@ public final class CurlTransport: HTTPTransport, Sendable {
         }
         let transfer = CurlTransfer(request: request, options: options)
         let outcome: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
+            // A thread of its own: a blocking transfer must not take one of the few Dispatch
+            // workers (with 2 cores they run out, and queued transfers never start).
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+                let thread = Thread {
                     continuation.resume(returning: transfer.perform(on: handle))
                 }
+                thread.stackSize = 1 << 20
+                thread.start()
             }
         } onCancel: {
             transfer.cancel()

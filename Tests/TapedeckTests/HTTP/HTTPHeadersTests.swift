@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("HTTP headers")
+struct HTTPHeadersTests {
+    @Test("lookup ignores case, order and repeats are kept")
+    func lookup() {
+        var headers: HTTPHeaders = ["Content-Type": "text/plain"]
+        headers.add(name: "Set-Cookie", value: "a=1")
+        headers.add(name: "set-cookie", value: "b=2")
+        #expect(headers["content-type"] == "text/plain")
+        #expect(headers.values(for: "SET-COOKIE") == ["a=1", "b=2"])
+        #expect(headers.fields.map(\.name) == ["Content-Type", "Set-Cookie", "set-cookie"])
+        #expect(headers.count == 3)
+    }
+
+    @Test("replaceOrAdd replaces in place and drops later repeats; nil removes")
+    func replace() {
+        var headers = HTTPHeaders([("A", "1"), ("B", "2"), ("a", "3")])
+        headers.replaceOrAdd(name: "a", value: "x")
+        #expect(headers.fields == [HTTPHeader(name: "a", value: "x"), HTTPHeader(name: "B", value: "2")])
+        headers["b"] = nil
+        #expect(headers.fields == [HTTPHeader(name: "a", value: "x")])
+    }
+
+    @Test("merge replaces same-named fields and appends the rest")
+    func merge() {
+        var headers = HTTPHeaders([("Accept", "*/*"), ("X", "1")])
+        headers.merge(HTTPHeaders([("accept", "application/json"), ("Y", "2")]))
+        #expect(headers.fields.map { "\($0.name): \($0.value)" } == ["X: 1", "accept: application/json", "Y: 2"])
+    }
+
+    @Test("names must be tokens and values free of line breaks")
+    func validation() throws {
+        try HTTPHeaders.validate(name: "X-Custom_1.2~")
+        for bad in ["", "Bad Name", "a:b", "é", "a\nb"] {
+            #expect(throws: HTTPError.invalidHeaderName(bad)) { try HTTPHeaders.validate(name: bad) }
+        }
+        #expect(throws: HTTPError.self) { try HTTPHeaders.validate(value: "a\r\nInjected: 1", name: "X") }
+        #expect(HTTPError.invalidHeaderName("Bad Name").localizedDescription.contains("'Bad Name' is not a valid header name"))
+    }
+
+    @Test("headers encode as an ordered list and decode back")
+    func codable() throws {
+        let headers = HTTPHeaders([("B", "1"), ("A", "2"), ("B", "3")])
+        let data = try JSONEncoder().encode(headers)
+        #expect(try JSONDecoder().decode(HTTPHeaders.self, from: data) == headers)
+    }
+
+    @Test("methods: common ones in any case, custom tokens kept, junk rejected")
+    func methods() throws {
+        #expect(try HTTPMethod(validating: "post") == .post)
+        #expect(try HTTPMethod(validating: "PURGE").rawValue == "PURGE")
+        #expect(throws: HTTPError.invalidMethod("GE T")) { try HTTPMethod(validating: "GE T") }
+        #expect(throws: HTTPError.invalidMethod("")) { try HTTPMethod(validating: "") }
+    }
+}

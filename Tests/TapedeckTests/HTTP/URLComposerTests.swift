@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("URL composition")
+struct URLComposerTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var base: String
+        var path: String
+        var query: [QueryItem] = []
+        var expected: String
+        var testDescription: String { "\(base) + \(path) → \(expected)" }
+    }
+
+    static let cases: [Case] = [
+        Case(base: "http://h:8080/api", path: "users", expected: "http://h:8080/api/users"),
+        Case(base: "http://h:8080/api/", path: "/users/", expected: "http://h:8080/api/users/"),
+        Case(base: "http://h/api/v1", path: "../v2/x", expected: "http://h/api/v2/x"),
+        Case(base: "http://h/a", path: "../../../x", expected: "http://h/x"),
+        Case(base: "http://h/a", path: "./b/./c", expected: "http://h/a/b/c"),
+        Case(base: "http://h", path: "", expected: "http://h/"),
+        Case(base: "http://h/a", path: "a b/é", expected: "http://h/a/a%20b/%C3%A9"),
+        Case(base: "http://h", path: "x%2Fy", expected: "http://h/x%2Fy"),
+        Case(base: "http://h", path: "100%", expected: "http://h/100%25"),
+        Case(base: "http://h", path: "p#frag", expected: "http://h/p"),
+        Case(base: "http://h", path: "p?a=1&b=x y", expected: "http://h/p?a=1&b=x%20y"),
+        Case(base: "http://h?k=1", path: "p", query: [QueryItem(name: "q", value: "2")], expected: "http://h/p?k=1&q=2"),
+        Case(base: "http://h", path: "https://other:9/z", expected: "https://other:9/z"),
+        Case(base: "http://h", path: "q", query: [
+            QueryItem(name: "sp ace", value: "a b"), QueryItem(name: "plus", value: "1+1"),
+            QueryItem(name: "amp", value: "a&b=c"), QueryItem(name: "slash", value: "/#%"),
+            QueryItem(name: "é", value: "日本"), QueryItem(name: "emoji", value: "🎉"),
+            QueryItem(name: "flag", value: nil),
+        ], expected: "http://h/q?sp%20ace=a%20b&plus=1%2B1&amp=a%26b%3Dc&slash=%2F%23%25&%C3%A9=%E6%97%A5%E6%9C%AC&emoji=%F0%9F%8E%89&flag"),
+    ]
+
+    @Test("base + path + query compose to the exact encoded URL", arguments: cases)
+    func compose(_ testCase: Case) throws {
+        let base = try URLComposer.parseBase(testCase.base)
+        let url = try URLComposer.compose(base: base, path: testCase.path, query: testCase.query)
+        #expect(url.absoluteString == testCase.expected)
+    }
+
+    @Test("typed URLs keep escapes and encode what cannot appear in a URL")
+    func parseBase() throws {
+        #expect(try URLComposer.parseBase("http://h/a b?q=x y").absoluteString == "http://h/a%20b?q=x%20y")
+        #expect(try URLComposer.parseBase("HTTPS://h/%41").absoluteString == "https://h/%41")
+        #expect(try URLComposer.parseBase("http://[::1]:8080/x").absoluteString == "http://[::1]:8080/x")
+        #expect(try URLComposer.parseBase("http://h/é").absoluteString == "http://h/%C3%A9")
+    }
+
+    @Test("malformed and schemeless URLs are errors naming the input", arguments: [
+        ("example.org/x", "has no scheme"),
+        ("ftp://h/x", "scheme 'ftp'"),
+        ("http://", "no host"),
+        ("http://:80/x", "no host"),
+        ("http://h:port/x", "port"),
+        ("http://a b/x", "contains a space"),
+        ("", "empty"),
+    ])
+    func malformed(_ input: String, _ fragment: String) {
+        do {
+            let url = try URLComposer.parseBase(input)
+            Issue.record("expected an error for '\(input)', got \(url)")
+        } catch {
+            let message = error.localizedDescription
+            #expect(message.contains("'\(input)'"), "\(message)")
+            #expect(message.contains(fragment), "\(message)")
+        }
+    }
+
+    @Test("a relative path without a base says how to set one")
+    func relativeWithoutBase() {
+        #expect(throws: HTTPError.self) { try URLComposer.compose(base: nil, path: "users") }
+        let message = (try? URLComposer.compose(base: nil, path: "users")).map { "\($0)" }
+            ?? HTTPError.invalidURL(input: "users", reason: "").localizedDescription
+        #expect(message.contains("users"))
+    }
+
+    @Test("normalize resolves dot segments and keeps a trailing slash", arguments: [
+        ("/a/b/../c", "/a/c"), ("/a/./b/", "/a/b/"), ("/../..", "/"), ("a//b", "/a/b"), ("/a/..", "/"), ("", "/"),
+    ])
+    func normalize(_ input: String, _ expected: String) {
+        #expect(URLComposer.normalize(path: input) == expected)
+    }
+
+    @Test("percent-decoding is the inverse of query encoding for tricky text")
+    func roundTrip() {
+        for text in ["a b", "1+1", "a&b=c", "/#%", "é日本🎉", "%zz", "~-._"] {
+            #expect(PercentEncoding.decode(PercentEncoding.encodeQueryComponent(text)) == text)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("Transports without a server")
+struct TransportTests {
+    @Test("Set-Cookie values joined by URLSession split back, minding Expires commas")
+    func setCookieSplit() {
+        #expect(SetCookieSplitter.split("a=1, b=2") == ["a=1", "b=2"])
+        #expect(SetCookieSplitter.split("a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/, b=2")
+                == ["a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/", "b=2"])
+        #expect(SetCookieSplitter.split("only=1") == ["only=1"])
+    }
+
+    @Test("URL errors map to errors naming the host, port or timeout")
+    func urlErrorMapping() {
+        let request = HTTPRequest(url: URL(string: "http://example.test:8080/x")!)
+        func map(_ code: URLError.Code) -> HTTPError? {
+            URLSessionTransport.map(URLError(code), request: request, timeout: 2) as? HTTPError
+        }
+        #expect(map(.cannotConnectToHost) == .cannotConnect(host: "example.test", port: 8080))
+        #expect(map(.cannotFindHost) == .hostNotFound("example.test"))
+        #expect(map(.timedOut) == .timedOut(url: "http://example.test:8080/x", seconds: 2))
+        #expect(map(.cancelled) == .cancelled(url: "http://example.test:8080/x"))
+        if case .tlsFailure? = map(.serverCertificateUntrusted) {} else { Issue.record("expected a TLS failure") }
+    }
+
+    @Test("a closed port is 'cannot connect' naming host and port, on both transports", arguments: TransportKind.allCases)
+    func closedPort(_ kind: TransportKind) async throws {
+        let port = try ClosedPort.find()
+        let request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/")!)
+        await #expect(throws: HTTPError.cannotConnect(host: "127.0.0.1", port: port)) {
+            try await kind.make(timeout: 5).send(request)
+        }
+    }
+
+    @Test("a cancelled task fails with 'cancelled' before sending", arguments: TransportKind.allCases)
+    func cancelledBeforeStart(_ kind: TransportKind) async throws {
+        let transport = kind.make(timeout: 5)
+        let task = Task {
+            try await Task.sleep(for: .seconds(10))
+            return try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/")!))
+        }
+        task.cancel()
+        await #expect(throws: (any Error).self) { try await task.value }
+    }
+
+    @Test("StubTransport fills in the URL of its response")
+    func stub() async throws {
+        let stub = StubTransport { _ in HTTPResponse(status: 204) }
+        let response = try await stub.send(HTTPRequest(url: URL(string: "http://h/x")!))
+        #expect(response.url?.absoluteString == "http://h/x")
+        #expect(response.reason == "No Content")
+    }
+}
+
+/// The two live transports, so each behaviour is checked on both.
+enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case curl, urlSession
+
+    var testDescription: String { rawValue }
+
+    func make(timeout: TimeInterval = 10, follow: Bool = true) -> any HTTPTransport {
+        switch self {
+        case .curl: CurlTransport(options: .init(timeout: timeout, followRedirects: follow))
+        case .urlSession: URLSessionTransport(options: .init(timeout: timeout, followRedirects: follow))
+        }
+    }
+}
+
+/// A loopback port nothing listens on.
+enum ClosedPort {
+    static func find() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw HTTPError.transport(url: "", detail: "cannot bind a probe socket") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
