@@ -67,7 +67,7 @@ public enum URLComposer {
             throw .invalidURL(input: input, reason: "the host or port '\(authority)' is malformed")
         }
         if let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-           authority.contains(":"), !authority.hasSuffix("]"), components.port == nil {
+           authority.contains(":"), !authority.hasSuffix("]"), !(1...65535).contains(components.port ?? 0) {
             throw .invalidURL(input: input, reason: "the port in '\(authority)' is not a number from 1 to 65535")
         }
         return url

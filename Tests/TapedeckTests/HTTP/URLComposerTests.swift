@@ -55,6 +55,8 @@ struct URLComposerTests {
         ("http://", "no host"),
         ("http://:80/x", "no host"),
         ("http://h:port/x", "port"),
+        ("http://h:99999/x", "not a number from 1 to 65535"),
+        ("http://h:0/x", "not a number from 1 to 65535"),
         ("http://a b/x", "contains a space"),
         ("", "empty"),
     ])
