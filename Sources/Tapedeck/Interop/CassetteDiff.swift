@@ -152,7 +152,7 @@ public struct CassetteDiff: Sendable {
             }
             return lines.count > 20 ? Array(lines.prefix(20)) + ["\(side).body: … \(lines.count - 20) more JSON changes"] : lines
         }
-        if let before = String(data: old, encoding: .utf8), let after = String(data: new, encoding: .utf8),
+        if let before = String(validating: old, as: UTF8.self), let after = String(validating: new, as: UTF8.self),
            before.count <= 80, after.count <= 80, !before.contains("\n"), !after.contains("\n") {
             return ["\(side).body: \(quote(before)) → \(quote(after))"]
         }

@@ -122,7 +122,7 @@ public enum CassetteLint {
                 add("body", "Content-Type is \(MediaType.essence(contentType)) but the body is not valid JSON "
                     + "(\(error.errorDescription ?? "\(error)"))")
             }
-        } else if MediaType.isText(contentType), charsetIsUTF8(contentType), String(data: body, encoding: .utf8) == nil {
+        } else if MediaType.isText(contentType), charsetIsUTF8(contentType), String(validating: body, as: UTF8.self) == nil {
             add("body", "Content-Type is \(contentType) but the body is not valid UTF-8")
         }
         return found

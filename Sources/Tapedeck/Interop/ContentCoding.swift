@@ -21,7 +21,7 @@ enum ContentCoding {
                 if Inflate.looksGzipped(body), let decoded = try? Inflate.gunzip(body) { body = decoded }
             case "deflate":
                 // Compressed bytes are practically never valid UTF-8; decoded text is.
-                if String(data: body, encoding: .utf8) == nil, let decoded = try? Inflate.inflateZlibOrRaw(body), !decoded.isEmpty || body.isEmpty {
+                if String(validating: body, as: UTF8.self) == nil, let decoded = try? Inflate.inflateZlibOrRaw(body), !decoded.isEmpty || body.isEmpty {
                     body = decoded
                 }
             default:

@@ -56,7 +56,7 @@ public enum HARWriter {
         ]
         if let body = request.body {
             let mimeType = JSONValue.string(request.headers["Content-Type"] ?? "")
-            if let text = String(data: body, encoding: .utf8) {
+            if let text = String(validating: body, as: UTF8.self) {
                 members.append(("postData", .object([("mimeType", mimeType), ("text", .string(text))])))
             } else {
                 members.append(("postData", .object([
@@ -77,7 +77,7 @@ public enum HARWriter {
             ("size", JSONValue(response.body.count)),
             ("mimeType", .string(response.headers["Content-Type"] ?? "")),
         ]
-        if let text = String(data: response.body, encoding: .utf8) {
+        if let text = String(validating: response.body, as: UTF8.self) {
             content.append(("text", .string(text)))
         } else {
             content += [("text", .string(response.body.base64EncodedString())), ("encoding", "base64")]

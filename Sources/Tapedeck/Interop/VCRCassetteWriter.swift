@@ -70,7 +70,9 @@ public enum VCRCassetteWriter {
     }
 
     private static func bodyScalar(_ body: Data, parentIndent: Int) -> String {
-        if let text = String(data: body, encoding: .utf8) {
+        // A leading U+FEFF would be dropped by Yams (and String(data:encoding:)) on reading, so
+        // such bodies go out as !!binary, which vcrpy reads as the same bytes.
+        if let text = String(validating: body, as: UTF8.self), text.unicodeScalars.first != "\u{FEFF}" {
             return YAMLScalar.block(text, parentIndent: parentIndent)
         }
         return YAMLScalar.binary(body, indent: parentIndent + 2)

@@ -126,4 +126,42 @@ struct PeerTests {
         }
         #expect(entries[1]["requestText"]?.stringValue == String(decoding: cassette.interactions[1].request.body ?? Data(), as: UTF8.self))
     }
+
+    @Test("vcrpy's own loader reads every body Tapedeck writes byte for byte, including 300 random nasty strings")
+    func vcrLoadsTapedeckYAML() throws {
+        var cassette = InteropFixtures.sampleCassette()
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ab \t\n\r\"'\\:#-?&*!|>%@`{}[],~ \u{0}\u{7}\u{1B}\u{7F}\u{85}\u{A0}\u{2028}\u{FEFF}é✓😀yesnonull123.5e3")
+        for index in 0..<300 {
+            let length = Int.random(in: 0...24, using: &generator)
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
+            let url = URL(string: "http://bench.local/random/\(index)")!
+            cassette.interactions.append(Interaction(
+                request: HTTPRequest(method: .post, url: url, body: Data(text.utf8)),
+                response: HTTPResponse(status: 200, reason: text.isEmpty ? "OK" : String(text.prefix(8)),
+                                       headers: ["X-Value": text.replacingOccurrences(of: "\n", with: " ")
+                                           .replacingOccurrences(of: "\r", with: " ")],
+                                       body: Data(text.utf8)),
+                recordedAt: InteropFixtures.date))
+        }
+        let directory = try InteropFixtures.temporaryDirectory()
+        let file = directory.appendingPathComponent("nasty.yaml")
+        try cassette.write(to: file, format: .vcrYAML)
+        let path = InteropFixtures.url("peers/vcr_load_bodies.py").path
+        let result = try InteropFixtures.run(InteropFixtures.python, [path, file.path], timeout: 60)
+        try #require(result.status == 0, "vcrpy could not load the cassette:\n\(result.stderr)")
+        let loaded = try #require(try JSONParser.parse(result.stdout).arrayValue)
+        #expect(loaded.count == cassette.interactions.count)
+        for (entry, interaction) in zip(loaded, cassette.interactions) {
+            #expect(entry["request"]?.stringValue.flatMap { Data(base64Encoded: $0) } == interaction.request.body)
+            #expect(entry["response"]?.stringValue.flatMap { Data(base64Encoded: $0) } == interaction.response.body)
+            #expect(entry["reason"]?.stringValue == interaction.response.reason)
+            let headers = entry["headers"]?.arrayValue?.compactMap { pair in
+                pair.arrayValue.map { HTTPHeader(name: $0.first?.stringValue ?? "", value: $0.last?.stringValue ?? "") }
+            }
+            #expect(headers == interaction.response.headers.fields, "\(interaction.request.url)")
+        }
+        let back = try Cassette.load(from: file)
+        #expect(back.interactions.map(\.response.body) == cassette.interactions.map(\.response.body))
+    }
 }

@@ -66,4 +66,26 @@ struct RoundTripTests {
         #expect(yaml.contains("    status:\n      code: 418\n      message: I'm a teapot\n"))
         #expect(yaml.hasSuffix("version: 1\n"))
     }
+
+    @Test("500 random nasty bodies and reasons survive YAML and HAR byte for byte")
+    func randomBodies() throws {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ab \t\n\r\"'\\:#-?&*!|>%@`{}[],~ \u{0}\u{7}\u{1B}\u{7F}\u{85}\u{A0}\u{2028}\u{FEFF}é✓😀yesnonull123.5e3")
+        let cassette = Cassette(interactions: (0..<500).map { index in
+            let text = String((0..<Int.random(in: 0...30, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator) ?? "a"
+            })
+            return Interaction(
+                request: HTTPRequest(method: .post, url: URL(string: "http://x.test/\(index)")!, body: Data(text.utf8)),
+                response: HTTPResponse(status: 200, reason: text.filter { $0 != "\n" && $0 != "\r" && $0 != "\u{FEFF}" },
+                                       body: Data(text.utf8)),
+                recordedAt: InteropFixtures.date)
+        })
+        for format in [CassetteFormat.vcrYAML, .har] {
+            let back = try Cassette.decode(cassette.encoded(as: format).data, format: format, file: "random")
+            #expect(back.interactions.map(\.request.body) == cassette.interactions.map(\.request.body), "\(format)")
+            #expect(back.interactions.map(\.response.body) == cassette.interactions.map(\.response.body), "\(format)")
+            #expect(back.interactions.map(\.response.reason) == cassette.interactions.map(\.response.reason), "\(format)")
+        }
+    }
 }
