@@ -12,6 +12,11 @@ extension Cassette {
             let exists = FileManager.default.fileExists(atPath: url.path)
             throw .unreadable(path: url.path, reason: exists ? error.localizedDescription : "no such file")
         }
+        return try decodeInterop(data, from: url, format: format)
+    }
+
+    /// Decodes a vcrpy (YAML or JSON) or HAR file's bytes, mapping errors to ``CassetteError``.
+    static func decodeInterop(_ data: Data, from url: URL, format: CassetteFormat) throws(CassetteError) -> Cassette {
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
         do {
             return try decode(data, format: format, file: url.path, defaultDate: modified ?? Date(timeIntervalSince1970: 0))

@@ -39,6 +39,21 @@ public enum VCRCassetteReader {
         return Cassette(interactions: interactions, metadata: metadata)
     }
 
+    /// Whether `data` is a cassette vcrpy wrote with its JSON serializer (`{"interactions": [{"request":
+    /// {"uri": …` in the first few kilobytes), which ``read(_:file:defaultDate:)`` reads too: JSON is YAML.
+    public static func looksLikeVCRJSON(_ data: Data) -> Bool {
+        let head = [UInt8](data.prefix(4096))
+        func contains(_ token: String) -> Bool {
+            let needle = Array(token.utf8)
+            guard head.count >= needle.count else { return false }
+            return (0...(head.count - needle.count)).contains { start in
+                head[start..<start + needle.count].elementsEqual(needle) && (start == 0 || head[start - 1] != 0x5C)
+            }
+        }
+        return head.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{")
+            && contains("\"interactions\"") && contains("\"uri\"")
+    }
+
     private static func interaction(_ item: YAMLCursor, extra: YAMLCursor?, defaultDate: Date) throws(InteropError) -> Interaction {
         let request = try self.request(item.required("request"))
         var response = try self.response(item.required("response"))

@@ -28,7 +28,7 @@ extension TapedeckCommand.CassetteCommand {
         func run() async throws {
             let url = URL(fileURLWithPath: cassette)
             let loaded = try CassetteFile.load(url)
-            let format = CassetteFormat(for: url) ?? .native
+            let format = CassetteFile.formatName(url)
             let count = loaded.interactions.count
             Console.write("\(cassette) · \(format) · \(count) interaction\(count == 1 ? "" : "s")\n")
             if count > 0 { Console.write(CassetteTable.render(loaded, urlWidth: wide ? nil : 60) + "\n") }

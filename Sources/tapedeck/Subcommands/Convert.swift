@@ -30,7 +30,8 @@ extension TapedeckCommand {
 
         func run() async throws {
             let inURL = URL(fileURLWithPath: input), outURL = URL(fileURLWithPath: output)
-            let inFormat = try CassetteFormat.detect(inURL), outFormat = try CassetteFormat.detect(outURL)
+            _ = try CassetteFormat.detect(inURL)
+            let outFormat = try CassetteFormat.detect(outURL)
             guard inURL.standardizedFileURL.path != outURL.standardizedFileURL.path else {
                 throw ValidationError("input and output are the same file (\(input)); choose another output name")
             }
@@ -44,7 +45,7 @@ extension TapedeckCommand {
             }
             for warning in warnings { Console.warning("\(output): \(warning)") }
             Console.write("converted \(cassette.interactions.count) interaction\(cassette.interactions.count == 1 ? "" : "s"): "
-                + "\(input) (\(inFormat)) → \(output) (\(outFormat))\(warnings.isEmpty ? "" : ", \(warnings.count) warning\(warnings.count == 1 ? "" : "s")")\n")
+                + "\(input) (\(CassetteFile.formatName(inURL))) → \(output) (\(outFormat))\(warnings.isEmpty ? "" : ", \(warnings.count) warning\(warnings.count == 1 ? "" : "s")")\n")
         }
     }
 }
@@ -58,5 +59,15 @@ enum CassetteFile {
             Console.error(error.errorDescription ?? "\(error)")
             throw ExitCode(ExitStatus.transport)
         }
+    }
+
+    /// "vcrpy YAML", "HAR 1.2", "Tapedeck JSON", or "vcrpy JSON" for a `.json` file vcrpy wrote.
+    static func formatName(_ url: URL) -> String {
+        let format = CassetteFormat(for: url) ?? .native
+        if format == .native, let data = FileManager.default.contents(atPath: url.path),
+           VCRCassetteReader.looksLikeVCRJSON(data) {
+            return "vcrpy JSON"
+        }
+        return format.description
     }
 }

@@ -101,4 +101,16 @@ struct VCRCassetteReaderTests {
         #expect(error("interactions:\n- request: [1\n") == "bad.yaml:3:1: invalid YAML: while parsing a flow sequence did not find expected ',' or ']'")
         #expect(error("") == "bad.yaml: (document): the file is empty")
     }
+
+    @Test("a .json cassette vcrpy's JSON serializer wrote loads through Cassette.load(from:), native ones do not look like it")
+    func vcrJSON() throws {
+        let url = InteropFixtures.url("vcrpy-httpbin.json")
+        #expect(VCRCassetteReader.looksLikeVCRJSON(try Data(contentsOf: url)))
+        let cassette = try Cassette.load(from: url)
+        #expect(cassette.interactions.map(\.response.status) == [200, 200, 200, 418])
+        #expect(cassette.interactions[1].request.body == Data(#"{"name": "Ada \u2713"}"#.utf8))
+        #expect(cassette.interactions[2].response.headers["Content-Encoding"] == nil)
+        #expect(cassette.interactions[2].response.text?.contains(#""gzipped": true"#) == true)
+        #expect(!VCRCassetteReader.looksLikeVCRJSON(CassetteCodec.encode(InteropFixtures.sampleCassette())))
+    }
 }
