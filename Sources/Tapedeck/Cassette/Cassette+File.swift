@@ -2,7 +2,8 @@ import Foundation
 
 extension Cassette {
     /// Reads a cassette file; errors name the file, the JSON Pointer and the problem. `.yaml`/`.yml`
-    /// (vcrpy) and `.har` files are read by the interop codecs, anything else as native JSON.
+    /// (vcrpy) and `.har` files are read by the interop codecs, and so is a `.json` file vcrpy's
+    /// JSON serializer wrote; anything else as native JSON.
     ///
     /// ```swift
     /// let cassette = try Cassette.load(from: URL(fileURLWithPath: "Sessions/tour.cassette.json"))
@@ -18,6 +19,7 @@ extension Cassette {
             }
             throw .unreadable(path: url.path, reason: error.localizedDescription)
         }
+        if VCRCassetteReader.looksLikeVCRJSON(data) { return try decodeInterop(data, from: url, format: .vcrYAML) }
         return try CassetteCodec.decode(data, source: url.path)
     }
 
