@@ -19,11 +19,16 @@ struct PeerTests {
         var headers: [String: String]?
     }
 
-    private func peer(_ script: String, _ arguments: [String]) throws -> [Seen] {
+    /// Runs a script from Fixtures/Interop/peers with the venv's python; its stdout parsed as JSON.
+    private func peerJSON(_ script: String, _ arguments: [String]) throws -> JSONValue {
         let path = InteropFixtures.url("peers/\(script)").path
         let result = try InteropFixtures.run(InteropFixtures.python, [path] + arguments, timeout: 60)
         try #require(result.status == 0, "\(script) failed (\(result.status)):\n\(result.stderr)")
-        return try JSONDecoder().decode([Seen].self, from: Data(result.stdout.utf8))
+        return try JSONParser.parse(result.stdout)
+    }
+
+    private func peer(_ script: String, _ arguments: [String]) throws -> [Seen] {
+        try JSONDecoder().decode([Seen].self, from: JSONWriter.write(try peerJSON(script, arguments)))
     }
 
     @Test("a cassette vcrpy + requests recorded against httpbin replays in Tapedeck with the same statuses and bodies")
@@ -102,10 +107,7 @@ struct PeerTests {
         let directory = try InteropFixtures.temporaryDirectory()
         let harURL = directory.appendingPathComponent("tapedeck.har")
         try cassette.write(to: harURL, format: .har)
-        let path = InteropFixtures.url("peers/haralyzer_read.py").path
-        let result = try InteropFixtures.run(InteropFixtures.python, [path, harURL.path], timeout: 60)
-        try #require(result.status == 0, "haralyzer failed:\n\(result.stderr)")
-        let root = try JSONParser.parse(result.stdout)
+        let root = try peerJSON("haralyzer_read.py", [harURL.path])
         #expect(root["version"] == "1.2")
         #expect(root["creator"]?["name"] == "Tapedeck")
         let entries = try #require(root["entries"]?.arrayValue)
@@ -147,10 +149,7 @@ struct PeerTests {
         let directory = try InteropFixtures.temporaryDirectory()
         let file = directory.appendingPathComponent("nasty.yaml")
         try cassette.write(to: file, format: .vcrYAML)
-        let path = InteropFixtures.url("peers/vcr_load_bodies.py").path
-        let result = try InteropFixtures.run(InteropFixtures.python, [path, file.path], timeout: 60)
-        try #require(result.status == 0, "vcrpy could not load the cassette:\n\(result.stderr)")
-        let loaded = try #require(try JSONParser.parse(result.stdout).arrayValue)
+        let loaded = try #require(try peerJSON("vcr_load_bodies.py", [file.path]).arrayValue)
         #expect(loaded.count == cassette.interactions.count)
         for (entry, interaction) in zip(loaded, cassette.interactions) {
             #expect(entry["request"]?.stringValue.flatMap { Data(base64Encoded: $0) } == interaction.request.body)
