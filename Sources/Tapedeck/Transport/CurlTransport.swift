@@ -39,6 +39,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
         _ = CurlTransport.globalInit
     }
 
+    private static let queue = DispatchQueue(label: "tapedeck.curl-transport", attributes: .concurrent)
+
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -49,14 +51,12 @@ public final class CurlTransport: HTTPTransport, Sendable {
         }
         let transfer = CurlTransfer(request: request, options: options)
         let outcome: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
-            // A thread of its own: a blocking transfer must not take one of the few Dispatch
-            // workers (with 2 cores they run out, and queued transfers never start).
+            // A private queue is overcommitting: a blocking transfer gets a thread of its own
+            // (reused from the pool) instead of taking one of the few cooperative workers.
             await withCheckedContinuation { continuation in
-                let thread = Thread {
+                CurlTransport.queue.async {
                     continuation.resume(returning: transfer.perform(on: handle))
                 }
-                thread.stackSize = 1 << 20
-                thread.start()
             }
         } onCancel: {
             transfer.cancel()

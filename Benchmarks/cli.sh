@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# CLI benchmarks: cold start (`--version`) and one GET against a local nginx, tapedeck vs curl
+# vs HTTPie (hyperfine), and 1000 sequential GETs in one process: tapedeck's transports
+# (libcurl and URLSession) vs curl with keep-alive. Prints one Markdown section.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN="${TAPEDECK_RELEASE_BIN:-.build/release/tapedeck}"
+BENCH="${TAPEDECK_BENCH_BIN:-.build/release/TapedeckBench}"
+VENV="${TAPEDECK_VENV:-.venv}"
+N="${CLI_BENCH_N:-1000}"
+HTTP="$VENV/bin/http"
+for tool in "$BIN" "$BENCH"; do [ -x "$tool" ] || { echo "missing $tool (swift build -c release)" >&2; exit 1; }; done
+command -v nginx >/dev/null && command -v hyperfine >/dev/null || { echo "needs nginx and hyperfine (make bench installs them)" >&2; exit 1; }
+
+work="$(mktemp -d -t tapedeck-cli-bench.XXXXXX)"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+printf 'hello from nginx\n' >"$work/hello.txt"
+cat >"$work/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $work/nginx.pid;
+error_log $work/error.log;
+events { worker_connections 256; }
+http {
+  access_log off;
+  keepalive_requests 100000;
+  client_body_temp_path $work; proxy_temp_path $work; fastcgi_temp_path $work; uwsgi_temp_path $work; scgi_temp_path $work;
+  server { listen 127.0.0.1:$port; root $work; location / { } }
+}
+CONF
+nginx -c "$work/nginx.conf" -p "$work" >/dev/null 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+url="http://127.0.0.1:$port/hello.txt"
+for _ in $(seq 1 50); do curl -fs "$url" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fs "$url" >/dev/null || { echo "nginx did not start on $port" >&2; exit 1; }
+
+# hyperfine: mean milliseconds of each command, in order.
+means() {
+  hyperfine -N --warmup 5 --runs "${CLI_BENCH_RUNS:-40}" --export-json "$work/h.json" "$@" >/dev/null 2>&1 || return 1
+  python3 -c 'import json,sys; print(" ".join("%.2f" % (r["mean"]*1000) for r in json.load(open(sys.argv[1]))["results"]))' "$work/h.json"
+}
+have_http=0; [ -x "$HTTP" ] && have_http=1
+if [ $have_http -eq 1 ]; then
+  read -r v_td v_curl v_http < <(means "$BIN --version" "curl --version" "$HTTP --version")
+  read -r g_td g_curl g_http < <(means "$BIN $url" "curl -s $url" "$HTTP --ignore-stdin $url")
+else
+  read -r v_td v_curl < <(means "$BIN --version" "curl --version"); v_http="n/a"
+  read -r g_td g_curl < <(means "$BIN $url" "curl -s $url"); g_http="n/a"
+fi
+
+# 1000 sequential GETs in one process.
+for _ in $(seq 1 "$N"); do printf 'url = "%s"\noutput = "/dev/null"\n' "$url"; done >"$work/urls.conf"
+curl_us=$(python3 - "$work/urls.conf" "$N" <<'PY'
+import subprocess, sys, time
+best = None
+for _ in range(3):
+    t = time.perf_counter()
+    subprocess.run(["curl", "-s", "-K", sys.argv[1]], check=True)
+    elapsed = (time.perf_counter() - t) * 1e6 / int(sys.argv[2])
+    best = elapsed if best is None else min(best, elapsed)
+print("%.1f" % best)
+PY
+)
+best_of() { local best=""; for _ in 1 2 3; do local v; v=$("$BENCH" "$1" "$url" "$N" | python3 -c 'import json,sys; print(json.load(sys.stdin)["us_per_request"])'); best=$(python3 -c "print(min(float('$v'), float('${best:-$v}')))"); done; echo "$best"; }
+td_curl_us=$(best_of cli-get-curl)
+td_session_us=$(best_of cli-get-urlsession)
+
+ratio() { python3 -c "a,b='$1','$2'; print('n/a' if 'n/a' in (a,b) else '%.2fx' % (float(a)/float(b)))"; }
+cat <<MD
+## cli
+
+One-shot CLI against nginx on loopback (a 17-byte static file). Cold start and one GET by
+hyperfine (mean of ${CLI_BENCH_RUNS:-40} runs, 5 warm-ups, no shell); 1000 sequential GETs in
+one process, best of 3.
+
+| measurement | tapedeck | curl | HTTPie | tapedeck / curl | HTTPie / tapedeck |
+|---|---|---|---|---|---|
+| \`--version\` (ms) | $v_td | $v_curl | $v_http | $(ratio "$v_td" "$v_curl") | $(ratio "$v_http" "$v_td") |
+| one GET, new process (ms) | $g_td | $g_curl | $g_http | $(ratio "$g_td" "$g_curl") | $(ratio "$g_http" "$g_td") |
+
+| $N sequential GETs, one process | µs / request | vs curl |
+|---|---|---|
+| curl (\`-K\` config, keep-alive) | $curl_us | 1.00x |
+| tapedeck \`CurlTransport\` (what the CLI uses) | $td_curl_us | $(ratio "$td_curl_us" "$curl_us") |
+| tapedeck \`URLSessionTransport\` | $td_session_us | $(ratio "$td_session_us" "$curl_us") |
+
+Targets: cold start within 3x of curl; at least 5x faster than HTTPie.
+MD
