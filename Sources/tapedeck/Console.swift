@@ -31,7 +31,7 @@ enum Console {
     }
 
     /// Prints `error` and returns the documented exit code for it.
-    static func report(_ error: any Error) -> Int32 {
+    static func report(_ error: any Error, root: any ParsableCommand.Type = TapedeckCommand.self) -> Int32 {
         if let exit = error as? ExitCode { return exit.rawValue }
         if let http = error as? HTTPError {
             Console.error(http.errorDescription ?? "\(http)")
@@ -42,8 +42,8 @@ enum Console {
             return ExitStatus.usage
         }
         // ArgumentParser's own errors: help and --version are clean exits to stdout.
-        let code = TapedeckCommand.exitCode(for: error)
-        let message = TapedeckCommand.fullMessage(for: error)
+        let code = root.exitCode(for: error)
+        let message = root.fullMessage(for: error)
         if code == .success {
             if !message.isEmpty { print(message) }
             return 0

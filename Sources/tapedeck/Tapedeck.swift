@@ -66,8 +66,13 @@ struct TapedeckCommand: AsyncParsableCommand {
     /// never a backtrace.
     static func main() async {
         setvbuf(stdout, nil, _IOLBF, 0)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // The one-shot request words are parsed with `.allUnrecognized`, which would swallow
+        // subcommand names; a root without them parses `tapedeck run …` and friends.
+        let root: any ParsableCommand.Type = arguments.first.map(SubcommandRoot.handles) == true
+            ? SubcommandRoot.self : TapedeckCommand.self
         do {
-            var command = try parseAsRoot()
+            var command = try root.parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -77,7 +82,22 @@ struct TapedeckCommand: AsyncParsableCommand {
             Glibc.exit(0)
         } catch {
             Console.flush()
-            Glibc.exit(Console.report(error))
+            Glibc.exit(Console.report(error, root: root))
         }
+    }
+}
+
+/// `tapedeck SUBCOMMAND …`: the same subcommands as ``TapedeckCommand`` without the one-shot
+/// request arguments, so that subcommand names and their `--help` parse as such.
+struct SubcommandRoot: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tapedeck",
+        version: TapedeckCommand.version,
+        subcommands: TapedeckCommand.configuration.subcommands
+    )
+
+    /// Whether `word` names a subcommand (or `help`).
+    static func handles(_ word: String) -> Bool {
+        word == "help" || configuration.subcommands.contains { $0._commandName == word }
     }
 }
