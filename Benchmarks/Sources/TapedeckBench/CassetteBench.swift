@@ -11,6 +11,7 @@ import FoundationNetworking
 /// - `cassette-replay-urlsession [N]`: the same through `URLSession.replaying` (µs/request).
 /// - `cassette-save PATH [N] [BYTES]`: build N interactions of about BYTES each and write them.
 /// - `cassette-load PATH`: load a cassette file (run under /usr/bin/time -v for peak RSS).
+/// - `cassette-write PATH [N]`: write the replay benchmark's N interactions in PATH's format (`.yaml` for vcrpy).
 /// - `cassette-lookup`: lookups per size from 100 to 100,000 interactions (µs/lookup).
 /// - `cassette-record-loop PATH`: records forever, saving after every interaction (the kill -9 test drives it).
 enum CassetteBench {
@@ -22,6 +23,7 @@ enum CassetteBench {
                                             bytes: Int(args.dropFirst(2).first ?? "") ?? 5_000) },
         "cassette-load": { args in try load(path: args.first ?? "/tmp/bench.cassette.json") },
         "cassette-lookup": { _ in lookupScaling() },
+        "cassette-write": { args in try write(path: args.first ?? "/tmp/bench.yaml", count: Int(args.dropFirst().first ?? "") ?? 10_000) },
         "cassette-record-loop": { args in try await recordLoop(path: args.first ?? "/tmp/loop.cassette.json") },
     ]
 
@@ -77,6 +79,11 @@ enum CassetteBench {
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         return json([("name", "\"cassette-save\""), ("interactions", "\(count)"), ("file_bytes", "\(size)"),
                      ("seconds", String(format: "%.3f", seconds(elapsed)))])
+    }
+
+    static func write(path: String, count: Int) throws -> String {
+        try Cassette(interactions: interactions(count)).write(to: URL(fileURLWithPath: path))
+        return json([("name", "\"cassette-write\""), ("interactions", "\(count)"), ("path", "\"\(path)\"")])
     }
 
     static func load(path: String) throws -> String {

@@ -32,7 +32,7 @@ enum CassetteBody {
             if layout != .compact { members.append(("layout", .string(layout.rawValue))) }
             return .object(members)
         }
-        if !data.contains(0), let text = String(validating: data, as: UTF8.self) {
+        if !containsByte(0, in: data), let text = String(validating: data, as: UTF8.self) {
             return ["text": .string(text)]
         }
         return ["base64": .string(data.base64EncodedString())]
@@ -40,13 +40,20 @@ enum CassetteBody {
 
     /// The parsed value and the layout that reproduces `data` exactly, or nil.
     static func structuredJSON(_ data: Data) -> (JSONValue, Layout)? {
-        guard let first = data.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
-              first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        guard let first = data.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
         guard let value = try? JSONParser.parse(data) else { return nil }
-        let pretty = data.dropLast().contains(UInt8(ascii: "\n"))
+        let pretty = containsByte(UInt8(ascii: "\n"), in: data.dropLast())
         let candidates: [Layout] = pretty ? [.prettyNewline, .pretty] : [.compact, .compactNewline]
         for layout in candidates where layout.render(value) == data { return (value, layout) }
         return nil
+    }
+
+    /// Whether `byte` occurs in `data` (memchr; `Data.contains` iterates byte by byte).
+    static func containsByte(_ byte: UInt8, in data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, raw.count > 0 else { return false }
+            return memchr(base, Int32(byte), raw.count) != nil
+        }
     }
 
     /// The bytes a cassette body object stands for.

@@ -66,7 +66,7 @@ struct MalformedCassetteTests {
 
     @Test("a missing field and a bad header pair are named")
     func missingAndPairs() throws {
-        let noURL = try message(loading: Self.valid.replacingOccurrences(of: #""url": "http://api.test/a""#, with: #""uri": "x""#))
+        let noURL = try message(loading: Self.valid.replacingOccurrences(of: #""url": "http://api.test/a""#, with: #""link": "x""#))
         #expect(noURL.contains("/interactions/0/request/url: the required field 'url' is missing"), "\(noURL)")
         let pair = try message(loading: Self.valid.replacingOccurrences(of: #"["Accept", "*/*"]"#, with: #"["Accept"]"#))
         #expect(pair.contains("/interactions/0/request/headers/0: expected a header pair"), "\(pair)")
