@@ -58,8 +58,8 @@ public struct Endpoint<Response>: Sendable {
     }
 }
 
-extension Endpoint where Response: Decodable {
-    /// An endpoint whose JSON response decodes into `Response`.
+extension Endpoint where Response: Decodable & Sendable {
+    /// An endpoint whose JSON response decodes into `Response` (a `Sendable` model type).
     public init(
         method: HTTPMethod = .get,
         path: String,
@@ -70,11 +70,12 @@ extension Endpoint where Response: Decodable {
     ) {
         self.init(method: method, path: path, query: query, headers: headers, body: body,
                   acceptedStatus: acceptedStatus) { response, decoder in
-            try Endpoint.decodeJSON(Response.self, from: response.body, decoder: decoder)
+            try Endpoint.decodeJSON(from: response.body, decoder: decoder)
         }
     }
 
-    static func decodeJSON(_ type: Response.Type, from data: Data, decoder: JSONDecoder) throws(HTTPError) -> Response {
+    static func decodeJSON(from data: Data, decoder: JSONDecoder) throws(HTTPError) -> Response {
+        let type = Response.self
         do {
             return try decoder.decode(type, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
