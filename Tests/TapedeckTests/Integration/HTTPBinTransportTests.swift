@@ -120,7 +120,8 @@ struct HTTPBinTransportTests {
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
         await #expect(throws: HTTPError.cancelled(url: url.absoluteString)) { try await task.value }
-        #expect(ContinuousClock.now - start < .milliseconds(2000))
+        // Before the server's 3 s answer: libcurl polls for cancellation about once a second.
+        #expect(ContinuousClock.now - start < .milliseconds(2900))
     }
 
     @Test("the response keeps timing and final URL")
