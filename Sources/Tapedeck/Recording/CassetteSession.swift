@@ -44,15 +44,18 @@ public final class CassetteSession: Sendable {
 
     /// Opens `path` in `mode`, sending what must be recorded through `live`.
     ///
-    /// Pass a `live` transport that does not follow redirects to record redirect chains hop by hop.
+    /// Redirects are followed only as `live` follows them (the CLI's `--follow`), unless
+    /// `options.replay.followRedirects` is set: then a non-following `live` records each hop
+    /// and the session follows them, live and on replay.
     public init(path: String, mode: RecordMode, live: any HTTPTransport,
-                options: RecordingTransport.Options = RecordingTransport.Options()) throws(CassetteError) {
+                options: RecordingTransport.Options = RecordingTransport.Options(replay: .init(followRedirects: false))) throws(CassetteError) {
         self.path = path
         recorder = try RecordingTransport(cassette: URL(fileURLWithPath: path), mode: mode, inner: live, options: options)
     }
 
-    /// Opens `path` for replay only (mode `none`): nothing reaches the network.
-    public static func replay(path: String, allowRepeats: Bool = false, followRedirects: Bool = true,
+    /// Opens `path` for replay only (mode `none`): nothing reaches the network. Recorded
+    /// redirects are served as recorded unless `followRedirects` (the CLI's `--follow`).
+    public static func replay(path: String, allowRepeats: Bool = false, followRedirects: Bool = false,
                               matcher: Matcher = Matcher()) throws(CassetteError) -> CassetteSession {
         let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, followRedirects: followRedirects)
         let offline = StubTransport { request in

@@ -188,7 +188,7 @@ struct RecordingTransportTests {
         let recorder = try RecordingTransport(cassette: url, mode: .all, inner: server)
         #expect(text(try await recorder.send(get("/start"))) == "end")
         #expect(try Cassette.load(from: url).interactions.map(\.response.status) == [302, 301, 200])
-        let replay = try CassetteSession.replay(path: url.path)
+        let replay = try CassetteSession.replay(path: url.path, followRedirects: true)
         let response = try await replay.transport.send(get("/start"))
         #expect(text(response) == "end")
         #expect(replay.status.counts.played == 3)
