@@ -22,7 +22,7 @@ struct OneShot {
 
         let renderer = try makeRenderer()
         let requestText = renderer.render(request)
-        if !requestText.isEmpty { Console.write(requestText + (renderer.options.parts.isDisjoint(with: .response) ? "" : "\n")) }
+        Console.write(requestText)
 
         let response = try await makeTransport().send(request)
         Console.write(renderer.output(for: response))

@@ -66,8 +66,8 @@ public struct ResponseRenderer: Sendable {
 
     // MARK: Request
 
-    /// The request parts chosen by ``RenderOptions/parts`` (`H`, `B`), followed by a blank line
-    /// when anything was printed, as HTTPie separates the request from the response.
+    /// The request parts chosen by ``RenderOptions/parts`` (`H`, `B`), ending with one blank
+    /// line when anything was printed, as HTTPie separates the request from the response.
     public func render(_ request: HTTPRequest) -> String {
         var out = ""
         if options.parts.contains(.requestHeaders) {
@@ -83,7 +83,8 @@ public struct ResponseRenderer: Sendable {
         if options.parts.contains(.requestBody), let body = request.body, !body.isEmpty {
             out += String(decoding: self.body(body, contentType: request.headers["Content-Type"], binaryAsNote: true), as: UTF8.self)
         }
-        return out.isEmpty ? out : out + "\n"
+        guard !out.isEmpty else { return out }
+        return (out.hasSuffix("\n") ? out : out + "\n") + "\n"
     }
 
     /// `POST /post?x=1 HTTP/1.1`.
