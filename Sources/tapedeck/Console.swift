@@ -50,7 +50,9 @@ enum Console {
         }
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
         let first = lines.first.map { $0.hasPrefix("Error: ") ? String($0.dropFirst(7)) : String($0) } ?? "\(error)"
-        Console.error(first + " (see tapedeck --help)")
+        let subcommand = CommandLine.arguments.dropFirst().first.flatMap { SubcommandRoot.handles($0) ? $0 : nil }
+        let hint = "tapedeck " + (subcommand.map { $0 + " " } ?? "") + "--help"
+        Console.error(first.contains("--help") ? first : first + " (see \(hint))")
         return code == .validationFailure ? ExitStatus.usage : code.rawValue
     }
 

@@ -10,7 +10,7 @@ struct OneShot {
 
     func run() async throws -> Int32 {
         if let flag = words.first(where: { $0.hasPrefix("-") && $0.count > 1 && !$0.contains(where: { ":=@".contains($0) }) }) {
-            throw ValidationError("unknown option '\(flag)'; see tapedeck --help for the flags")
+            throw ValidationError("unknown option '\(flag)'")
         }
         let mode = try bodyMode()
         let split = try CommandLineRequest.split(words)

@@ -66,7 +66,8 @@ struct TapedeckCommand: AsyncParsableCommand {
     /// never a backtrace.
     static func main() async {
         setvbuf(stdout, nil, _IOLBF, 0)
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["help"] { arguments = ["--help"] }  // the full help, items and exit codes included
         // The one-shot request words are parsed with `.allUnrecognized`, which would swallow
         // subcommand names; a root without them parses `tapedeck run …` and friends.
         let root: any ParsableCommand.Type = arguments.first.map(SubcommandRoot.handles) == true
