@@ -52,6 +52,18 @@ struct OneShotBadInputTests {
         #expect(result.stderr == "tapedeck: error: cannot connect to 127.0.0.1:9: connection refused; is the server running and listening on that port?\n")
     }
 
+    @Test("subcommand names dispatch to their subcommands, 'help' shows the full help")
+    func subcommands() throws {
+        let run = try CLI.run(["run", "--help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("USAGE: tapedeck run"))
+        let help = try CLI.run(["help"])
+        #expect(help.status == 0 && help.stdout.contains("EXIT CODES"))
+        let missing = try CLI.run(["convert"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasSuffix("(see tapedeck convert --help)\n"), "\(missing.stderr)")
+    }
+
     @Test("--version and --help print to stdout and exit 0; help documents the exit codes")
     func versionAndHelp() throws {
         let version = try CLI.run(["--version"])
