@@ -5,7 +5,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --static-swift-stdlib --product tapedeck >/dev/null || exit 1
-swift build -c release --product TapedeckBench >/dev/null || exit 1
+swift build -c release --static-swift-stdlib --product TapedeckBench >/dev/null || exit 1
 export TAPEDECK_RELEASE_BIN="$PWD/.build/release/tapedeck"
 export TAPEDECK_BENCH_BIN="$PWD/.build/release/TapedeckBench"
 export TAPEDECK_VENV="$PWD/.venv"
