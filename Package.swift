@@ -40,7 +40,7 @@ let package = Package(
             path: "Benchmarks/Sources/TapedeckBench"
         ),
         .testTarget(name: "TapedeckTests", dependencies: ["Tapedeck"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TapedeckTestingTests", dependencies: ["TapedeckTesting", "Tapedeck"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TapedeckTestingTests", dependencies: ["TapedeckTesting", "Tapedeck"], exclude: ["__Cassettes__"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TapedeckShellTests", dependencies: ["TapedeckShell", "Tapedeck"]),
         .testTarget(name: "TapedeckCLITests", dependencies: ["Tapedeck"]),
     ],
