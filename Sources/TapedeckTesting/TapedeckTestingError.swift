@@ -10,6 +10,7 @@ public enum TapedeckTestingError: Error, LocalizedError, Sendable {
     /// A stub handler threw.
     case stubFailed(url: String, detail: String)
 
+    /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
         switch self {
         case .routeRemoved(let url):

@@ -32,8 +32,8 @@ extension URLSession {
         URLSession(configuration: TapedeckRoutes.configuration(configuration, routingTo: .replay(replay)))
     }
 
-    /// A session that records into `cassette` as `mode` says (default: `TAPEDECK_RECORD_MODE`,
-    /// else `none` on CI, else `once`, which records only when the file is missing).
+    /// A session that records into `cassette` in the mode `TAPEDECK_RECORD_MODE` names, else
+    /// `none` on CI, else `once` (records only when the file is missing).
     ///
     /// Each recorded interaction is redacted, linted and saved at once (atomically); requests go
     /// out through an inner `URLSession` started from a background queue.
@@ -42,11 +42,25 @@ extension URLSession {
     /// let session = try URLSession.recording(to: Cassettes.url("httpbin"))
     /// _ = try await session.data(from: URL(string: "http://127.0.0.1:8080/get")!)
     /// ```
-    public static func recording(to cassette: URL, mode: RecordMode? = nil,
+    public static func recording(to cassette: URL,
                                  options: RecordingTransport.Options = RecordingTransport.Options(),
                                  configuration: URLSessionConfiguration = .ephemeral) throws(CassetteError) -> URLSession {
+        try recording(to: cassette, requested: nil, options: options, configuration: configuration)
+    }
+
+    /// ``recording(to:options:configuration:)`` in `mode` (still overridden by
+    /// `TAPEDECK_RECORD_MODE`): `.all` re-records, `.new` adds what is missing, `.none` only replays.
+    public static func recording(to cassette: URL, mode: RecordMode,
+                                 options: RecordingTransport.Options = RecordingTransport.Options(),
+                                 configuration: URLSessionConfiguration = .ephemeral) throws(CassetteError) -> URLSession {
+        try recording(to: cassette, requested: mode, options: options, configuration: configuration)
+    }
+
+    private static func recording(to cassette: URL, requested: RecordMode?, options: RecordingTransport.Options,
+                                  configuration: URLSessionConfiguration) throws(CassetteError) -> URLSession {
         let live = URLSessionTransport(options: .init(followRedirects: false))
-        let recorder = try RecordingTransport(cassette: cassette, mode: try RecordMode.resolve(mode), inner: live, options: options)
+        let recorder = try RecordingTransport(cassette: cassette, mode: try RecordMode.resolve(requested),
+                                              inner: live, options: options)
         return recording(recorder, configuration: configuration)
     }
 

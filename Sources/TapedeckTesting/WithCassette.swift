@@ -3,6 +3,9 @@ import Tapedeck
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if canImport(Testing)
+import Testing
+#endif
 
 /// Where test cassettes live: `__Cassettes__/NAME.cassette.json` next to the test file, as
 /// swift-snapshot-testing keeps `__Snapshots__`.
@@ -21,11 +24,16 @@ public enum Cassettes {
 
 /// Runs `body` with a `URLSession` bound to the cassette `name`, then saves what was recorded.
 ///
-/// The mode is `TAPEDECK_RECORD_MODE` if set, else `mode`, else `none` on CI (`CI=true`) and
-/// `once` locally: the first run records (against the real server), later runs replay. An
-/// unmatched request fails inside `body` with the mismatch report; with `requireAllPlayed`
-/// interactions that were never requested fail the call too. Sessions are isolated, so
-/// parallel tests may use different cassettes.
+/// The mode is `TAPEDECK_RECORD_MODE` if set, else `none` on CI (`CI=true`) and `once`
+/// locally: the first run records (against the real server), later runs replay. To pin a mode,
+/// pass `mode:` (the other overload). An unmatched request fails inside `body` with the
+/// mismatch report; with `requireAllPlayed` interactions that were never requested fail the
+/// call too. Sessions are isolated, so parallel tests may use different cassettes.
+///
+/// What the run played is kept for `tapedeck cassette prune` in a usage record (see
+/// ``Tapedeck/CassetteUsage``). That record never fails a test: when it cannot be written,
+/// a Swift Testing test gets a warning issue (severity `.warning`, so it still passes) saying
+/// why and how to fix it (`TAPEDECK_USAGE_DIR`).
 ///
 /// ```swift
 /// @Test func readsSlideshow() async throws {
@@ -44,16 +52,52 @@ public enum Cassettes {
 /// ```
 public func withCassette<T>(
     _ name: String,
-    mode: RecordMode? = nil,
     matcher: Matcher = Matcher(),
     allowRepeats: Bool = false,
     requireAllPlayed: Bool = false,
     file: StaticString = #filePath,
     _ body: (URLSession) async throws -> T
 ) async throws -> T {
+    try await runCassette(name, mode: nil, matcher: matcher, allowRepeats: allowRepeats,
+                          requireAllPlayed: requireAllPlayed, file: file, warn: reportWarning, body)
+}
+
+/// ``withCassette(_:matcher:allowRepeats:requireAllPlayed:file:_:)`` in `mode` (still
+/// overridden by `TAPEDECK_RECORD_MODE`): `.none` replays only and fails when the cassette
+/// is missing, `.all` re-records.
+///
+/// ```swift
+/// try await withCassette("httpbin", mode: .none) { session in … }
+/// ```
+public func withCassette<T>(
+    _ name: String,
+    mode: RecordMode,
+    matcher: Matcher = Matcher(),
+    allowRepeats: Bool = false,
+    requireAllPlayed: Bool = false,
+    file: StaticString = #filePath,
+    _ body: (URLSession) async throws -> T
+) async throws -> T {
+    try await runCassette(name, mode: mode, matcher: matcher, allowRepeats: allowRepeats,
+                          requireAllPlayed: requireAllPlayed, file: file, warn: reportWarning, body)
+}
+
+/// ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:file:_:)`` with the environment
+/// and the warning sink injected (tests use them).
+func runCassette<T>(
+    _ name: String,
+    mode: RecordMode?,
+    matcher: Matcher,
+    allowRepeats: Bool,
+    requireAllPlayed: Bool,
+    file: StaticString,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    warn: (String) -> Void,
+    _ body: (URLSession) async throws -> T
+) async throws -> T {
     let url = Cassettes.url(name, file: file)
     let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats)
-    let recorder = try RecordingTransport(cassette: url, mode: try RecordMode.resolve(mode),
+    let recorder = try RecordingTransport(cassette: url, mode: try RecordMode.resolve(mode, environment: environment),
                                           inner: URLSessionTransport(options: .init(followRedirects: false)),
                                           options: .init(replay: replay))
     let session = URLSession.recording(recorder)
@@ -62,9 +106,19 @@ public func withCassette<T>(
     defer { TapedeckRoutes.remove(session) }
     let result = try await body(session)
     try recorder.flush()
-    try recorder.writeUsage()
+    if let warning = recorder.writeUsage(environment: environment) { warn(warning) }
     if requireAllPlayed, recorder.counts.unused > 0 {
         throw TapedeckTestingError.unusedInteractions(report: recorder.unusedReport())
     }
     return result
+}
+
+/// Shows a warning without failing the test: a Swift Testing issue of severity `.warning`
+/// inside a Swift Testing test (XCTest has no warnings, so nothing is recorded there).
+private func reportWarning(_ message: String) {
+    #if canImport(Testing)
+    if Test.current != nil {
+        Issue.record(Comment(rawValue: message), severity: .warning)
+    }
+    #endif
 }

@@ -18,7 +18,7 @@ struct OneShot {
         var items = try RequestItems.parse(split.items, baseDirectory: nil)
         if let raw = options.raw { items.rawBody = Data(raw.utf8) }
         var request = try items.request(method: split.method, url: url, mode: mode)
-        addDefaultHeaders(to: &request)
+        request.addDefaultHeaders()
 
         let renderer = try makeRenderer()
         let requestText = renderer.render(request)
@@ -61,13 +61,5 @@ struct OneShot {
     /// and the only way to honour --insecure on Linux.
     private func makeTransport() -> any HTTPTransport {
         CurlTransport(options: .init(timeout: options.timeout, followRedirects: options.follow, verifyTLS: !options.insecure))
-    }
-
-    /// `User-Agent` and `Accept` as HTTPie sends them, unless the items set them.
-    private func addDefaultHeaders(to request: inout HTTPRequest) {
-        var defaults = HTTPHeaders()
-        if !request.headers.contains("User-Agent") { defaults.add(name: "User-Agent", value: "tapedeck/\(TapedeckCommand.version)") }
-        if !request.headers.contains("Accept") { defaults.add(name: "Accept", value: "*/*") }
-        request.headers = HTTPHeaders(defaults.fields + request.headers.fields)
     }
 }

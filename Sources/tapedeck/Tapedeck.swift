@@ -9,7 +9,7 @@ import TapedeckShell
 /// `tapedeck`: one-shot HTTPie-style requests, the REPL, scripts and cassettes.
 @main
 struct TapedeckCommand: AsyncParsableCommand {
-    static let version = "0.1.0"
+    static let version = HTTPRequest.tapedeckVersion
 
     static let configuration = CommandConfiguration(
         commandName: "tapedeck",

@@ -13,7 +13,7 @@ struct HTTPBinClient {
     let api: APIClient
 
     init(session: URLSession, baseURL: String = "http://httpbin.local") throws {
-        api = try APIClient(baseURL: baseURL, transport: SessionTransport(session: session))
+        api = try APIClient(baseURL: baseURL, transport: URLSessionTransport(session: session))
     }
 
     func slideshow() async throws -> Slideshow {
@@ -28,17 +28,4 @@ struct HTTPBinClient {
         try await api.send(Endpoint<Echo>(method: .post, path: "post").withJSONBody(fields))
     }
     func teapot() async throws -> NoContent { try await api.send(Endpoint<NoContent>(path: "status/418")) }
-}
-
-/// Sends through a caller's `URLSession`, so the session from `URLSession.replaying` drives the client.
-struct SessionTransport: HTTPTransport {
-    let session: URLSession
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let (data, response) = try await session.data(for: URLRequestConversion.urlRequest(from: request))
-        guard let http = response as? HTTPURLResponse else { throw HTTPError.noResponse(url: request.url.absoluteString, detail: "not HTTP") }
-        var headers = HTTPHeaders()
-        for (name, value) in http.allHeaderFields { if let name = name as? String, let value = value as? String { headers.add(name: name, value: value) } }
-        return HTTPResponse(status: http.statusCode, headers: headers, body: data, url: http.url)
-    }
 }

@@ -12,12 +12,9 @@ extension Cassette {
         if let format = CassetteFormat(for: url), format != .native { return try loadInterop(from: url, format: format) }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try FileAccess.read(url)
         } catch {
-            if !FileManager.default.fileExists(atPath: url.path) {
-                throw .unreadable(path: url.path, reason: "no such file")
-            }
-            throw .unreadable(path: url.path, reason: error.localizedDescription)
+            throw .unreadable(path: url.path, reason: error.reason)
         }
         if VCRCassetteReader.looksLikeVCRJSON(data) { return try decodeInterop(data, from: url, format: .vcrYAML) }
         return try CassetteCodec.decode(data, source: url.path)
@@ -33,12 +30,10 @@ extension Cassette {
     /// directory if needed: a crash or `kill -9` leaves either the old file or the new one.
     public func write(to url: URL) throws(CassetteError) {
         if let format = CassetteFormat(for: url), format != .native { return try writeInterop(to: url, format: format) }
-        let data = encoded()
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
+            try FileAccess.writeAtomically(encoded(), to: url)
         } catch {
-            throw .writeFailed(path: url.path, reason: error.localizedDescription)
+            throw .writeFailed(path: url.path, reason: error.reason)
         }
     }
 }

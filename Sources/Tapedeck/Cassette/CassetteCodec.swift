@@ -96,7 +96,7 @@ public enum CassetteCodec {
         }
         return .object([
             ("duration", .number(durationLiteral(response.duration))),
-            ("recordedAt", .string(CassetteDate.format(interaction.recordedAt))),
+            ("recordedAt", .string(RFC3339Date.format(interaction.recordedAt, fractionDigits: 3))),
             ("request", .object(requestMembers)),
             ("response", .object(responseMembers)),
         ])
@@ -147,7 +147,7 @@ public enum CassetteCodec {
         }
         fixContentLength(&response.headers, count: response.body.count)
         let recordedAt = try reader.string("recordedAt")
-        guard let date = CassetteDate.parse(recordedAt) else {
+        guard let date = RFC3339Date.parse(recordedAt).map(RFC3339Date.roundedToMilliseconds) else {
             throw .invalidField(path: reader.source, pointer: reader.pointer + "/recordedAt",
                                 problem: "'\(recordedAt)' is not an ISO-8601 date such as 2026-01-02T10:00:00.123Z")
         }
@@ -159,48 +159,5 @@ public enum CassetteCodec {
         if let length = headers["Content-Length"], length != String(count) {
             headers["Content-Length"] = String(count)
         }
-    }
-}
-
-/// ISO-8601 dates with milliseconds in UTC, as cassettes store them (`2026-01-02T10:00:00.123Z`).
-///
-/// Dates are rounded to the nearest millisecond both ways, so decoding and re-encoding a
-/// cassette gives the same bytes.
-enum CassetteDate {
-    static func format(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (seconds, millis) = floorDivision(milliseconds, 1000)
-        let (days, secondOfDay) = floorDivision(seconds, 86_400)
-        let (year, month, day) = civil(fromDays: days)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
-            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millis, 3))Z"
-    }
-
-    static func parse(_ text: String) -> Date? {
-        let parsed = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
-            ?? (try? Date.ISO8601FormatStyle().parse(text))
-        return parsed.map { Date(timeIntervalSince1970: ($0.timeIntervalSince1970 * 1000).rounded() / 1000) }
-    }
-
-    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-        let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
-        return (quotient, value - quotient * divisor)
-    }
-
-    /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

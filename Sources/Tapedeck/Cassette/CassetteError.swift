@@ -24,6 +24,7 @@ public enum CassetteError: Error, LocalizedError, Sendable {
     /// A record mode name (from an option or `TAPEDECK_RECORD_MODE`) is not one of the four.
     case invalidRecordMode(value: String, source: String)
 
+    /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
         switch self {
         case .unreadable(let path, let reason):

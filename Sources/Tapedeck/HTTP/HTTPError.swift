@@ -36,6 +36,7 @@ public enum HTTPError: Error, LocalizedError, Sendable, Equatable {
     /// Any other transport failure, with the underlying message.
     case transport(url: String, detail: String)
 
+    /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
         switch self {
         case .invalidURL(let input, let reason):

@@ -35,19 +35,23 @@ public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByD
         self.fields = pairs.map { HTTPHeader(name: $0.0, value: $0.1) }
     }
 
+    /// Creates headers from a literal, in order: `["Accept": "*/*"]`.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
 
+    /// Decodes from the form ``encode(to:)`` writes.
     public init(from decoder: any Decoder) throws {
         fields = try decoder.singleValueContainer().decode([HTTPHeader].self)
     }
 
+    /// Encodes as the plain form a cassette stores.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(fields)
     }
 
+    /// Iterates the fields in order, repeated names included.
     public func makeIterator() -> IndexingIterator<[HTTPHeader]> { fields.makeIterator() }
 
     /// The number of fields, counting repeats.

@@ -47,12 +47,15 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, Codable, CustomS
     /// Whether this is one of ``common``.
     public var isCommon: Bool { HTTPMethod.common.contains(self) }
 
+    /// The raw value, as typed.
     public var description: String { rawValue }
 
+    /// Decodes from the form ``encode(to:)`` writes.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes as the plain form a cassette stores.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

@@ -7,10 +7,9 @@ extension Cassette {
     static func loadInterop(from url: URL, format: CassetteFormat) throws(CassetteError) -> Cassette {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try FileAccess.read(url)
         } catch {
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            throw .unreadable(path: url.path, reason: exists ? error.localizedDescription : "no such file")
+            throw .unreadable(path: url.path, reason: error.reason)
         }
         return try decodeInterop(data, from: url, format: format)
     }
@@ -72,10 +71,9 @@ extension Cassette {
     public func write(to url: URL, format: CassetteFormat) throws(InteropError) -> [ConversionWarning] {
         let (data, warnings) = encoded(as: format)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
+            try FileAccess.writeAtomically(data, to: url)
         } catch {
-            throw .io(file: url.path, reason: "cannot be written (\(error.localizedDescription)); check that the directory is writable")
+            throw .io(file: url.path, reason: "cannot be written (\(error.reason)); check that the directory is writable")
         }
         return warnings
     }

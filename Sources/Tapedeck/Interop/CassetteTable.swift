@@ -18,7 +18,7 @@ public enum CassetteTable {
                 shorten(interaction.request.url.absoluteString, to: urlWidth),
                 String(interaction.response.status),
                 byteCount(interaction.response.body.count),
-                String(InteropDate.format(interaction.recordedAt).prefix(19)).replacingOccurrences(of: "T", with: " "),
+                String(RFC3339Date.format(interaction.recordedAt, fractionDigits: 6).prefix(19)).replacingOccurrences(of: "T", with: " "),
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -58,29 +58,31 @@ public struct CassetteUsage: Sendable, Hashable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// Writes the sidecar for the cassette at `cassetteURL` atomically.
-    public func write(for cassetteURL: URL) throws(InteropError) {
+    /// Writes the sidecar for the cassette at `cassetteURL` atomically, in the directory
+    /// ``url(for:environment:)`` picks from `environment`.
+    public func write(for cassetteURL: URL,
+                      environment: [String: String] = ProcessInfo.processInfo.environment) throws(InteropError) {
         let value: JSONValue = .object([
             ("cassette", .string(cassetteURL.standardizedFileURL.path)),
-            ("finishedAt", .string(InteropDate.format(finishedAt))),
+            ("finishedAt", .string(RFC3339Date.format(finishedAt, fractionDigits: 6))),
             ("interactions", JSONValue(interactionCount)),
             ("fingerprint", .string(fingerprint)),
             ("unused", .array(unused.map { JSONValue($0) })),
         ])
         var data: Data = JSONWriter.write(value, options: .pretty)
         data.append(0x0A)
-        let url = CassetteUsage.url(for: cassetteURL)
+        let url = CassetteUsage.url(for: cassetteURL, environment: environment)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
+            try FileAccess.writeAtomically(data, to: url)
         } catch {
-            throw .io(file: url.path, reason: "cannot be written (\(error.localizedDescription))")
+            throw .io(file: url.path, reason: "cannot be written (\(error.reason))")
         }
     }
 
     /// Reads the sidecar of the cassette at `cassetteURL`.
-    public static func read(for cassetteURL: URL) throws(InteropError) -> CassetteUsage {
-        let url = CassetteUsage.url(for: cassetteURL)
+    public static func read(for cassetteURL: URL,
+                            environment: [String: String] = ProcessInfo.processInfo.environment) throws(InteropError) -> CassetteUsage {
+        let url = CassetteUsage.url(for: cassetteURL, environment: environment)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw .io(file: url.path, reason: "no usage record: replay \(cassetteURL.lastPathComponent) first "
                 + "(tapedeck run --replay \(cassetteURL.path) …, or a test using it) so Tapedeck knows what was played")
@@ -93,21 +95,28 @@ public struct CassetteUsage: Sendable, Hashable {
         usage.interactionCount = count
         usage.fingerprint = try root.required("fingerprint").string()
         let finished = try root.required("finishedAt")
-        guard let date = InteropDate.parse(try finished.string()) else { throw finished.failure("not an RFC 3339 timestamp") }
+        guard let date = RFC3339Date.parse(try finished.string()) else { throw finished.failure("not an RFC 3339 timestamp") }
         usage.finishedAt = date
         return usage
     }
 }
 
 extension RecordingTransport {
-    /// Records what this run played (``CassetteUsage``) for `tapedeck cassette prune`;
-    /// call it when the run ends, after ``flush()``. Does nothing when no cassette file exists.
-    public func writeUsage() throws(CassetteError) {
-        guard FileManager.default.fileExists(atPath: url.path) else { return }
+    /// Records what this run played (``CassetteUsage``) for `tapedeck cassette prune`; call it
+    /// when the run ends, after ``flush()``. Does nothing when no cassette file exists.
+    ///
+    /// The record is auxiliary: when it cannot be written (a read-only home or cache
+    /// directory on CI) the run still succeeds, and this returns a one-line warning to show
+    /// the user; `nil` means written (or nothing to write).
+    public func writeUsage(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
-            try CassetteUsage(cassette: cassette, unused: unusedInteractions).write(for: url)
+            try CassetteUsage(cassette: cassette, unused: unusedInteractions).write(for: url, environment: environment)
+            return nil
         } catch {
-            throw .writeFailed(path: CassetteUsage.url(for: url).path, reason: error.errorDescription ?? "\(error)")
+            return "warning: usage record not saved, so `tapedeck cassette prune` cannot use this run: "
+                + (error.errorDescription ?? "\(error)")
+                + "; set TAPEDECK_USAGE_DIR to a writable directory (the cassette itself is fine)"
         }
     }
 }

@@ -28,7 +28,7 @@ public enum HARReader {
 
     private static func interaction(_ entry: JSONCursor) throws(InteropError) -> Interaction {
         let started = try entry.required("startedDateTime")
-        guard let recordedAt = InteropDate.parse(try started.string()) else {
+        guard let recordedAt = RFC3339Date.parse(try started.string()) else {
             throw started.failure("not an ISO 8601 date-time (\(started.kind)); expected e.g. 2024-05-01T12:00:00.123Z")
         }
         let request = try self.request(entry.required("request"))

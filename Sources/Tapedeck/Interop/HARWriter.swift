@@ -12,7 +12,7 @@ import Foundation
 /// ```
 public enum HARWriter {
     /// The creator named in `log.creator`.
-    public static let creator: JSONValue = ["name": "Tapedeck", "version": "0.1"]
+    public static let creator: JSONValue = ["name": "Tapedeck", "version": .string(HTTPRequest.tapedeckVersion)]
 
     /// The HAR bytes (pretty JSON, trailing newline) and what the format could not hold.
     public static func write(_ cassette: Cassette) -> (data: Data, warnings: [ConversionWarning]) {
@@ -36,7 +36,7 @@ public enum HARWriter {
     private static func entry(_ interaction: Interaction, index: Int, warnings: inout [ConversionWarning]) -> JSONValue {
         let milliseconds = JSONValue(interaction.response.duration * 1000)
         return .object([
-            ("startedDateTime", .string(InteropDate.format(interaction.recordedAt))),
+            ("startedDateTime", .string(RFC3339Date.format(interaction.recordedAt, fractionDigits: 6))),
             ("time", milliseconds),
             ("request", request(interaction.request, index: index, warnings: &warnings)),
             ("response", response(interaction.response, requestURL: interaction.request.url)),

@@ -16,6 +16,7 @@ public enum InteropError: Error, LocalizedError, Sendable, Equatable {
     /// The conversion is impossible as asked (e.g. converting a file to itself).
     case unsupported(file: String, reason: String)
 
+    /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
         switch self {
         case let .malformed(file, path, problem):

@@ -61,7 +61,7 @@ public enum VCRCassetteReader {
         response.url = request.url
         if let extra {
             if let date = try extra.optional("recordedAt") {
-                guard let parsed = InteropDate.parse(try date.string()) else {
+                guard let parsed = RFC3339Date.parse(try date.string()) else {
                     throw date.failure("not an RFC 3339 timestamp (\(date.kind))")
                 }
                 recordedAt = parsed

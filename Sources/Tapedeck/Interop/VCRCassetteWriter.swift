@@ -34,7 +34,7 @@ public enum VCRCassetteWriter {
             out += cassette.interactions.isEmpty ? "    interactions: []\n" : "    interactions:\n"
             for interaction in cassette.interactions {
                 out += "    - duration: \(interaction.response.duration)\n"
-                out += "      recordedAt: '\(InteropDate.format(interaction.recordedAt))'\n"
+                out += "      recordedAt: '\(RFC3339Date.format(interaction.recordedAt, fractionDigits: 6))'\n"
                 if let url = interaction.response.url {
                     out += "      url: \(YAMLScalar.inline(url.absoluteString))\n"
                 }

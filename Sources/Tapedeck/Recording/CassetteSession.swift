@@ -75,11 +75,16 @@ public final class CassetteSession: Sendable {
     /// Writes anything recorded (atomically) and what was played (``CassetteUsage``, for
     /// `tapedeck cassette prune`), and returns the status line plus the never-played
     /// interactions, one per line.
+    ///
+    /// Only a failure to write the cassette throws. The usage record is auxiliary: when it
+    /// cannot be written (say `~/.cache` is read-only), the text ends with a `warning:` line
+    /// naming the directory and the fix (`TAPEDECK_USAGE_DIR`) instead.
     @discardableResult
-    public func finish() throws(CassetteError) -> String {
+    public func finish(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CassetteError) -> String {
         try recorder.flush()
-        try recorder.writeUsage()
+        let usageWarning = recorder.writeUsage(environment: environment)
         let unused = recorder.unusedReport()
-        return unused.isEmpty ? status.description : status.description + "\n" + unused
+        let lines = [status.description] + (unused.isEmpty ? [] : [unused]) + (usageWarning.map { [$0] } ?? [])
+        return lines.joined(separator: "\n")
     }
 }

@@ -28,10 +28,14 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable, CustomStringCo
     /// The environment variable that overrides the mode chosen in code.
     public static let environmentKey = "TAPEDECK_RECORD_MODE"
 
+    /// The raw value, as typed.
     public var description: String { rawValue }
 
     /// The mode in effect: `TAPEDECK_RECORD_MODE` if set, else `requested`, else `none` when
     /// `CI` is `true`/`1` and `once` otherwise.
+    ///
+    /// `requested` is optional, so a literal `.none` here means "not given"; write
+    /// `RecordMode.none` for replay-only.
     public static func resolve(_ requested: RecordMode?,
                                environment: [String: String] = ProcessInfo.processInfo.environment) throws(CassetteError) -> RecordMode {
         if let override = environment[environmentKey]?.trimmingCharacters(in: .whitespaces), !override.isEmpty {

@@ -98,6 +98,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         state = Mutex(State(cassette: start))
     }
 
+    /// Sends `request` and returns its response (see the type's summary for how).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard options.replay.followRedirects else { return try await sendOne(request) }
         return try await RedirectFollower.follow(request) { hop in try await sendOne(hop) }

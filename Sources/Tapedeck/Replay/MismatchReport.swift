@@ -44,6 +44,7 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
     /// What to do: options to set or the re-record command.
     public var fixes: [String]
 
+    /// The text shown to the user.
     public var description: String {
         var lines = ["no recorded interaction matches \(request.method) \(request.url.absoluteString)"]
         let modeText = mode.map { ", mode \($0)" } ?? ""

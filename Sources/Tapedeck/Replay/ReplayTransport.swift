@@ -70,6 +70,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         self.init(cassette: try Cassette.load(from: url), path: url.path, options: options)
     }
 
+    /// Sends `request` and returns its response (see the type's summary for how).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try serve(request)
     }

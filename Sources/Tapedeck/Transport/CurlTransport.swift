@@ -43,6 +43,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
+    /// Sends `request` and returns its response (see the type's summary for how).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellationAsHTTPError(url: request.url)
         let handle = idle.withLock { $0.popLast() } ?? CurlHandle()

@@ -26,6 +26,7 @@ public struct StubTransport: HTTPTransport {
         self.handler = handler
     }
 
+    /// Sends `request` and returns its response (see the type's summary for how).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var response = try await handler(request)
         if response.url == nil { response.url = request.url }

@@ -28,10 +28,13 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     /// The options this transport was made with.
     public let options: Options
     private let session: URLSession
+    /// Whether `session` was made here (and so is invalidated with the transport).
+    private let ownsSession: Bool
 
     /// Creates a transport with its own `URLSession`.
     public init(options: Options = Options()) {
         self.options = options
+        ownsSession = true
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = options.timeout
         configuration.timeoutIntervalForResource = options.timeout
@@ -46,8 +49,27 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
-    deinit { session.finishTasksAndInvalidate() }
+    /// Sends through a `URLSession` you already have: the one your app code uses, or one from
+    /// `URLSession.replaying(…)`, `.recording(…)` or `.stubbing { }` in tests, so an
+    /// ``APIClient`` runs over the session under test.
+    ///
+    /// The session's own configuration and delegate decide cookies and redirects, so only
+    /// `options.timeout` applies (to each request). The session is never invalidated here: it
+    /// stays yours.
+    ///
+    /// ```swift
+    /// let session = try URLSession.replaying(Cassettes.url("httpbin"))
+    /// let client = try APIClient(baseURL: "http://httpbin.local", transport: URLSessionTransport(session: session))
+    /// ```
+    public init(session: URLSession, options: Options = Options()) {
+        self.options = options
+        self.session = session
+        ownsSession = false
+    }
 
+    deinit { if ownsSession { session.finishTasksAndInvalidate() } }
+
+    /// Sends `request` and returns its response (see the type's summary for how).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url, timeoutInterval: options.timeout)
         urlRequest.httpMethod = request.method.rawValue
@@ -96,7 +118,8 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 
     /// Turns a `URLError` into an ``HTTPError`` that names the host, port or timeout.
     static func map(_ error: any Error, request: HTTPRequest, timeout: TimeInterval) -> any Error {
-        if error is HTTPError { return error }
+        // Errors a URLProtocol raised (a replay session's mismatch report) arrive unchanged.
+        if error is HTTPError || error is CassetteError { return error }
         let url = request.url.absoluteString
         if error is CancellationError { return HTTPError.cancelled(url: url) }
         guard let urlError = error as? URLError else {

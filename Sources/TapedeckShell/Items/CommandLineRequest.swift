@@ -81,6 +81,7 @@ public enum CommandLineRequestError: Error, LocalizedError, Sendable, Equatable 
     /// The method word is not a method.
     case unknownMethod(String, suggestion: String?)
 
+    /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
         switch self {
         case .missingURL:

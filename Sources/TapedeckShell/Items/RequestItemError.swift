@@ -28,6 +28,7 @@ public enum RequestItemError: Error, LocalizedError, Sendable, Equatable {
     /// A raw body (`--raw`, `< FILE`) together with body items.
     case rawBodyWithItems(items: [String])
 
+    /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
         switch self {
         case .noSeparator(let item):

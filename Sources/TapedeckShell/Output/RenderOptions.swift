@@ -45,6 +45,7 @@ public enum RenderOptionError: Error, LocalizedError, Sendable, Equatable {
     /// `--pretty` got an unknown style.
     case invalidPretty(String)
 
+    /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
         switch self {
         case .invalidPrintLetters(let letters):

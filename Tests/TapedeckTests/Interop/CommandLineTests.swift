@@ -80,6 +80,22 @@ struct CommandLineTests {
         #expect(lint.stdout.hasSuffix("1 finding\n"))
     }
 
+    @Test("tapedeck run --replay passes when the usage record cannot be written, with a warning on stderr")
+    func usageWarning() throws {
+        let directory = try InteropFixtures.temporaryDirectory()
+        let cassette = directory.appendingPathComponent("w.cassette.json")
+        try InteropFixtures.sampleCassette().write(to: cassette)
+        let script = directory.appendingPathComponent("s.tape")
+        try Data("get http://127.0.0.1:8080/get?b=two%20words&a=1\nexpect 200\n".utf8).write(to: script)
+        let blocker = directory.appendingPathComponent("blocker")
+        try Data("x".utf8).write(to: blocker)
+        let run = try tapedeck("run", "--replay", cassette.path, script.path, usageDir: blocker.appendingPathComponent("usage"))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: usage record not saved"))
+        #expect(run.stderr.contains("set TAPEDECK_USAGE_DIR to a writable directory"))
+        #expect(!run.stderr.contains("Fatal error"))
+    }
+
     @Test("prune drops what the last replay run (tapedeck run --replay) never played, keeping the file's format")
     func prune() throws {
         let directory = try InteropFixtures.temporaryDirectory()

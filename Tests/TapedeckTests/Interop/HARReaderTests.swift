@@ -24,7 +24,7 @@ struct HARReaderTests {
         let cassette = try HARReader.read(InteropFixtures.data("browser.har"), file: "browser.har")
         #expect(cassette.interactions.count == 3)
         let first = cassette.interactions[0]
-        #expect(first.recordedAt == InteropDate.parse("2024-05-01T10:00:00.123Z"))
+        #expect(first.recordedAt == RFC3339Date.parse("2024-05-01T10:00:00.123Z"))
         #expect(abs(first.response.duration - 0.012345678) < 1e-12)
         #expect(first.request.headers.fields.map(\.name) == ["accept", "Cookie"])
         #expect(first.request.headers["Cookie"] == "session=abc; theme=dark")
@@ -36,7 +36,7 @@ struct HARReaderTests {
         #expect(login.request.body == Data("user=ada+lovelace&next=%2Fhome%3Fx%3D1".utf8))
         #expect(login.response.headers["Location"] == "https://example.com/home")
         #expect(login.response.reason == "Found")
-        #expect(login.recordedAt == InteropDate.parse("2024-05-01T10:00:01.500Z"))
+        #expect(login.recordedAt == RFC3339Date.parse("2024-05-01T10:00:01.500Z"))
         #expect(cassette.interactions[2].response.body == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         #expect(cassette.interactions[2].recordedAt.timeIntervalSince1970 == 1_714_557_602.25)
     }
@@ -74,13 +74,13 @@ struct HARReaderTests {
 
     @Test("dates with offsets, any fraction and none parse to the same instant")
     func dates() {
-        let instant = InteropDate.parse("2024-05-01T10:00:00.5Z")
+        let instant = RFC3339Date.parse("2024-05-01T10:00:00.5Z")
         #expect(instant?.timeIntervalSince1970 == 1_714_557_600.5)
-        #expect(InteropDate.parse("2024-05-01T12:00:00.500000+02:00") == instant)
-        #expect(InteropDate.parse("2024-05-01T05:30:00.5-0430") == instant)
-        #expect(InteropDate.parse("2024-05-01 10:00:00") == Date(timeIntervalSince1970: 1_714_557_600))
-        #expect(InteropDate.parse("2024-13-01T10:00:00Z") == nil)
-        #expect(InteropDate.format(Date(timeIntervalSince1970: 1_714_557_600.25)) == "2024-05-01T10:00:00.250000Z")
-        #expect(InteropDate.format(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500000Z")
+        #expect(RFC3339Date.parse("2024-05-01T12:00:00.500000+02:00") == instant)
+        #expect(RFC3339Date.parse("2024-05-01T05:30:00.5-0430") == instant)
+        #expect(RFC3339Date.parse("2024-05-01 10:00:00") == Date(timeIntervalSince1970: 1_714_557_600))
+        #expect(RFC3339Date.parse("2024-13-01T10:00:00Z") == nil)
+        #expect(RFC3339Date.format(Date(timeIntervalSince1970: 1_714_557_600.25), fractionDigits: 6) == "2024-05-01T10:00:00.250000Z")
+        #expect(RFC3339Date.format(Date(timeIntervalSince1970: -0.5), fractionDigits: 6) == "1969-12-31T23:59:59.500000Z")
     }
 }

@@ -123,7 +123,7 @@ struct PeerTests {
             } else {
                 #expect(Data(text.utf8) == interaction.response.body)
             }
-            let started = try #require(entry["startTime"]?.stringValue.flatMap(InteropDate.parse))
+            let started = try #require(entry["startTime"]?.stringValue.flatMap(RFC3339Date.parse))
             #expect(abs(started.timeIntervalSince(interaction.recordedAt)) < 0.000_001)
         }
         #expect(entries[1]["requestText"]?.stringValue == String(decoding: cassette.interactions[1].request.body ?? Data(), as: UTF8.self))

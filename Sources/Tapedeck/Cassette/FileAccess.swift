@@ -1,0 +1,47 @@
+import Foundation
+
+/// Whole-file reads and atomic writes for cassettes, exports and usage records, with failure
+/// reasons people can act on: corelibs says "The operation could not be completed.
+/// (NSCocoaErrorDomain error 512.)" where the cause is "Not a directory".
+enum FileAccess {
+    /// Why a read or write failed, in words (`no such file`, `Is a directory`, …).
+    struct Failure: Error {
+        /// The reason, without the path (callers name the file themselves).
+        var reason: String
+    }
+
+    /// Reads the whole file.
+    static func read(_ url: URL) throws(Failure) -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            guard FileManager.default.fileExists(atPath: url.path) else { throw Failure(reason: "no such file") }
+            throw Failure(reason: reason(error))
+        }
+    }
+
+    /// Creates the parent directory if needed, then writes `data` to a temporary file and
+    /// renames it over `url`: a crash or `kill -9` leaves the old file or the new one.
+    static func writeAtomically(_ data: Data, to url: URL) throws(Failure) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw Failure(reason: "it is a directory; name a file inside it")
+        }
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw Failure(reason: reason(error))
+        }
+    }
+
+    /// The underlying POSIX reason (`Not a directory`, `Permission denied`, …) when Foundation
+    /// wrapped one, else the error's own description.
+    static func reason(_ error: any Error) -> String {
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain {
+            return underlying.localizedDescription
+        }
+        return error.localizedDescription
+    }
+}

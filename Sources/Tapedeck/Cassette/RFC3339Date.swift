@@ -1,0 +1,119 @@
+import Foundation
+
+/// RFC 3339 timestamps, the one date format of every file Tapedeck reads or writes: native
+/// cassettes (milliseconds), HAR, vcrpy metadata and usage records (microseconds).
+///
+/// Reading accepts any number of fractional digits, `T`, `t` or a space between date and
+/// time, and `Z` or a `±hh:mm` / `±hhmm` offset (none means UTC). Writing is always UTC with
+/// a `Z`, computed by hand so the text never depends on the locale or the Foundation version.
+///
+/// ```swift
+/// RFC3339Date.parse("2024-05-01T12:00:00.5+02:00")                   // 2024-05-01 10:00:00.5 UTC
+/// RFC3339Date.format(date, fractionDigits: 3)                        // "2024-05-01T10:00:00.500Z"
+/// ```
+enum RFC3339Date {
+    /// Parses `2024-05-01T12:00:00.123456+02:00`, `…Z`, `…+0200` or no fraction at all; nil
+    /// for anything else (including month 13 or hour 24).
+    static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+        func number(_ digits: Int) -> Int? {
+            guard index + digits <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[index..<index + digits] {
+                guard isDigit(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            index += digits
+            return value
+        }
+        func expect(_ characters: String) -> Bool {
+            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+              let second = number(2) else { return nil }
+        // Up to nanoseconds are kept exactly as an integer; further digits are ignored.
+        var nanoseconds = 0
+        if expect(".") {
+            let start = index
+            var scale = 100_000_000
+            while index < bytes.count, isDigit(bytes[index]) {
+                nanoseconds += Int(bytes[index] - 0x30) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offset = 0
+        if !expect("Zz"), index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            index += 1
+            guard let hours = number(2) else { return nil }
+            _ = expect(":")
+            guard let minutes = number(2) else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        }
+        guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+              second <= 60 else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+    }
+
+    /// `2024-05-01T10:00:00.123Z` with `fractionDigits` 3, `….123456Z` with 6 (rounded to
+    /// the nearest unit; 0 gives no fraction).
+    static func format(_ date: Date, fractionDigits: Int) -> String {
+        let digits = min(max(fractionDigits, 0), 9)
+        var unitsPerSecond: Int64 = 1
+        for _ in 0..<digits { unitsPerSecond *= 10 }
+        let units = Int64((date.timeIntervalSince1970 * Double(unitsPerSecond)).rounded())
+        let (seconds, fraction) = floorDivision(units, unitsPerSecond)
+        let (days, secondOfDay) = floorDivision(seconds, 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        let fractionText = digits == 0 ? "" : "." + pad(fraction, digits)
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
+            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))\(fractionText)Z"
+    }
+
+    /// `date` rounded to the nearest millisecond, as native cassettes store it, so decoding and
+    /// re-encoding gives the same bytes.
+    static func roundedToMilliseconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
+
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
+        return (quotient, value - quotient * divisor)
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's algorithm, proleptic Gregorian calendar).
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The inverse of ``daysFromCivil(year:month:day:)``.
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

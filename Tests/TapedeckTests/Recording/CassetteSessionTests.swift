@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("Cassette sessions (what the REPL, scripts and the CLI hold)")
+struct CassetteSessionTests {
+    /// A usage directory that can never be created: its parent is a regular file (root ignores
+    /// permissions, so a read-only directory would not do).
+    static func unwritableUsageDirectory(in directory: TemporaryDirectory) throws -> String {
+        let blocker = directory.file("not-a-directory")
+        try Data("x".utf8).write(to: blocker)
+        return blocker.appendingPathComponent("usage").path
+    }
+
+    @Test("finish still succeeds when the usage record cannot be written, and says so in a warning line")
+    func usageFailureIsAWarning() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("s.cassette.json")
+        try Cassette(interactions: [.make(.get, "http://api.test/a", body: "a"), .make(.get, "http://api.test/b", body: "b")])
+            .write(to: url)
+        let session = try CassetteSession.replay(path: url.path)
+        _ = try await session.transport.send(HTTPRequest(url: URL(string: "http://api.test/a")!))
+        let usageDir = try Self.unwritableUsageDirectory(in: directory)
+
+        let text = try session.finish(environment: ["TAPEDECK_USAGE_DIR": usageDir])
+
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "replay \(url.path) · 0 recorded · 1 played · 1 unused · 2 in cassette")
+        let warning = try #require(lines.last)
+        #expect(warning.hasPrefix("warning: usage record not saved, so `tapedeck cassette prune` cannot use this run: "))
+        #expect(warning.contains(usageDir))
+        #expect(warning.hasSuffix("set TAPEDECK_USAGE_DIR to a writable directory (the cassette itself is fine)"))
+    }
+
+    @Test("finish writes the usage record where TAPEDECK_USAGE_DIR says, with no warning")
+    func usageWritten() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("s.cassette.json")
+        try Cassette(interactions: [.make(.get, "http://api.test/a", body: "a"), .make(.get, "http://api.test/b", body: "b")])
+            .write(to: url)
+        let session = try CassetteSession.replay(path: url.path)
+        _ = try await session.transport.send(HTTPRequest(url: URL(string: "http://api.test/b")!))
+        let environment = ["TAPEDECK_USAGE_DIR": directory.file("usage").path]
+
+        let text = try session.finish(environment: environment)
+
+        #expect(!text.contains("warning"))
+        let usage = try CassetteUsage.read(for: url, environment: environment)
+        #expect(usage.unused == [0])
+        #expect(usage.interactionCount == 2)
+    }
+
+    @Test("a failure to write the cassette itself still throws, naming the file")
+    func cassetteFailureThrows() async throws {
+        let directory = TemporaryDirectory()
+        let blocker = directory.file("file")
+        try Data("x".utf8).write(to: blocker)
+        let url = blocker.appendingPathComponent("new.cassette.json")
+        let live = StubTransport { _ in HTTPResponse(status: 200, body: Data("ok".utf8)) }
+        let session = try CassetteSession(path: url.path, mode: .all, live: live,
+                                          options: .init(replay: .init(followRedirects: false), autosave: false))
+        _ = try await session.transport.send(HTTPRequest(url: URL(string: "http://api.test/a")!))
+        #expect {
+            try session.finish(environment: ["TAPEDECK_USAGE_DIR": directory.file("usage").path])
+        } throws: { error in
+            (error as? CassetteError)?.errorDescription?.hasPrefix("cannot write cassette \(url.path)") == true
+        }
+    }
+}
