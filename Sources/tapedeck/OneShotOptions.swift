@@ -39,4 +39,11 @@ struct OneShotOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Exit with 4 when the status is 4xx or 5xx.")
     var checkStatus = false
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0, timeout <= 2_000_000 else {
+            throw ValidationError("--timeout \(timeout) is not valid; give the seconds to wait as a number from 0.001 "
+                + "to 2000000, e.g. --timeout 30")
+        }
+    }
 }

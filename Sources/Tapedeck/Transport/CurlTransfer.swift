@@ -75,9 +75,18 @@ final class CurlTransfer: Sendable {
         return .success(response(easy, duration: elapsed))
     }
 
+    /// libcurl's `CURLOPT_TIMEOUT_MS` for `seconds`: at least 1 ms, and 0 (no limit) for a
+    /// timeout that is not a positive finite number or is too large to count in milliseconds.
+    static func timeoutMilliseconds(_ seconds: TimeInterval) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        let milliseconds = seconds * 1000
+        guard milliseconds < Double(Int32.max) else { return 0 }
+        return max(1, Int(milliseconds))
+    }
+
     private func configure(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = tapedeck_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(options.timeout * 1000)))
+        _ = tapedeck_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, CurlTransfer.timeoutMilliseconds(options.timeout))
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0)
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_MAXREDIRS, 30)
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0)

@@ -13,7 +13,8 @@ import Synchronization
 public final class CurlTransport: HTTPTransport, Sendable {
     /// How requests are sent.
     public struct Options: Sendable, Hashable {
-        /// Seconds to wait for the complete response.
+        /// Seconds to wait for the complete response; zero, a negative number, NaN or infinity
+        /// mean no limit.
         public var timeout: TimeInterval
         /// Whether 3xx responses with a `Location` are followed (at most 30 hops).
         public var followRedirects: Bool

@@ -10,7 +10,8 @@ import FoundationNetworking
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     /// How requests are sent.
     public struct Options: Sendable, Hashable {
-        /// Seconds to wait for the complete response.
+        /// Seconds to wait for the complete response; zero, a negative number, NaN or infinity
+        /// mean no limit.
         public var timeout: TimeInterval
         /// Whether 3xx responses with a `Location` are followed.
         public var followRedirects: Bool
@@ -23,6 +24,9 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
             self.followRedirects = followRedirects
             self.cookies = cookies
         }
+
+        /// `timeout`, or a year when it is not a positive finite number (Foundation has no "never").
+        var effectiveTimeout: TimeInterval { timeout.isFinite && timeout > 0 ? timeout : 365 * 86_400 }
     }
 
     /// The options this transport was made with.
@@ -36,8 +40,8 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         self.options = options
         ownsSession = true
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = options.timeout
-        configuration.timeoutIntervalForResource = options.timeout
+        configuration.timeoutIntervalForRequest = options.effectiveTimeout
+        configuration.timeoutIntervalForResource = options.effectiveTimeout
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         if !options.cookies {
@@ -71,7 +75,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 
     /// Sends `request` and returns its response (see the type's summary for how).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url, timeoutInterval: options.timeout)
+        var urlRequest = URLRequest(url: request.url, timeoutInterval: options.effectiveTimeout)
         urlRequest.httpMethod = request.method.rawValue
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body

@@ -23,9 +23,14 @@ public struct CommandLineRequest: Sendable, Hashable {
     public static let extendedMethods = ["TRACE", "CONNECT", "PURGE", "QUERY", "PROPFIND", "PROPPATCH",
                                          "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "REPORT", "SEARCH", "LINK", "UNLINK"]
 
-    /// Splits positional words; throws for a missing URL or a misspelt method.
+    /// Splits positional words; throws for a missing URL (none, or an upper-case method name
+    /// alone) or a misspelt method.
     public static func split(_ words: [String]) throws(CommandLineRequestError) -> CommandLineRequest {
         guard let first = words.first else { throw .missingURL }
+        // `tapedeck GET` alone is a method without its URL, not a host called GET.
+        if words.count == 1, HTTPMethod.common.contains(where: { $0.rawValue == first }) || extendedMethods.contains(first) {
+            throw .missingURL
+        }
         guard words.count > 1, isMethodLike(first, next: words[1]) else {
             return CommandLineRequest(method: nil, url: first, items: Array(words.dropFirst()))
         }

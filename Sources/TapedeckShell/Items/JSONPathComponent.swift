@@ -51,7 +51,7 @@ enum NestedJSONBuilder {
             if field.path.count == 1, case .key(let key) = field.path[0] {
                 // A repeated flat name collects its values in an array, as HTTPie does.
                 let count = flatCounts[key, default: 0]
-                root = addFlat(root, key: key, value: field.value, count: count)
+                root = try addFlat(root, key: key, value: field.value, count: count, item: field.item)
                 flatCounts[key] = count + 1
                 continue
             }
@@ -60,8 +60,15 @@ enum NestedJSONBuilder {
         return root
     }
 
-    private static func addFlat(_ root: JSONValue, key: String, value: JSONValue, count: Int) -> JSONValue {
+    private static func addFlat(_ root: JSONValue, key: String, value: JSONValue, count: Int,
+                                item: String) throws(RequestItemError) -> JSONValue {
         guard case .object(var members) = root else { return root }
+        if count == 0, let nested = members.first(where: { $0.key == key }) {
+            // A nested item (a[x]=…) built this member; a second member of the same name
+            // would give a JSON object with a duplicate key.
+            throw .invalidJSONPath(item: item, reason: "'\(key)' already holds the \(nested.value.typeName) an earlier "
+                + "nested item built; set it whole (\(key):=…) or by parts (\(key)[…]=…), not both")
+        }
         guard count > 0, let index = members.firstIndex(where: { $0.key == key }) else {
             members.append((key, value))
             return .object(members)

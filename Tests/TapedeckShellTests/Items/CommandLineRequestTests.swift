@@ -21,6 +21,12 @@ struct CommandLineRequestTests {
         #expect(request.items == items)
     }
 
+    @Test("a method name alone is a missing URL, not a host", arguments: ["GET", "POST", "DELETE", "PURGE"])
+    func methodAlone(_ word: String) throws {
+        #expect(throws: CommandLineRequestError.missingURL) { try CommandLineRequest.split([word]) }
+        #expect(try CommandLineRequest.split(["get"]).url == "get")
+    }
+
     @Test("near misses of a method are typos with a suggestion", arguments: [
         ("GTE", "GET"), ("POTS", "POST"), ("delet", "DELETE"), ("PACTH", "PATCH"),
     ])

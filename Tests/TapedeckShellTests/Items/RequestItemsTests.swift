@@ -75,6 +75,16 @@ struct RequestItemsTests {
         #expect(throws: RequestItemError.self) { try parse("a[b=1") }
     }
 
+    @Test("a flat name after a nested one of the same name is an error, not a duplicate JSON key")
+    func flatAfterNested() throws {
+        let reason = "'a' already holds the object an earlier nested item built; set it whole (a:=…) or by parts (a[…]=…), not both"
+        #expect(throws: RequestItemError.invalidJSONPath(item: "a:=2", reason: reason)) {
+            try parse("a[x]=1", "a:=2").body(mode: .json)
+        }
+        #expect(throws: RequestItemError.self) { try parse("tags[]=x", "tags=y").body(mode: .json) }
+        #expect(try jsonText(try parse("a[x]=1", "b=2", "a[y]=3")) == #"{"a":{"x":"1","y":"3"},"b":"2"}"#)
+    }
+
     @Test("invalid raw JSON names the item, the column and the fix")
     func invalidJSON() throws {
         do {

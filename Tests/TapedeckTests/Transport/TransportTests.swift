@@ -15,6 +15,24 @@ struct TransportTests {
         #expect(SetCookieSplitter.split("only=1") == ["only=1"])
     }
 
+    @Test("a timeout that is not a positive finite number means no limit instead of a crash")
+    func oddTimeouts() async throws {
+        #expect(CurlTransfer.timeoutMilliseconds(2.5) == 2500)
+        #expect(CurlTransfer.timeoutMilliseconds(0.0001) == 1)
+        for seconds in [0, -1, .nan, .infinity, 1e400, 1e300] as [TimeInterval] {
+            #expect(CurlTransfer.timeoutMilliseconds(seconds) == 0, "\(seconds)")
+        }
+        let request = HTTPRequest(url: URL(string: "http://127.0.0.1:1/")!)
+        for seconds in [.nan, .infinity, -5] as [TimeInterval] {
+            await #expect(throws: HTTPError.cannotConnect(host: "127.0.0.1", port: 1)) {
+                try await CurlTransport(options: .init(timeout: seconds)).send(request)
+            }
+            await #expect(throws: HTTPError.self) {
+                try await URLSessionTransport(options: .init(timeout: seconds)).send(request)
+            }
+        }
+    }
+
     @Test("URL errors map to errors naming the host, port or timeout")
     func urlErrorMapping() {
         let request = HTTPRequest(url: URL(string: "http://example.test:8080/x")!)
