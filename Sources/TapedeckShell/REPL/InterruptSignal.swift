@@ -10,19 +10,52 @@ import Synchronization
 /// polls the flag and cancels the request's task.
 public enum InterruptSignal {
     private static let pending = Atomic<Bool>(false)
+    private static let readingThread = Atomic<UInt>(0)
 
     /// Installs the handler (idempotent).
     public static func install() {
         var action = sigaction()
         #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = { _ in InterruptSignal.pending.store(true, ordering: .relaxed) }
+        action.__sigaction_handler.sa_handler = { signal in InterruptSignal.handle(signal) }
         #else
-        action.__sigaction_u.__sa_handler = { _ in InterruptSignal.pending.store(true, ordering: .relaxed) }
+        action.__sigaction_u.__sa_handler = { signal in InterruptSignal.handle(signal) }
         #endif
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         sigaction(SIGINT, &action, nil)
     }
+
+    /// Marks the calling thread as the one blocked reading the terminal. The kernel may deliver
+    /// `SIGINT` to any thread (and main-actor code may run on different threads over time), so
+    /// the handler forwards the signal to this one, whose blocking `read` must be interrupted.
+    /// Dispatch worker threads block signals, so `SIGINT` is unblocked here; returns the
+    /// previous mask for ``unmarkReadingThread(restoring:)``.
+    public static func markReadingThread() -> sigset_t {
+        readingThread.store(UInt(pthread_self()), ordering: .relaxed)
+        var set = sigset_t(), previous = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, &previous)
+        return previous
+    }
+
+    /// Restores the reading thread's signal mask.
+    public static func unmarkReadingThread(restoring previous: sigset_t) {
+        readingThread.store(0, ordering: .relaxed)
+        var mask = previous
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
+    }
+
+    private static func handle(_ signal: Int32) {
+        pending.store(true, ordering: .relaxed)
+        let reader = readingThread.load(ordering: .relaxed)
+        if reader != 0, UInt(pthread_self()) != reader {
+            pthread_kill(pthread_t(reader), signal)
+        }
+    }
+
+    /// Whether Ctrl-C was pressed and not yet consumed.
+    public static var isPending: Bool { pending.load(ordering: .relaxed) }
 
     /// Whether Ctrl-C was pressed since the last call; clears the flag.
     public static func consume() -> Bool {

@@ -36,6 +36,8 @@ public final class LineEditor {
         guard interactive else { return }
         if setlocale(LC_CTYPE, "") == nil { setlocale(LC_CTYPE, "C.UTF-8") }
         rl_readline_name = UnsafePointer(strdup("tapedeck"))
+        rl_catch_signals = 0
+        rl_getc_function = { _ in KeyReader.next() }
         CompletionBridge.install()
         using_history()
         stifle_history(Int32(HistoryFile.limit))
@@ -52,7 +54,10 @@ public final class LineEditor {
             return .line(line)
         }
         _ = InterruptSignal.consume()
-        guard let raw = readline(prompt) else {
+        let previousMask = InterruptSignal.markReadingThread()
+        let raw = readline(prompt)
+        InterruptSignal.unmarkReadingThread(restoring: previousMask)
+        guard let raw else {
             return InterruptSignal.consume() ? .interrupted : .endOfInput
         }
         defer { free(raw) }
@@ -94,6 +99,41 @@ enum CompletionBridge {
                 guard index < CompletionBridge.matches.count else { return nil }
                 return strdup(CompletionBridge.matches[index])
             }
+        }
+    }
+}
+
+/// Reads one character for libedit: a whole UTF-8 sequence decoded to its code point (libedit
+/// stores what this returns as one wide character), or EOF when Ctrl-C interrupted the read,
+/// so `readline()` returns at the first Ctrl-C instead of retrying the read.
+enum KeyReader {
+    static func next() -> Int32 {
+        guard let first = readByte() else { return -1 }
+        let length: Int
+        switch first {
+        case 0..<0x80: return Int32(first)
+        case 0xC0..<0xE0: length = 2
+        case 0xE0..<0xF0: length = 3
+        case 0xF0..<0xF8: length = 4
+        default: return 0xFFFD
+        }
+        var bytes = [first]
+        while bytes.count < length {
+            guard let byte = readByte(), byte & 0xC0 == 0x80 else { return 0xFFFD }
+            bytes.append(byte)
+        }
+        guard let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first else { return 0xFFFD }
+        return Int32(bitPattern: scalar.value)
+    }
+
+    private static func readByte() -> UInt8? {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count == 1 { return byte }
+            if count == 0 { return nil }
+            if errno == EINTR, !InterruptSignal.isPending { continue }
+            return nil
         }
     }
 }
