@@ -48,6 +48,10 @@ public enum CassetteCodec {
 
     /// Decodes native-format bytes; `source` (usually the file path) names the origin in errors.
     public static func decode(_ data: Data, source: String = "<cassette>") throws(CassetteError) -> Cassette {
+        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            throw .invalidField(path: source, pointer: "", problem: "the file is empty; delete it to record afresh, "
+                + "or restore it from version control")
+        }
         let root: JSONValue
         do {
             root = try JSONParser.parse(data)

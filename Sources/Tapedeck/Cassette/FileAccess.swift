@@ -12,6 +12,10 @@ enum FileAccess {
 
     /// Reads the whole file.
     static func read(_ url: URL) throws(Failure) -> Data {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw Failure(reason: "it is a directory, not a cassette file; give the path of a file inside it")
+        }
         do {
             return try Data(contentsOf: url)
         } catch {
@@ -27,6 +31,14 @@ enum FileAccess {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw Failure(reason: "it is a directory; name a file inside it")
         }
+        // Foundation reports a file in the way of the directory as "File exists".
+        var ancestor = url.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory), ancestor.path != "/" {
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        if !isDirectory.boolValue {
+            throw Failure(reason: "\(ancestor.path) is a file, so the directory cannot be made; choose another path")
+        }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url, options: .atomic)
@@ -38,10 +50,8 @@ enum FileAccess {
     /// The underlying POSIX reason (`Not a directory`, `Permission denied`, …) when Foundation
     /// wrapped one, else the error's own description.
     static func reason(_ error: any Error) -> String {
-        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain {
-            return underlying.localizedDescription
-        }
+        let posix = (error as? CocoaError)?.underlying as? POSIXError ?? error as? POSIXError
+        if let posix { return String(cString: strerror(posix.code.rawValue)) }
         return error.localizedDescription
     }
 }

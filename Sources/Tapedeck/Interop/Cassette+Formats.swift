@@ -22,6 +22,9 @@ extension Cassette {
         } catch let error as InteropError {
             switch error {
             case let .malformed(file, path, problem): throw .invalidField(path: file, pointer: path, problem: problem)
+            case let .syntax(file, line, column, problem):
+                throw .unreadable(path: "\(file):\(line):\(column)", reason: problem + "; fix the file by hand, "
+                    + "or convert or record it again")
             default: throw .unreadable(path: url.path, reason: error.errorDescription ?? "\(error)")
             }
         } catch let error as CassetteError {

@@ -9,6 +9,9 @@ struct JSONCursor {
 
     /// Parses `data` into its root cursor (a UTF-8 byte order mark is allowed).
     static func root(_ data: Data, file: String) throws(InteropError) -> JSONCursor {
+        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            throw .malformed(file: file, path: "(document)", problem: "the file is empty")
+        }
         do {
             return JSONCursor(value: try JSONParser.parse(data), path: "", file: file)
         } catch {

@@ -23,23 +23,36 @@ struct YAMLCursor {
         } catch let error as InteropError {
             throw error
         } catch let error as YamlError {
-            throw syntaxError(error, file: file)
+            throw syntaxError(error, file: file, text: text)
         } catch {
             throw .malformed(file: file, path: "(document)", problem: "\(error)")
         }
     }
 
-    private static func syntaxError(_ error: YamlError, file: String) -> InteropError {
+    private static func syntaxError(_ error: YamlError, file: String, text: String) -> InteropError {
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
              let .composer(context, problem, mark, _):
-            let detail = context.map { "\($0.text) \(problem)" } ?? problem
+            var detail = context.map { "\($0.text) \(problem)" } ?? problem
+            if startsWithTab(line: mark.line, of: text) {
+                detail = "a tab indents this line, and YAML allows only spaces for indentation; replace it with spaces"
+            }
             return .syntax(file: file, line: mark.line, column: mark.column, problem: "invalid YAML: \(detail)")
         case let .reader(problem, offset, _, _):
             return .malformed(file: file, path: "(document)", problem: "invalid YAML at byte \(offset ?? 0): \(problem)")
         default:
             return .malformed(file: file, path: "(document)", problem: "invalid YAML: \(error)")
         }
+    }
+
+    /// Whether the 1-based `line` of `text` has a tab in its leading whitespace.
+    private static func startsWithTab(line: Int, of text: String) -> Bool {
+        var number = 1
+        for content in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if number == line { return content.prefix { $0 == " " || $0 == "\t" }.contains("\t") }
+            number += 1
+        }
+        return false
     }
 
     // MARK: - Errors

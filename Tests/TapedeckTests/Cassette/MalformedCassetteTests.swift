@@ -71,4 +71,58 @@ struct MalformedCassetteTests {
         let pair = try message(loading: Self.valid.replacingOccurrences(of: #"["Accept", "*/*"]"#, with: #"["Accept"]"#))
         #expect(pair.contains("/interactions/0/request/headers/0: expected a header pair"), "\(pair)")
     }
+
+    /// The error message loading `name` (written with `text`, or made a directory) gives.
+    func message(file name: String, text: String?) throws -> String {
+        let directory = TemporaryDirectory()
+        let url = directory.file(name)
+        if let text {
+            try Data(text.utf8).write(to: url)
+        } else {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+        do {
+            _ = try Cassette.load(from: url)
+            Issue.record("loading \(name) succeeded")
+            return ""
+        } catch {
+            let message = error.errorDescription ?? ""
+            #expect(message.contains(url.path), "names the file: \(message)")
+            return message
+        }
+    }
+
+    @Test("an empty file in any format says it is empty", arguments: ["e.cassette.json", "e.har", "e.yaml"])
+    func empty(_ name: String) throws {
+        #expect(try message(file: name, text: "").contains("the file is empty"))
+        #expect(try message(file: name, text: "\n  \n").contains("the file is empty"))
+    }
+
+    @Test("a directory instead of a file says so, not NSCocoaErrorDomain error 256")
+    func directory() throws {
+        let message = try message(file: "d.cassette.json", text: nil)
+        #expect(message.contains("it is a directory, not a cassette file"), "\(message)")
+        #expect(!message.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test("a YAML cassette indented with a tab names file:line:column and says to use spaces")
+    func yamlTab() throws {
+        let message = try message(file: "t.yaml", text: "interactions:\n- request:\n\tmethod: GET\n")
+        #expect(message.contains("t.yaml:3:1: invalid YAML: a tab indents this line"), "\(message)")
+        #expect(message.contains("only spaces"), "\(message)")
+    }
+
+    @Test("a failed write names the cause: a file where a directory should be")
+    func writeCause() throws {
+        let directory = TemporaryDirectory()
+        let blocker = directory.file("file")
+        try Data("x".utf8).write(to: blocker)
+        let target = blocker.appendingPathComponent("c.cassette.json")
+        #expect {
+            try Cassette().write(to: target)
+        } throws: { error in
+            let message = (error as? CassetteError)?.errorDescription ?? ""
+            return message.contains("cannot write cassette \(target.path): \(blocker.path) is a file, so the directory cannot be made")
+        }
+    }
 }
