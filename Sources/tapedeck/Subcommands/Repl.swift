@@ -55,7 +55,7 @@ extension TapedeckCommand {
             let colors = interactive && isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
             let errors = ShellOutput(handle: .standardError)
             let interpreter = Interpreter(
-                transport: URLSessionTransport(),
+                transport: CurlTransport(),
                 output: ShellOutput { Console.write($0) },
                 options: .init(environment: environment, echoResponses: true, colors: colors)
             )

@@ -97,7 +97,7 @@ extension TapedeckCommand {
                     }
                 }
             }
-            var transport: any HTTPTransport = URLSessionTransport()
+            var transport: any HTTPTransport = CurlTransport()
             var session: CassetteSession?
             var modeDescription = "live"
             do {
