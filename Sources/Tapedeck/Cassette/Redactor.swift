@@ -4,8 +4,9 @@ import Foundation
 ///
 /// By default `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and API-key
 /// headers, key-like query items (`api_key`, `token`, `access_token`, `key`, `secret`,
-/// `password`, `signature`, `*_token`, `*_key`, …) and the configured JSON Pointer paths
-/// (`*` matches any key or index) are replaced. The scheme of `Authorization` and cookie
+/// `password`, `signature`, `*_token`, `*_key`, …), string values of JSON members with such
+/// names at any depth (`{"password": …}`, `{"auth": {"refresh_token": …}}`: what ``SecretLint``
+/// would refuse) and the configured JSON Pointer paths (`*` matches any key or index) are replaced. The scheme of `Authorization` and cookie
 /// names and attributes stay readable (`Bearer <REDACTED>`, `session=<REDACTED>; Path=/`).
 /// Values removed this way are also scrubbed wherever a response echoes them (httpbin's
 /// `/headers`, a `Location` header, a text body).
@@ -27,10 +28,14 @@ public struct Redactor: Sendable, Hashable {
     public var headers: Set<String>
     /// Query item names (case-insensitive) whose values are replaced, besides key-like ones.
     public var queryItems: Set<String>
-    /// Whether names that look like keys (`*_token`, `*_key`, `*_secret`, `*password*`) count too.
+    /// Whether query item and JSON member names that look like keys (`*_token`, `*_key`,
+    /// `*_secret`, `*password*`) count too.
     public var keyLikeQueryItems: Bool
     /// JSON Pointers into request and response JSON bodies whose values are replaced.
     public var jsonPaths: [String]
+    /// JSON member names (case-insensitive) whose string values are replaced wherever they
+    /// occur in a JSON body.
+    public var jsonKeys: Set<String>
 
     /// The headers redacted by default.
     public static let defaultHeaders: Set<String> = [
@@ -44,19 +49,32 @@ public struct Redactor: Sendable, Hashable {
         "x-amz-credential", "x-amz-security-token", "session", "sessionid",
     ]
 
+    /// The JSON member names redacted by default (the ones ``SecretLint`` looks for).
+    public static let defaultJSONKeys: Set<String> = [
+        "password", "passwd", "secret", "client_secret", "api_key", "apikey", "access_token",
+        "refresh_token", "id_token", "token", "authorization", "private_key",
+    ]
+
     /// Creates a redactor; the defaults cover the usual credentials.
     public init(headers: Set<String> = Redactor.defaultHeaders, queryItems: Set<String> = Redactor.defaultQueryItems,
-                keyLikeQueryItems: Bool = true, jsonPaths: [String] = []) {
+                keyLikeQueryItems: Bool = true, jsonPaths: [String] = [], jsonKeys: Set<String> = Redactor.defaultJSONKeys) {
         self.headers = Set(headers.map { $0.lowercased() })
         self.queryItems = Set(queryItems.map { $0.lowercased() })
         self.keyLikeQueryItems = keyLikeQueryItems
         self.jsonPaths = jsonPaths
+        self.jsonKeys = Set(jsonKeys.map { $0.lowercased() })
     }
 
     /// The standard redactor.
     public static let standard = Redactor()
     /// A redactor that changes nothing (tests of the lint use it).
-    public static let disabled = Redactor(headers: [], queryItems: [], keyLikeQueryItems: false)
+    public static let disabled = Redactor(headers: [], queryItems: [], keyLikeQueryItems: false, jsonKeys: [])
+
+    /// Whether the string value of a JSON member with this name is redacted.
+    public func redactsJSONKey(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return jsonKeys.contains(lower) || (keyLikeQueryItems && Redactor.isKeyLike(lower))
+    }
 
     /// Whether a query item name is redacted.
     public func redactsQueryItem(_ name: String) -> Bool {
@@ -171,9 +189,9 @@ public struct Redactor: Sendable, Hashable {
     }
 
     private func redactJSON(_ body: Data, contentType: String?, collecting secrets: inout [String]) -> Data {
-        guard !jsonPaths.isEmpty, let contentType, MediaType.isJSON(contentType),
+        guard !jsonPaths.isEmpty || !jsonKeys.isEmpty || keyLikeQueryItems, let contentType, MediaType.isJSON(contentType),
               let value = try? JSONParser.parse(body) else { return body }
-        var redacted = value
+        var redacted = replaceKeyed(in: value, collecting: &secrets)
         for path in jsonPaths {
             let tokens = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
                 $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
@@ -183,6 +201,25 @@ public struct Redactor: Sendable, Hashable {
         guard redacted != value else { return body }
         let layout = CassetteBody.structuredJSON(body)?.1 ?? .compact
         return layout.render(redacted)
+    }
+
+    /// Replaces the non-empty string values of members ``redactsJSONKey(_:)`` names, at any depth.
+    private func replaceKeyed(in value: JSONValue, collecting secrets: inout [String]) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(members.map { member in
+                if redactsJSONKey(member.key), case .string(let string) = member.value, !string.isEmpty,
+                   !SecretLint.isPlaceholder(string) {
+                    secrets.append(string)
+                    return (member.key, .string(Redactor.placeholder))
+                }
+                return (member.key, replaceKeyed(in: member.value, collecting: &secrets))
+            })
+        case .array(let elements):
+            return .array(elements.map { replaceKeyed(in: $0, collecting: &secrets) })
+        default:
+            return value
+        }
     }
 
     private static func replace(in value: JSONValue, tokens: ArraySlice<String>, collecting secrets: inout [String]) -> JSONValue {

@@ -105,10 +105,7 @@ public enum SecretLint {
         return found
     }
 
-    private static let jsonSecretKeys: Set<String> = [
-        "password", "passwd", "secret", "client_secret", "api_key", "apikey", "access_token",
-        "refresh_token", "id_token", "token", "authorization", "private_key",
-    ]
+    private static let jsonSecretKeys = Redactor.defaultJSONKeys
 
     static func isPlaceholder(_ value: String) -> Bool {
         value.contains(Redactor.placeholder) || value == Redactor.queryPlaceholder

@@ -75,4 +75,40 @@ struct RedactorTests {
         #expect(String(decoding: redacted.request.body ?? Data(), as: UTF8.self) == expected)
         #expect(String(decoding: redacted.response.body, as: UTF8.self) == expected)
     }
+
+    @Test("by default, credential-named JSON members are redacted at any depth, so recording a login passes the lint")
+    func credentialKeysByDefault() throws {
+        let request = #"{"user":"ada","password":"hunter22","auth":{"refresh_token":"r3fr3sh-t0k3n"},"page":2}"#
+        let response = #"{"json":{"password":"hunter22"},"next_page_token":"p4g3-t0k3n","name":"keyboard"}"#
+        let interaction = Interaction.make(.post, requestHeaders: ["Content-Type": "application/json"],
+                                           requestBody: Data(request.utf8), headers: ["Content-Type": "application/json"],
+                                           body: response)
+        let redacted = Redactor.standard.redact(interaction)
+        #expect(String(decoding: redacted.request.body ?? Data(), as: UTF8.self)
+            == #"{"user":"ada","password":"<REDACTED>","auth":{"refresh_token":"<REDACTED>"},"page":2}"#)
+        #expect(String(decoding: redacted.response.body, as: UTF8.self)
+            == #"{"json":{"password":"<REDACTED>"},"next_page_token":"<REDACTED>","name":"keyboard"}"#)
+        #expect(SecretLint.findings(in: redacted, index: 0).isEmpty)
+        #expect(!SecretLint.findings(in: interaction, index: 0).isEmpty, "the lint flags what redaction removes")
+        let untouched = Redactor.disabled.redact(interaction)
+        #expect(untouched.request.body == interaction.request.body)
+    }
+
+    @Test("a recording session stores a JSON login without refusing it, and the password never reaches the file")
+    func recordsLogin() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("login.cassette.json")
+        let server = StubTransport { request in
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: request.body ?? Data())
+        }
+        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: server)
+        var login = HTTPRequest(method: .post, url: URL(string: "http://api.test/login")!)
+        try login.setBody(.json(["user": "ada", "password": "hunter22-secret"]))
+        _ = try await recorder.send(login)
+        let file = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        #expect(!file.contains("hunter22-secret"))
+        #expect(file.contains(#""password": "<REDACTED>""#), "\(file)")
+        let replay = try RecordingTransport(cassette: url, mode: .none, inner: server)
+        #expect(try await replay.send(login).status == 200, "the real password still matches on replay")
+    }
 }

@@ -139,21 +139,23 @@ struct RecordingTransportTests {
     func lintWhileRecording() async throws {
         let directory = TemporaryDirectory()
         let url = directory.file("lint.cassette.json")
+        // `access_token` members are redacted by default; a bearer token under another name is not.
         let leaky = StubTransport { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"access_token": "live-secret-value"}"#.utf8))
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                         body: Data(#"{"grant": "Bearer live-secret-value"}"#.utf8))
         }
         let recorder = try RecordingTransport(cassette: url, mode: .all, inner: leaky)
         do {
             _ = try await recorder.send(get("/token"))
             Issue.record("recorded a token")
         } catch {
-            #expect(error.localizedDescription.contains("interaction 0, response body /access_token: key-like value"), "\(error.localizedDescription)")
+            #expect(error.localizedDescription.contains("interaction 0, response body /grant: bearer token"), "\(error.localizedDescription)")
         }
         #expect(!FileManager.default.fileExists(atPath: url.path))
         let redacting = try RecordingTransport(cassette: url, mode: .all, inner: leaky,
-                                               options: .init(replay: .init(redactor: Redactor(jsonPaths: ["/access_token"]))))
+                                               options: .init(replay: .init(redactor: Redactor(jsonPaths: ["/grant"]))))
         _ = try await redacting.send(get("/token"))
-        #expect(try String(contentsOf: url, encoding: .utf8).contains(#""access_token": "<REDACTED>""#))
+        #expect(try String(contentsOf: url, encoding: .utf8).contains(#""grant": "<REDACTED>""#))
     }
 
     @Test("decoded gzip bodies lose Content-Encoding and get a true Content-Length; repeated Set-Cookie stays separate")
