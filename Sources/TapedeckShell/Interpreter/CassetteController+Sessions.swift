@@ -10,10 +10,12 @@ extension CassetteController {
                                 allowRepeats: Bool = false) -> CassetteController {
         let current = CurrentCassette()
         return CassetteController(
-            record: { path, mode, live in
+            record: { path, mode, live, base in
                 let requested = try mode.map { text throws(CassetteError) in try RecordMode(parsing: text) }
                 let resolved = try RecordMode.resolve(requested, environment: environment)
-                let session = try CassetteSession(path: path, mode: resolved, live: live)
+                let metadata = base.map { [Cassette.MetadataKey.baseURL: $0.absoluteString] } ?? [:]
+                let session = try CassetteSession(path: path, mode: resolved, live: live,
+                                                  options: RecordingTransport.Options(metadata: metadata))
                 current.set(session)
                 let kind = resolved == .none ? "replay" : "record"
                 return Switch(transport: session.transport, mode: "\(kind) \((path as NSString).lastPathComponent)", baseURL: session.baseURL)

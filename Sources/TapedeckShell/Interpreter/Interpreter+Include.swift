@@ -48,7 +48,7 @@ extension Interpreter {
             case .record(let word, let mode):
                 if let message = try await cassettes.finish() { output.line(message) }
                 let path = resolvePath(try expand(word)).path
-                adopt(try await cassettes.record(path, try mode.map(expand), liveTransport))
+                adopt(try await cassettes.record(path, try mode.map(expand), liveTransport, state.base))
             case .replay(let word):
                 if let message = try await cassettes.finish() { output.line(message) }
                 adopt(try await cassettes.replay(resolvePath(try expand(word)).path))

@@ -24,6 +24,8 @@ public final class ScriptRunner {
         public var echoResponses = false
         /// Whether output uses colours.
         public var colors = false
+        /// The base URL each script starts with (e.g. the one a replayed cassette recorded).
+        public var base: URL?
         /// Where a script read from stdin resolves relative paths.
         public var workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 
@@ -79,6 +81,7 @@ public final class ScriptRunner {
         interpreter.cassettes = cassettes
         interpreter.modeDescription = modeDescription
         interpreter.state.variables = options.variables
+        interpreter.state.base = options.base
         var failures: [ShellError] = []
         do throws(ShellError) {
             let statements: [Statement]

@@ -113,7 +113,10 @@ extension TapedeckCommand {
                 Console.error(error.localizedDescription)
                 return 3
             }
-            if let session { transport = session.transport }
+            if let session {
+                transport = session.transport
+                options.base = session.baseURL
+            }
             let errors = ShellOutput(handle: .standardError)
             let progress = scripts.count > 1 && isatty(STDERR_FILENO) == 1 ? errors : nil
             let runner = ScriptRunner(transport: transport, output: ShellOutput { Console.write($0) },
