@@ -6,8 +6,14 @@ import Testing
 struct ReplTerminalTests {
     let base = Binary.httpbin ?? ""
 
-    private func session() throws -> TmuxSession {
-        TmuxSession(home: try Binary.temporaryDirectory("repl"))
+    /// Starts `tapedeck ARGUMENTS` in a fresh terminal and home, waits for the prompt, runs
+    /// `body`, and always stops the terminal.
+    private func withRepl(_ arguments: [String], _ body: (TmuxSession) throws -> Void) throws {
+        let tmux = TmuxSession(home: try Binary.temporaryDirectory("repl"))
+        defer { tmux.stop(); try? FileManager.default.removeItem(at: tmux.home) }
+        try tmux.start(arguments)
+        #expect(try tmux.waitFor { $0.contains("[live]>") }.matched)
+        try body(tmux)
     }
 
     private func lines(_ screen: String) -> [String] {
@@ -16,106 +22,96 @@ struct ReplTerminalTests {
 
     @Test("Tab completes a command name and a header name")
     func tabCompletion() throws {
-        let tmux = try session()
-        defer { tmux.stop(); try? FileManager.default.removeItem(at: tmux.home) }
-        try tmux.start(["repl", base])
-        #expect(try tmux.waitFor { $0.contains("[live]>") }.matched)
-        try tmux.type("hist", then: "Tab")
-        #expect(try tmux.waitFor { $0.contains("[live]> history ") }.matched)
-        try tmux.send("C-u")
-        try tmux.type("header Authori", then: "Tab")
-        #expect(try tmux.waitFor { $0.contains("[live]> header Authorization:") }.matched)
-        try tmux.type(" Bearer t0k", then: "Enter")
-        try tmux.type("get /get X-Trace-Id:1", then: "Enter")
-        #expect(try tmux.waitFor { $0.contains("\"X-Trace-Id\": \"1\"") }.matched)
-        try tmux.type("get /get X-Tr", then: "Tab")
-        let completed = try tmux.waitFor { $0.contains("get /get X-Trace-Id:") }
-        #expect(completed.matched, "a header used this session completes: \(completed.screen)")
+        try withRepl(["repl", base]) { tmux in
+            try tmux.type("hist", then: "Tab")
+            #expect(try tmux.waitFor { $0.contains("[live]> history ") }.matched)
+            try tmux.send("C-u")
+            try tmux.type("header Authori", then: "Tab")
+            #expect(try tmux.waitFor { $0.contains("[live]> header Authorization:") }.matched)
+            try tmux.type(" Bearer t0k", then: "Enter")
+            try tmux.type("get /get X-Trace-Id:1", then: "Enter")
+            #expect(try tmux.waitFor { $0.contains("\"X-Trace-Id\": \"1\"") }.matched)
+            try tmux.type("get /get X-Tr", then: "Tab")
+            let completed = try tmux.waitFor { $0.contains("get /get X-Trace-Id:") }
+            #expect(completed.matched, "a header used this session completes: \(completed.screen)")
+        }
     }
 
     @Test("history survives a restart, Up and Ctrl-R recall it, and the file is mode 0600")
     func historyPersists() throws {
-        let tmux = try session()
-        defer { tmux.stop(); try? FileManager.default.removeItem(at: tmux.home) }
-        try tmux.start(["repl"])
-        #expect(try tmux.waitFor { $0.contains("[live]>") }.matched)
-        try tmux.type("print first-run-marker", then: "Enter")
-        try tmux.type("print second", then: "Enter")
-        #expect(try tmux.waitFor { self.lines($0).contains("second") }.matched)
-        try tmux.send("C-d")
-        #expect(try tmux.waitFor(5) { _ in !tmux.isRunning }.matched || !tmux.isRunning)
-        let attributes = try FileManager.default.attributesOfItem(atPath: tmux.historyFile.path)
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let saved = try String(contentsOf: tmux.historyFile, encoding: .utf8)
-        #expect(saved.contains("first-run-marker"))
+        try withRepl(["repl"]) { tmux in
+            try tmux.type("print first-run-marker", then: "Enter")
+            try tmux.type("print second", then: "Enter")
+            #expect(try tmux.waitFor { self.lines($0).contains("second") }.matched)
+            try tmux.send("C-d")
+            #expect(try tmux.waitFor(5) { _ in !tmux.isRunning }.matched || !tmux.isRunning)
+            let attributes = try FileManager.default.attributesOfItem(atPath: tmux.historyFile.path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            let saved = try String(contentsOf: tmux.historyFile, encoding: .utf8)
+            #expect(saved.contains("first-run-marker"))
 
-        try tmux.start(["repl"])
-        #expect(try tmux.waitFor { $0.contains("[live]>") }.matched)
-        try tmux.send("Up")
-        #expect(try tmux.waitFor { $0.contains("[live]> print second") }.matched)
-        try tmux.send("C-u")
-        try tmux.send("C-r")
-        try tmux.type("first-run")
-        #expect(try tmux.waitFor { $0.contains("print first-run-marker") }.matched)
-        try tmux.send("Enter")
-        #expect(try tmux.waitFor { self.lines($0).contains("first-run-marker") }.matched)
+            try tmux.start(["repl"])
+            #expect(try tmux.waitFor { $0.contains("[live]>") }.matched)
+            try tmux.send("Up")
+            #expect(try tmux.waitFor { $0.contains("[live]> print second") }.matched)
+            try tmux.send("C-u")
+            try tmux.send("C-r")
+            try tmux.type("first-run")
+            #expect(try tmux.waitFor { $0.contains("print first-run-marker") }.matched)
+            try tmux.send("Enter")
+            #expect(try tmux.waitFor { self.lines($0).contains("first-run-marker") }.matched)
+        }
     }
 
     @Test("Ctrl-C abandons a line and cancels a slow request; the session keeps its state")
     func interrupt() throws {
-        let tmux = try session()
-        defer { tmux.stop(); try? FileManager.default.removeItem(at: tmux.home) }
-        try tmux.start(["repl", base])
-        #expect(try tmux.waitFor { $0.contains("[live]>") }.matched)
-        try tmux.type("set kept = yes", then: "Enter")
-        #expect(try tmux.waitFor { $0.components(separatedBy: "[live]>").count == 3 }.matched)
-        try tmux.type("print abandoned-line")
-        #expect(try tmux.waitFor { $0.contains("abandoned-line") }.matched)
-        try tmux.send("C-c")
-        #expect(try tmux.waitFor { $0.components(separatedBy: "[live]>").count == 4 }.matched)
-        try tmux.type("print after-interrupt", then: "Enter")
-        let afterLine = try tmux.waitFor { self.lines($0).contains("after-interrupt") }
-        #expect(afterLine.matched)
-        #expect(!lines(afterLine.screen).contains("abandoned-line"))
-        let started = Date()
-        try tmux.type("get /delay/10", then: "Enter")
-        Thread.sleep(forTimeInterval: 0.7)
-        try tmux.send("C-c")
-        let cancelled = try tmux.waitFor(8) { $0.contains("request cancelled") }
-        #expect(cancelled.matched, "\(cancelled.screen)")
-        #expect(Date().timeIntervalSince(started) < 8)
-        try tmux.type("print still {{kept}}", then: "Enter")
-        #expect(try tmux.waitFor { self.lines($0).contains("still yes") }.matched)
-        #expect(tmux.isRunning)
+        try withRepl(["repl", base]) { tmux in
+            try tmux.type("set kept = yes", then: "Enter")
+            #expect(try tmux.waitFor { $0.components(separatedBy: "[live]>").count == 3 }.matched)
+            try tmux.type("print abandoned-line")
+            #expect(try tmux.waitFor { $0.contains("abandoned-line") }.matched)
+            try tmux.send("C-c")
+            #expect(try tmux.waitFor { $0.components(separatedBy: "[live]>").count == 4 }.matched)
+            try tmux.type("print after-interrupt", then: "Enter")
+            let afterLine = try tmux.waitFor { self.lines($0).contains("after-interrupt") }
+            #expect(afterLine.matched)
+            #expect(!lines(afterLine.screen).contains("abandoned-line"))
+            let started = Date()
+            try tmux.type("get /delay/10", then: "Enter")
+            Thread.sleep(forTimeInterval: 0.7)
+            try tmux.send("C-c")
+            let cancelled = try tmux.waitFor(8) { $0.contains("request cancelled") }
+            #expect(cancelled.matched, "\(cancelled.screen)")
+            #expect(Date().timeIntervalSince(started) < 8)
+            try tmux.type("print still {{kept}}", then: "Enter")
+            #expect(try tmux.waitFor { self.lines($0).contains("still yes") }.matched)
+            #expect(tmux.isRunning)
+        }
     }
 
     @Test("UTF-8 typed at the prompt round-trips through a request and back")
     func unicode() throws {
-        let tmux = try session()
-        defer { tmux.stop(); try? FileManager.default.removeItem(at: tmux.home) }
-        try tmux.start(["repl", base])
-        #expect(try tmux.waitFor { $0.contains("[live]>") }.matched)
-        try tmux.type("post /anything name=naïve-🎞", then: "Enter")
-        try tmux.type("capture echoed = json $.json.name", then: "Enter")
-        try tmux.type("print got {{echoed}} héllo", then: "Enter")
-        let result = try tmux.waitFor { self.lines($0).contains("got naïve-🎞 héllo") }
-        #expect(result.matched, "\(result.screen)")
+        try withRepl(["repl", base]) { tmux in
+            try tmux.type("post /anything name=naïve-🎞", then: "Enter")
+            try tmux.type("capture echoed = json $.json.name", then: "Enter")
+            try tmux.type("print got {{echoed}} héllo", then: "Enter")
+            let result = try tmux.waitFor { self.lines($0).contains("got naïve-🎞 héllo") }
+            #expect(result.matched, "\(result.screen)")
+        }
     }
 
     @Test("bad input prints a located error and the REPL keeps going")
     func badInput() throws {
-        let tmux = try session()
-        defer { tmux.stop(); try? FileManager.default.removeItem(at: tmux.home) }
-        try tmux.start(["repl", base])
-        #expect(try tmux.waitFor { $0.contains("[live]>") }.matched)
-        try tmux.type("expect 200", then: "Enter")
-        try tmux.type("gte /get", then: "Enter")
-        try tmux.type("include missing.tape", then: "Enter")
-        try tmux.type("print alive", then: "Enter")
-        let screen = try tmux.waitFor { self.lines($0).contains("alive") }
-        #expect(screen.matched)
-        #expect(screen.screen.contains("<repl>:1:1: 'expect' needs a response"))
-        #expect(screen.screen.contains("<repl>:2:1: unknown command 'gte'; did you mean 'get'?"))
-        #expect(screen.screen.contains("<repl>:3:9: cannot include 'missing.tape'"))
+        try withRepl(["repl", base]) { tmux in
+            try tmux.type("expect 200", then: "Enter")
+            try tmux.type("gte /get", then: "Enter")
+            try tmux.type("include missing.tape", then: "Enter")
+            try tmux.type("print alive", then: "Enter")
+            let screen = try tmux.waitFor { self.lines($0).contains("alive") }
+            #expect(screen.matched)
+            #expect(screen.screen.contains("<repl>:1:1: 'expect' needs a response"))
+            #expect(screen.screen.contains("<repl>:2:1: unknown command 'gte'; did you mean 'get'?"))
+            #expect(screen.screen.contains("<repl>:3:9: cannot include 'missing.tape'"))
+        }
     }
 }

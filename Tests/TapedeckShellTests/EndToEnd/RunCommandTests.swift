@@ -12,6 +12,14 @@ struct RunCommandTests {
         try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }
 
+    /// Writes `script` as `name` in a fresh folder and runs `tapedeck run name`.
+    private func run(_ script: String, named name: String) throws -> Binary.Outcome {
+        let folder = try Binary.temporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(script, name, in: folder)
+        return try Binary.run(["run", name], in: folder)
+    }
+
     @Test("the httpbin tour in Sessions/ passes and exits 0")
     func tour() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -23,10 +31,7 @@ struct RunCommandTests {
 
     @Test("a failing expect exits 4 with query, expected, actual and location")
     func failingExpect() throws {
-        let folder = try Binary.temporaryDirectory("run")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try write("base {{env.TAPEDECK_HTTPBIN_URL}}\nget /status/404\nexpect 200\nprint unreachable\n", "smoke.tape", in: folder)
-        let outcome = try Binary.run(["run", "smoke.tape"], in: folder)
+        let outcome = try run("base {{env.TAPEDECK_HTTPBIN_URL}}\nget /status/404\nexpect 200\nprint unreachable\n", named: "smoke.tape")
         #expect(outcome.status == 4)
         #expect(outcome.stderr.contains("smoke.tape:3:1: expect failed: status == 200\n  query:    status\n  expected: == 200\n  actual:   404"))
         #expect(!outcome.stdout.contains("unreachable"))
@@ -35,10 +40,7 @@ struct RunCommandTests {
 
     @Test("a parse error exits 2 with file:line:column before anything is sent")
     func parseError() throws {
-        let folder = try Binary.temporaryDirectory("run")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try write("base {{env.TAPEDECK_HTTPBIN_URL}}\nprint sent\nexpect json $.a[?(@.b = 1)] exists\n", "bad.tape", in: folder)
-        let outcome = try Binary.run(["run", "bad.tape"], in: folder)
+        let outcome = try run("base {{env.TAPEDECK_HTTPBIN_URL}}\nprint sent\nexpect json $.a[?(@.b = 1)] exists\n", named: "bad.tape")
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("bad.tape:3:23: invalid JSONPath"))
         #expect(!outcome.stdout.contains("sent"))
@@ -46,10 +48,7 @@ struct RunCommandTests {
 
     @Test("connection refused exits 3")
     func refused() throws {
-        let folder = try Binary.temporaryDirectory("run")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try write("base http://127.0.0.1:1\nget /get\n", "down.tape", in: folder)
-        let outcome = try Binary.run(["run", "down.tape"], in: folder)
+        let outcome = try run("base http://127.0.0.1:1\nget /get\n", named: "down.tape")
         #expect(outcome.status == 3)
         #expect(outcome.stderr.contains("down.tape:2:1: cannot connect to 127.0.0.1:1"))
     }
