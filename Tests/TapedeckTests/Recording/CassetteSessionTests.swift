@@ -12,14 +12,20 @@ struct CassetteSessionTests {
         return blocker.appendingPathComponent("usage").path
     }
 
-    @Test("finish still succeeds when the usage record cannot be written, and says so in a warning line")
-    func usageFailureIsAWarning() async throws {
-        let directory = TemporaryDirectory()
+    /// A replay session on a two-interaction cassette (`GET /a`, `GET /b`) that has played `path`.
+    static func replaySession(in directory: TemporaryDirectory, playing path: String) async throws -> (URL, CassetteSession) {
         let url = directory.file("s.cassette.json")
         try Cassette(interactions: [.make(.get, "http://api.test/a", body: "a"), .make(.get, "http://api.test/b", body: "b")])
             .write(to: url)
         let session = try CassetteSession.replay(path: url.path)
-        _ = try await session.transport.send(HTTPRequest(url: URL(string: "http://api.test/a")!))
+        _ = try await session.transport.send(HTTPRequest(url: URL(string: "http://api.test" + path)!))
+        return (url, session)
+    }
+
+    @Test("finish still succeeds when the usage record cannot be written, and says so in a warning line")
+    func usageFailureIsAWarning() async throws {
+        let directory = TemporaryDirectory()
+        let (url, session) = try await Self.replaySession(in: directory, playing: "/a")
         let usageDir = try Self.unwritableUsageDirectory(in: directory)
 
         let text = try session.finish(environment: ["TAPEDECK_USAGE_DIR": usageDir])
@@ -35,11 +41,7 @@ struct CassetteSessionTests {
     @Test("finish writes the usage record where TAPEDECK_USAGE_DIR says, with no warning")
     func usageWritten() async throws {
         let directory = TemporaryDirectory()
-        let url = directory.file("s.cassette.json")
-        try Cassette(interactions: [.make(.get, "http://api.test/a", body: "a"), .make(.get, "http://api.test/b", body: "b")])
-            .write(to: url)
-        let session = try CassetteSession.replay(path: url.path)
-        _ = try await session.transport.send(HTTPRequest(url: URL(string: "http://api.test/b")!))
+        let (url, session) = try await Self.replaySession(in: directory, playing: "/b")
         let environment = ["TAPEDECK_USAGE_DIR": directory.file("usage").path]
 
         let text = try session.finish(environment: environment)
