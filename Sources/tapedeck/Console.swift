@@ -11,6 +11,18 @@ enum Console {
     /// Whether stdout is a terminal.
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// Standard input when it carries a body, as HTTPie reads it: a redirected file
+    /// (`< body.json`) or a pipe (`echo … |`), read to the end. A terminal, `/dev/null` or a
+    /// closed stdin give nil.
+    static func pipedInput() -> Data? {
+        var info = stat()
+        guard isatty(STDIN_FILENO) == 0, fstat(STDIN_FILENO, &info) == 0 else { return nil }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG || type == S_IFIFO else { return nil }
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        return data.isEmpty ? nil : data
+    }
+
     static func write(_ data: Data) {
         data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }

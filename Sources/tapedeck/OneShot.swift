@@ -16,8 +16,17 @@ struct OneShot {
         let split = try CommandLineRequest.split(words)
         let url = try URLShorthand.parse(split.url)
         var items = try RequestItems.parse(split.items, baseDirectory: nil)
-        if let raw = options.raw { items.rawBody = Data(raw.utf8) }
+        if let raw = options.raw {
+            items.rawBody = Data(raw.utf8)
+        } else if !options.ignoreStdin, let piped = Console.pipedInput() {
+            items.rawBody = piped
+        }
         var request = try items.request(method: split.method, url: url, mode: mode)
+        if options.raw == nil, let body = request.body, items.rawBody != nil, !request.headers.contains("Content-Type"),
+           (try? JSONParser.parse(body)) != nil {
+            // HTTPie sends a JSON body from standard input as application/json.
+            request.headers["Content-Type"] = "application/json"
+        }
         request.addDefaultHeaders()
 
         let renderer = try makeRenderer()

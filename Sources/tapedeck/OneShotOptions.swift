@@ -37,6 +37,9 @@ struct OneShotOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("all, colors, format or none (default: all on a terminal, none when piped).", valueName: "STYLE"))
     var pretty: String?
 
+    @Flag(name: .long, help: "Do not read a body from standard input (a redirected file or a pipe is read by default).")
+    var ignoreStdin = false
+
     @Flag(name: .long, help: "Exit with 4 when the status is 4xx or 5xx.")
     var checkStatus = false
 

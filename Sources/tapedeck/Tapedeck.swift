@@ -31,6 +31,8 @@ struct TapedeckCommand: AsyncParsableCommand {
 
             URLS  :8080/get is http://localhost:8080/get; example.org/x gets http://.
             METHOD defaults to GET, or POST when body items are present.
+            BODY  --raw TEXT, or standard input: tapedeck POST :8080/post < body.json
+                  (a redirected file or a pipe is read; --ignore-stdin skips it).
             Redirects are not followed unless --follow is given (as in HTTPie).
             On a terminal the response headers and a coloured body are printed; when stdout
             is piped only the raw body is (use --print hb for both). NO_COLOR turns colours off.

@@ -20,7 +20,9 @@ enum CLI {
         var stdoutData: Data
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws -> Result {
+    /// Runs the binary; `stdin` is a file to redirect standard input from (else `/dev/null`).
+    static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
+                    stdin: URL? = nil) throws -> Result {
         guard let binary else { throw CocoaError(.fileNoSuchFile) }
         let process = Process()
         process.executableURL = binary
@@ -32,7 +34,7 @@ enum CLI {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         try process.run()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()

@@ -20,6 +20,24 @@ struct OneShotHTTPBinTests {
         #expect((body["headers"] as? [String: String])?["User-Agent"]?.hasPrefix("tapedeck/") == true)
     }
 
+    @Test("a body redirected from a file (< body.json) is sent as JSON with POST, as HTTPie does; --ignore-stdin skips it")
+    func stdinBody() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-stdin-\(UUID().uuidString).json")
+        try Data(#"{"k": [1, 2]}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try CLI.run(["\(base)/anything"], stdin: file)
+        #expect(result.status == 0, "\(result.stderr)")
+        let body = try json(result.stdout)
+        #expect(body["method"] as? String == "POST")
+        #expect(body["data"] as? String == #"{"k": [1, 2]}"#)
+        #expect((body["headers"] as? [String: String])?["Content-Type"] == "application/json")
+        let mixed = try CLI.run(["\(base)/anything", "a=1"], stdin: file)
+        #expect(mixed.status == 1)
+        #expect(mixed.stderr.contains("--ignore-stdin"), "\(mixed.stderr)")
+        let ignored = try CLI.run(["--ignore-stdin", "\(base)/anything", "a=1"], stdin: file)
+        #expect(try json(ignored.stdout)["data"] as? String == #"{"a":"1"}"#)
+    }
+
     @Test("body items imply POST with a JSON body and JSON Accept")
     func jsonBody() throws {
         let result = try CLI.run(["\(base)/anything", "name=Zoë", "age:=36", "tags[]=a", "ok:=true"])

@@ -60,7 +60,7 @@ public enum RequestItemError: Error, LocalizedError, Sendable, Equatable {
             return "'\(item)': a form carries only text, not raw JSON; use name=value, or drop --form/--multipart to send JSON"
         case .rawBodyWithItems(let items):
             return "a raw body cannot be combined with body items (\(items.joined(separator: " "))); "
-                + "send either --raw/< FILE or name=value items"
+                + "send either --raw/< FILE or name=value items (with items, add --ignore-stdin when standard input is not the body)"
         }
     }
 }
