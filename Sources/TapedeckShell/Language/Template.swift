@@ -26,7 +26,7 @@ public enum Template {
         _ text: String, at location: SourceLocation, known: @autoclosure () -> [String],
         lookup: (String) -> String?
     ) throws(ShellError) -> String {
-        guard text.contains("{{") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
         let found: [Reference]
         do {
             found = try references(in: text, at: location)
@@ -51,6 +51,7 @@ public enum Template {
     }
 
     private static func references(in text: String, at location: SourceLocation) throws(ParseError) -> [Reference] {
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return [] }
         var found: [Reference] = []
         var searchStart = text.startIndex
         while let open = text.range(of: "{{", range: searchStart..<text.endIndex) {

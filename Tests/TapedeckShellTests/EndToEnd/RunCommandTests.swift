@@ -53,6 +53,18 @@ struct RunCommandTests {
         #expect(outcome.stderr.contains("down.tape:2:1: cannot connect to 127.0.0.1:1"))
     }
 
+    @Test("usage errors exit 1 and say what to type")
+    func usage() throws {
+        let folder = try Binary.temporaryDirectory("usage")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let noFiles = try Binary.run(["run"], in: folder)
+        #expect(noFiles.status == 1 && noFiles.stderr.contains("give at least one script"))
+        let missing = try Binary.run(["run", "nope.tape"], in: folder)
+        #expect(missing.status == 1 && missing.stderr.contains("cannot read script 'nope.tape'"))
+        let badVar = try Binary.run(["run", "-", "--var", "novalue"], in: folder)
+        #expect(badVar.status == 1 && badVar.stderr.contains("--var 'novalue' is not name=value"))
+    }
+
     @Test("stdin, --var, --env-file, --continue-on-error and both reports")
     func reports() throws {
         let folder = try Binary.temporaryDirectory("run")
