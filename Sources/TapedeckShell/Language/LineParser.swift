@@ -101,8 +101,8 @@ struct LineParser {
         guard let colon = rest.text.firstIndex(of: ":") else {
             throw ParseError(.invalidValue(rest.text, expected: "a header; write 'header Name: value'"), at: rest.location)
         }
-        let headerName = rest.text[..<colon].trimmingCharacters(in: .whitespaces)
-        let value = rest.text[rest.text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let headerName = rest.text[..<colon].trimmedSpaces
+        let value = rest.text[rest.text.index(after: colon)...].trimmedSpaces
         let valueOffset = rest.text.distance(from: rest.text.startIndex, to: colon) + 1
         return .header(name: Word(headerName, location: rest.location),
                        value: Word(Self.unquote(value), quoted: true, location: rest.location.advanced(by: valueOffset)))

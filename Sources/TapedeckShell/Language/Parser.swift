@@ -17,14 +17,14 @@ public enum Parser {
             let start = SourceLocation(file: file, line: number + firstLine, column: 1)
             number += 1
             guard var parsed = try LineParser.parse(line, at: start) else { continue }
-            var source = line.trimmingCharacters(in: .whitespaces)
+            var source = line.trimmedSpaces
             if let heredoc = parsed.heredoc {
                 var body: [String] = []
                 var closed = false
                 while number < lines.count {
                     let bodyLine = lines[number]
                     number += 1
-                    if bodyLine.trimmingCharacters(in: .whitespaces) == heredoc.text {
+                    if bodyLine.trimmedSpaces == heredoc.text {
                         closed = true
                         break
                     }

@@ -59,7 +59,7 @@ public enum Template {
             guard let close = text.range(of: "}}", range: open.upperBound..<text.endIndex) else {
                 throw ParseError(.unclosedInterpolation, at: location.advanced(by: offset))
             }
-            let name = text[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            let name = text[open.upperBound..<close.lowerBound].trimmedSpaces
             guard isValidName(name) else {
                 throw ParseError(.invalidVariableName(name), at: location.advanced(by: offset))
             }
@@ -71,9 +71,12 @@ public enum Template {
 
     /// Whether `name` can be a variable name (`env.X` included).
     public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+        func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII ? (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)) : scalar.properties.isAlphabetic
+        }
+        guard let first = name.unicodeScalars.first, first == "_" || isLetter(first) else { return false }
         return name.unicodeScalars.allSatisfy {
-            $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)
+            isLetter($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "."
         }
     }
 }

@@ -38,7 +38,7 @@ struct LineScanner {
         let begin = location
         var text = ""
         var quoted = false
-        while index < characters.count, !characters[index].isWhitespace {
+        while index < characters.count, !characters[index].isSpace {
             let character = characters[index]
             switch character {
             case "'":
@@ -90,7 +90,7 @@ struct LineScanner {
                 depth += 1
             } else if character == "]" || character == ")" {
                 depth -= 1
-            } else if character.isWhitespace, depth <= 0 {
+            } else if character.isSpace, depth <= 0 {
                 break
             }
             text.append(character)
@@ -112,14 +112,14 @@ struct LineScanner {
             return word
         }
         var text = String(characters[index...])
-        while text.last?.isWhitespace == true { text.removeLast() }
+        while text.last?.isSpace == true { text.removeLast() }
         index = characters.count
         try Template.validate(text, at: begin)
         return Word(text, location: begin)
     }
 
     private mutating func skipSpaces() {
-        while index < characters.count, characters[index].isWhitespace { index += 1 }
+        while index < characters.count, characters[index].isSpace { index += 1 }
     }
 
     private mutating func doubleQuoted() throws(ParseError) -> String {
@@ -142,5 +142,21 @@ struct LineScanner {
             index += 1
         }
         throw ParseError(.unclosedQuote("\""), at: open)
+    }
+}
+
+extension Character {
+    /// Whitespace, with an ASCII fast path (Unicode property lookups dominate otherwise).
+    var isSpace: Bool {
+        if let ascii = asciiValue { return ascii == 0x20 || ascii == 0x09 || ascii == 0x0A || ascii == 0x0D || ascii == 0x0B || ascii == 0x0C }
+        return isWhitespace
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmedSpaces: String {
+        guard let first = firstIndex(where: { !$0.isSpace }), let last = lastIndex(where: { !$0.isSpace }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -60,7 +60,7 @@ struct JSONPathParser {
 
     private mutating func name() throws(JSONPathError) -> String {
         let start = index
-        while let character = peek, !".[]() =!<>".contains(character), !character.isWhitespace {
+        while let character = peek, !".[]() =!<>".contains(character), !character.isSpace {
             index += 1
         }
         guard index > start else { throw fail("expected a member name") }
@@ -133,7 +133,7 @@ struct JSONPathParser {
             throw fail("expected a value to compare with")
         default:
             let start = index
-            while let character = peek, character != ")", character != "]", !character.isWhitespace { index += 1 }
+            while let character = peek, character != ")", character != "]", !character.isSpace { index += 1 }
             let word = String(characters[start..<index])
             switch word {
             case "true": return .bool(true)
