@@ -4,6 +4,7 @@
 # time from 100 to 100,000 interactions. Prints one Markdown section.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
 BENCH="${TAPEDECK_BENCH_BIN:-.build/release/TapedeckBench}"
 VENV="${TAPEDECK_VENV:-.venv}"
 N="${CASSETTE_BENCH_N:-10000}"
@@ -16,9 +17,6 @@ work="Benchmarks/.work/cassette"
 mkdir -p "$work"
 [ -x "$BENCH" ] || { echo "missing $BENCH (swift build -c release --product TapedeckBench)" >&2; exit 1; }
 
-field() { jq -r ".$2" <<<"$1"; }
-rss_mb() { awk '/Maximum resident set size/ { printf "%.0f", $NF / 1024 }' "$1"; }
-wall_s() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; printf "%.2f", s }' "$1"; }
 
 transport=$("$BENCH" cassette-replay-transport "$N") || exit 1
 session=$("$BENCH" cassette-replay-urlsession "$N") || exit 1
@@ -67,7 +65,6 @@ t_us=$(field "$transport" us_per_request)
 s_us=$(field "$session" us_per_request)
 ts_us=$(field "$transport_small" us_per_request)
 ss_us=$(field "$session_small" us_per_request)
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1f×", a / b; else print "n/a" }'; }
 
 cat <<EOF
 ## Cassettes

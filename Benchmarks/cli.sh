@@ -4,6 +4,7 @@
 # (libcurl and URLSession) vs curl with keep-alive. Prints one Markdown section.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
 BIN="${TAPEDECK_RELEASE_BIN:-.build/release/tapedeck}"
 BENCH="${TAPEDECK_BENCH_BIN:-.build/release/TapedeckBench}"
 VENV="${TAPEDECK_VENV:-.venv}"
@@ -13,27 +14,10 @@ for tool in "$BIN" "$BENCH"; do [ -x "$tool" ] || { echo "missing $tool (swift b
 command -v nginx >/dev/null && command -v hyperfine >/dev/null || { echo "needs nginx and hyperfine (make bench installs them)" >&2; exit 1; }
 
 work="$(mktemp -d -t tapedeck-cli-bench.XXXXXX)"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 printf 'hello from nginx\n' >"$work/hello.txt"
-cat >"$work/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $work/nginx.pid;
-error_log $work/error.log;
-events { worker_connections 256; }
-http {
-  access_log off;
-  keepalive_requests 100000;
-  client_body_temp_path $work; proxy_temp_path $work; fastcgi_temp_path $work; uwsgi_temp_path $work; scgi_temp_path $work;
-  server { listen 127.0.0.1:$port; root $work; location / { } }
-}
-CONF
-nginx -c "$work/nginx.conf" -p "$work" >/dev/null 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+start_nginx "$work"
+port=$NGINX_PORT
 url="http://127.0.0.1:$port/hello.txt"
-for _ in $(seq 1 50); do curl -fs "$url" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "$url" >/dev/null || { echo "nginx did not start on $port" >&2; exit 1; }
 
 # hyperfine: mean milliseconds of each command, in order.
 means() {
@@ -66,7 +50,6 @@ best_of() { local best=""; for _ in 1 2 3; do local v; v=$("$BENCH" "$1" "$url" 
 td_curl_us=$(best_of cli-get-curl)
 td_session_us=$(best_of cli-get-urlsession)
 
-ratio() { python3 -c "a,b='$1','$2'; print('n/a' if 'n/a' in (a,b) else '%.2fx' % (float(a)/float(b)))"; }
 cat <<MD
 ## cli
 

@@ -4,6 +4,7 @@
 # converting a 10,000-interaction HAR (time and peak RSS). Prints one Markdown section.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
 BENCH="${TAPEDECK_BENCH_BIN:-.build/release/TapedeckBench}"
 TAPEDECK="${TAPEDECK_RELEASE_BIN:-.build/release/tapedeck}"
 VENV="${TAPEDECK_VENV:-.venv}"
@@ -15,10 +16,6 @@ work="Benchmarks/.work/interop"
 mkdir -p "$work"
 [ -x "$BENCH" ] || { echo "missing $BENCH (swift build -c release --product TapedeckBench)" >&2; exit 1; }
 
-field() { jq -r ".$2" <<<"$1"; }
-rss_mb() { awk '/Maximum resident set size/ { printf "%.0f", $NF / 1024 }' "$1"; }
-wall_s() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; printf "%.2f", s }' "$1"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1f×", a / b; else print "n/a" }'; }
 
 "$BENCH" interop-write "$work/replay.cassette.json" "$N" >/dev/null || exit 1
 # The YAML is Tapedeck's own export of the native cassette, as a user would produce it.

@@ -5,6 +5,7 @@
 # Markdown section.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
 BIN="${TAPEDECK_RELEASE_BIN:-.build/release/tapedeck}"
 BENCH="${TAPEDECK_BENCH_BIN:-.build/release/TapedeckBench}"
 VENV="${TAPEDECK_VENV:-.venv}"
@@ -15,28 +16,10 @@ for tool in "$BIN" "$BENCH"; do [ -x "$tool" ] || { echo "missing $tool (swift b
 command -v nginx >/dev/null || { echo "needs nginx (make bench installs it)" >&2; exit 1; }
 
 work="$(mktemp -d -t tapedeck-shell-bench.XXXXXX)"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 printf '{"ok": true, "items": [1, 2, 3]}\n' >"$work/small.json"
-cat >"$work/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $work/nginx.pid;
-error_log $work/error.log;
-events { worker_connections 256; }
-http {
-  access_log off;
-  keepalive_requests 100000;
-  types { application/json json; }
-  client_body_temp_path $work; proxy_temp_path $work; fastcgi_temp_path $work; uwsgi_temp_path $work; scgi_temp_path $work;
-  server { listen 127.0.0.1:$port; root $work; location / { } }
-}
-CONF
-nginx -c "$work/nginx.conf" -p "$work" >/dev/null 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+start_nginx "$work"
+port=$NGINX_PORT
 url="http://127.0.0.1:$port/small.json"
-for _ in $(seq 1 50); do curl -fs "$url" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "$url" >/dev/null || { echo "nginx did not start on $port" >&2; exit 1; }
 
 # The script: N requests, each with an assertion, as a CI smoke test would be written.
 { echo "base http://127.0.0.1:$port"; for _ in $(seq 1 "$N"); do echo "get /small.json"; echo "expect json \$.ok == true"; done; } >"$work/bench.tape"
@@ -76,7 +59,6 @@ parse_json=$("$BENCH" shell-parse 10000)
 parse_ms=$(echo "$parse_json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ms"])')
 parse_rate=$(echo "$parse_json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["lines_per_s"])')
 
-ratio() { python3 -c "a,b='$1','$2'; print('n/a' if 'n/a' in (a,b) else '%.2f×' % (float(a)/float(b)))"; }
 echo "## Shell: .tape scripts"
 echo
 echo "$N GETs of a small JSON file from a local nginx (loopback, keep-alive), each followed by"

@@ -1,0 +1,45 @@
+# Shared helpers for the benchmark scripts (sourced, not run).
+
+# A free TCP port on loopback.
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# start_nginx DIR: serves DIR on a free loopback port with keep-alive and no access log; sets
+# NGINX_PORT, stops the server on exit and removes DIR. Exits if nginx does not answer.
+start_nginx() {
+  local dir="$1"
+  command -v nginx >/dev/null || { echo "needs nginx (make bench installs it)" >&2; exit 1; }
+  NGINX_PORT=$(free_port)
+  cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/error.log;
+events { worker_connections 256; }
+http {
+  access_log off;
+  keepalive_requests 100000;
+  types { application/json json; text/plain txt; }
+  client_body_temp_path $dir; proxy_temp_path $dir; fastcgi_temp_path $dir; uwsgi_temp_path $dir; scgi_temp_path $dir;
+  server { listen 127.0.0.1:$NGINX_PORT; root $dir; location / { } }
+}
+CONF
+  nginx -c "$dir/nginx.conf" -p "$dir" >/dev/null 2>&1 &
+  NGINX_PID=$!
+  trap 'kill $NGINX_PID 2>/dev/null; wait $NGINX_PID 2>/dev/null; rm -rf "'"$dir"'"' EXIT
+  local probe="http://127.0.0.1:$NGINX_PORT/"
+  for _ in $(seq 1 50); do curl -s -o /dev/null "$probe" 2>/dev/null && return 0; sleep 0.1; done
+  echo "nginx did not start on port $NGINX_PORT" >&2
+  exit 1
+}
+
+# field JSON KEY: one value of a one-line JSON result.
+field() { jq -r ".$2" <<<"$1"; }
+
+# rss_mb FILE / wall_s FILE: peak RSS (MB) and wall time (s) from `/usr/bin/time -v` output.
+rss_mb() { awk '/Maximum resident set size/ { printf "%.0f", $NF / 1024 }' "$1"; }
+wall_s() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; printf "%.2f", s }' "$1"; }
+
+# ratio A B: A / B as "2.50×", or n/a when either is not a positive number.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f×", a / b; else print "n/a" }'; }
