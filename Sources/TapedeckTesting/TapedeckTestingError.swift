@@ -2,13 +2,17 @@ import Foundation
 
 /// Errors of the testing helpers (cassette errors, including mismatch reports, come through as
 /// ``Tapedeck/CassetteError``).
-public enum TapedeckTestingError: Error, LocalizedError, Sendable {
-    /// The session's route was removed (``TapedeckRoutes/remove(_:)`` or the end of ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:file:_:)``).
+///
+/// `description` is the message too, so a test that throws one shows it whole.
+public enum TapedeckTestingError: Error, LocalizedError, Sendable, CustomStringConvertible {
+    /// The session's route was removed (``TapedeckRoutes/remove(_:)`` or the end of ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:file:_:)``).
     case routeRemoved(url: String)
     /// `requireAllPlayed` was set and some interactions were never requested.
     case unusedInteractions(report: String)
     /// A stub handler threw.
     case stubFailed(url: String, detail: String)
+    /// `URLSession.cassette` was used outside a test with the `.cassette("name")` trait.
+    case noCassetteTrait(url: String)
 
     /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
@@ -21,6 +25,12 @@ public enum TapedeckTestingError: Error, LocalizedError, Sendable {
                 + "or drop requireAllPlayed"
         case .stubFailed(let url, let detail):
             return "the stub for \(url) failed: \(detail)"
+        case .noCassetteTrait(let url):
+            return "request to \(url) went through URLSession.cassette outside a cassette trait; "
+                + "add .cassette(\"name\") to the test: @Test(.cassette(\"name\"))"
         }
     }
+
+    /// The same text as ``errorDescription``.
+    public var description: String { errorDescription ?? "TapedeckTesting error" }
 }

@@ -7,8 +7,9 @@ import FoundationNetworking
 extension URLSession {
     /// A session that answers every request from a cassette file: no network, no hand-written mocks.
     ///
-    /// An unmatched request fails the `URLSession` call with ``Tapedeck/CassetteError/noMatch(_:)``,
-    /// whose description is the mismatch report.
+    /// An unmatched request fails the `URLSession` call with ``Tapedeck/CassetteError/noMatch(_:)``:
+    /// its `localizedDescription` and `description` are the whole mismatch report, so the
+    /// failing test prints the nearest recorded interactions and the fix.
     ///
     /// ```swift
     /// // XCTest
@@ -19,11 +20,18 @@ extension URLSession {
     ///         XCTAssertEqual(slideshow.title, "Sample Slide Show")
     ///     }
     /// }
+    ///
+    /// // Swift Testing
+    /// @Test func readsSlideshow() async throws {
+    ///     let session = try URLSession.replaying(Cassettes.url("httpbin"), matcher: Matcher(ignoredQueryItems: ["ts"]))
+    ///     #expect(try await HTTPBinClient(session: session).slideshow().title == "Sample Slide Show")
+    /// }
     /// ```
     public static func replaying(_ cassette: URL, allowRepeats: Bool = false, matcher: Matcher = Matcher(),
                                  followRedirects: Bool = true,
                                  configuration: URLSessionConfiguration = .ephemeral) throws(CassetteError) -> URLSession {
-        let options = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, followRedirects: followRedirects)
+        let options = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, followRedirects: followRedirects,
+                                              context: CurrentTest.context)
         return replaying(try ReplayTransport(contentsOf: cassette, options: options), configuration: configuration)
     }
 
@@ -60,11 +68,11 @@ extension URLSession {
                                   configuration: URLSessionConfiguration) throws(CassetteError) -> URLSession {
         let live = URLSessionTransport(options: .init(followRedirects: false))
         let recorder = try RecordingTransport(cassette: cassette, mode: try RecordMode.resolve(requested),
-                                              inner: live, options: options)
+                                              inner: live, options: CurrentTest.naming(options))
         return recording(recorder, configuration: configuration)
     }
 
-    /// A session that sends through an existing recorder (``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:file:_:)`` uses it).
+    /// A session that sends through an existing recorder (``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:file:_:)`` uses it).
     public static func recording(_ recorder: RecordingTransport, configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
         URLSession(configuration: TapedeckRoutes.configuration(configuration, routingTo: .transport(recorder)))
     }

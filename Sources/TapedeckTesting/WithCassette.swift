@@ -35,18 +35,25 @@ public enum Cassettes {
 /// a Swift Testing test gets a warning issue (severity `.warning`, so it still passes) saying
 /// why and how to fix it (`TAPEDECK_USAGE_DIR`).
 ///
+/// `redactor` decides what is replaced before anything is written (and how incoming requests
+/// are compared); the secret lint's refusal names the `Redactor` to pass when it finds more.
+///
 /// ```swift
+/// // Swift Testing (or the `.cassette("httpbin")` trait and `URLSession.cassette`)
 /// @Test func readsSlideshow() async throws {
-///     try await withCassette("httpbin-slideshow") { session in
+///     try await withCassette("httpbin") { session in
 ///         let slideshow = try await HTTPBinClient(session: session).slideshow()
 ///         #expect(slideshow.title == "Sample Slide Show")
 ///     }
 /// }
 ///
 /// // XCTest
-/// func testReadsSlideshow() async throws {
-///     try await withCassette("httpbin-slideshow") { session in
-///         XCTAssertEqual(try await HTTPBinClient(session: session).slideshow().title, "Sample Slide Show")
+/// final class HTTPBinClientTests: XCTestCase {
+///     func testReadsSlideshow() async throws {
+///         let title = try await withCassette("httpbin") { session in
+///             try await HTTPBinClient(session: session).slideshow().title
+///         }
+///         XCTAssertEqual(title, "Sample Slide Show")
 ///     }
 /// }
 /// ```
@@ -55,14 +62,15 @@ public func withCassette<T>(
     matcher: Matcher = Matcher(),
     allowRepeats: Bool = false,
     requireAllPlayed: Bool = false,
+    redactor: Redactor = .standard,
     file: StaticString = #filePath,
     _ body: (URLSession) async throws -> T
 ) async throws -> T {
     try await runCassette(name, mode: nil, matcher: matcher, allowRepeats: allowRepeats,
-                          requireAllPlayed: requireAllPlayed, file: file, warn: reportWarning, body)
+                          requireAllPlayed: requireAllPlayed, redactor: redactor, file: file, warn: reportWarning, body)
 }
 
-/// ``withCassette(_:matcher:allowRepeats:requireAllPlayed:file:_:)`` in `mode` (still
+/// ``withCassette(_:matcher:allowRepeats:requireAllPlayed:redactor:file:_:)`` in `mode` (still
 /// overridden by `TAPEDECK_RECORD_MODE`): `.none` replays only and fails when the cassette
 /// is missing, `.all` re-records.
 ///
@@ -75,14 +83,15 @@ public func withCassette<T>(
     matcher: Matcher = Matcher(),
     allowRepeats: Bool = false,
     requireAllPlayed: Bool = false,
+    redactor: Redactor = .standard,
     file: StaticString = #filePath,
     _ body: (URLSession) async throws -> T
 ) async throws -> T {
     try await runCassette(name, mode: mode, matcher: matcher, allowRepeats: allowRepeats,
-                          requireAllPlayed: requireAllPlayed, file: file, warn: reportWarning, body)
+                          requireAllPlayed: requireAllPlayed, redactor: redactor, file: file, warn: reportWarning, body)
 }
 
-/// ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:file:_:)`` with the environment
+/// ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:file:_:)`` with the environment
 /// and the warning sink injected (tests use them).
 func runCassette<T>(
     _ name: String,
@@ -90,13 +99,15 @@ func runCassette<T>(
     matcher: Matcher,
     allowRepeats: Bool,
     requireAllPlayed: Bool,
+    redactor: Redactor = .standard,
     file: StaticString,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     warn: (String) -> Void,
     _ body: (URLSession) async throws -> T
 ) async throws -> T {
     let url = Cassettes.url(name, file: file)
-    let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats)
+    let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, redactor: redactor,
+                                         context: CurrentTest.context)
     let recorder = try RecordingTransport(cassette: url, mode: try RecordMode.resolve(mode, environment: environment),
                                           inner: URLSessionTransport(options: .init(followRedirects: false)),
                                           options: .init(replay: replay))
@@ -115,7 +126,7 @@ func runCassette<T>(
 
 /// Shows a warning without failing the test: a Swift Testing issue of severity `.warning`
 /// inside a Swift Testing test (XCTest has no warnings, so nothing is recorded there).
-private func reportWarning(_ message: String) {
+func reportWarning(_ message: String) {
     #if canImport(Testing)
     if Test.current != nil {
         Issue.record(Comment(rawValue: message), severity: .warning)

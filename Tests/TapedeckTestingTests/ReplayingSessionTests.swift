@@ -79,7 +79,8 @@ struct ReplayingSessionTests {
             #expect(text.contains("no recorded interaction matches GET http://api.test/whom?x=1"))
             #expect(text.contains("path: /who → /whom"))
             #expect(text.contains("query x: (absent) → \"1\""))
-            #expect(text.contains("TAPEDECK_RECORD_MODE=new swift test"))
+            #expect(text.contains("nearest recorded interactions (recorded → sent):"))
+            #expect(text.hasSuffix("then run TAPEDECK_RECORD_MODE=new swift test --filter unmatched"), "\(text)")
         }
     }
 

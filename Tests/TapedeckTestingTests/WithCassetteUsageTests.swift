@@ -17,7 +17,7 @@ struct WithCassetteUsageTests {
                 _ = try await session.data(from: URL(string: "http://api.test/who")!)
             }
             Issue.record("a missing cassette in mode none did not fail")
-        } catch let CassetteError.missing(path) {
+        } catch let CassetteError.missing(path, _) {
             #expect(path == missing.path)
         }
         #expect(!FileManager.default.fileExists(atPath: missing.path))

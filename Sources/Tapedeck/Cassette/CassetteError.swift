@@ -3,12 +3,14 @@ import Foundation
 /// Why a cassette could not be read, written, recorded into or served from.
 ///
 /// Every message names the file, the place inside it (a JSON Pointer such as
-/// `/interactions/3/response/status`) and what to do next.
-public enum CassetteError: Error, LocalizedError, Sendable {
+/// `/interactions/3/response/status`) and what to do next, worded for the ``FixContext``
+/// where it is read. `description` is the same text, so a test that throws it shows the
+/// whole message (`Caught error: no recorded interaction matches …`), not an enum dump.
+public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConvertible {
     /// The file exists but could not be read.
     case unreadable(path: String, reason: String)
     /// Replay-only mode was asked for and the cassette does not exist.
-    case missing(path: String)
+    case missing(path: String, context: FixContext)
     /// The file is not valid JSON; `pointer` is where the parser was.
     case malformedJSON(path: String, line: Int, column: Int, pointer: String, reason: String)
     /// A field has the wrong type or an invalid value.
@@ -18,7 +20,7 @@ public enum CassetteError: Error, LocalizedError, Sendable {
     /// Writing the file failed.
     case writeFailed(path: String, reason: String)
     /// The secret lint refused to save the cassette.
-    case secretsFound(path: String, findings: [SecretLint.Finding])
+    case secretsFound(path: String, findings: [SecretLint.Finding], context: FixContext)
     /// No recorded interaction matches a request.
     case noMatch(MismatchReport)
     /// A record mode name (from an option or `TAPEDECK_RECORD_MODE`) is not one of the four.
@@ -29,9 +31,9 @@ public enum CassetteError: Error, LocalizedError, Sendable {
         switch self {
         case .unreadable(let path, let reason):
             return "cannot read cassette \(path): \(reason)"
-        case .missing(let path):
-            return "cassette \(path) does not exist and the record mode is 'none' (replay only); "
-                + "record it first: TAPEDECK_RECORD_MODE=once swift test, or `tapedeck run --record \(path) --mode once`"
+        case .missing(let path, let context):
+            return "cassette \(FixContext.display(path)) does not exist and the record mode is 'none' (replay only); "
+                + context.missingFix(path: FixContext.display(path))
         case .malformedJSON(let path, let line, let column, let pointer, let reason):
             return "\(path):\(line):\(column): cassette is not valid JSON at \(pointer.isEmpty ? "/" : pointer): \(reason); "
                 + "fix the file by hand or re-record it (TAPEDECK_RECORD_MODE=all)"
@@ -42,12 +44,12 @@ public enum CassetteError: Error, LocalizedError, Sendable {
                 + "(this Tapedeck reads version \(Cassette.currentVersion)); upgrade Tapedeck or re-record the cassette"
         case .writeFailed(let path, let reason):
             return "cannot write cassette \(path): \(reason); check that the directory exists and is writable"
-        case .secretsFound(let path, let findings):
-            let lines = findings.prefix(10).map { "  - \($0.description)" }.joined(separator: "\n")
-            let more = findings.count > 10 ? "\n  … and \(findings.count - 10) more" : ""
-            return "refusing to save \(path): it still holds \(findings.count) secret\(findings.count == 1 ? "" : "s"):\n"
-                + lines + more + "\nredact them (Redactor headers, queryItems or jsonPaths) or, for a false alarm, "
-                + "turn the lint off for this cassette (RecordingTransport.Options.lint = false)"
+        case .secretsFound(let path, let findings, let context):
+            let lines = findings.prefix(10).map { "  - \($0.description)" }
+            let more = findings.count > 10 ? ["  … and \(findings.count - 10) more"] : []
+            let fixes = context.lintFixes(findings).map { "  - " + $0 }
+            return (["refusing to save \(FixContext.display(path)): it still holds \(findings.count) secret\(findings.count == 1 ? "" : "s"):"]
+                + lines + more + ["", "fix:"] + fixes).joined(separator: "\n")
         case .noMatch(let report):
             return report.description
         case .invalidRecordMode(let value, let source):
@@ -55,4 +57,7 @@ public enum CassetteError: Error, LocalizedError, Sendable {
                 + RecordMode.allCases.map(\.rawValue).joined(separator: ", ")
         }
     }
+
+    /// The same text as ``errorDescription``.
+    public var description: String { errorDescription ?? "cassette error" }
 }

@@ -34,10 +34,11 @@ public enum SecretLint {
         }
     }
 
-    /// Throws ``CassetteError/secretsFound(path:findings:)`` when anything is found.
-    public static func check(_ cassette: Cassette, path: String) throws(CassetteError) {
+    /// Throws ``CassetteError/secretsFound(path:findings:context:)`` when anything is found;
+    /// `context` decides the fixes it names.
+    public static func check(_ cassette: Cassette, path: String, context: FixContext = .unitTests(filter: nil)) throws(CassetteError) {
         let found = findings(in: cassette)
-        if !found.isEmpty { throw .secretsFound(path: path, findings: found) }
+        if !found.isEmpty { throw .secretsFound(path: path, findings: found, context: context) }
     }
 
     /// Every credential in the cassette, in interaction order.

@@ -42,26 +42,57 @@ public final class CassetteSession: Sendable {
     /// The underlying recorder, for options and counts.
     public let recorder: RecordingTransport
 
+    /// The environment variable listing extra names to redact, comma-separated: header and
+    /// query item names (`X-Session,sid`) and JSON Pointers into bodies (`/grant`).
+    public static let redactKey = "TAPEDECK_REDACT"
+    /// The environment variable that turns the secret lint off for a false alarm (`off`).
+    public static let secretLintKey = "TAPEDECK_SECRET_LINT"
+
     /// Opens `path` in `mode`, sending what must be recorded through `live`.
     ///
     /// Redirects are followed only as `live` follows them (the CLI's `--follow`), unless
     /// `options.replay.followRedirects` is set: then a non-following `live` records each hop
-    /// and the session follows them, live and on replay.
+    /// and the session follows them, live and on replay. Errors word their fixes for
+    /// `context` (`tapedeck run` unless told). `TAPEDECK_REDACT` and `TAPEDECK_SECRET_LINT`
+    /// in `environment` add redactions and turn the lint off, since CLI users have no options.
     public init(path: String, mode: RecordMode, live: any HTTPTransport,
-                options: RecordingTransport.Options = RecordingTransport.Options(replay: .init(followRedirects: false))) throws(CassetteError) {
+                options: RecordingTransport.Options = RecordingTransport.Options(replay: .init(followRedirects: false)),
+                context: FixContext = .run(scripts: []),
+                environment: [String: String] = ProcessInfo.processInfo.environment) throws(CassetteError) {
         self.path = path
+        var options = CassetteSession.applying(environment, to: options)
+        options.replay.context = context
         recorder = try RecordingTransport(cassette: URL(fileURLWithPath: path), mode: mode, inner: live, options: options)
     }
 
     /// Opens `path` for replay only (mode `none`): nothing reaches the network. Recorded
     /// redirects are served as recorded unless `followRedirects` (the CLI's `--follow`).
     public static func replay(path: String, allowRepeats: Bool = false, followRedirects: Bool = false,
-                              matcher: Matcher = Matcher()) throws(CassetteError) -> CassetteSession {
+                              matcher: Matcher = Matcher(), context: FixContext = .run(scripts: []),
+                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(CassetteError) -> CassetteSession {
         let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, followRedirects: followRedirects)
         let offline = StubTransport { request in
             throw HTTPError.transport(url: request.url.absoluteString, detail: "replay sessions never use the network")
         }
-        return try CassetteSession(path: path, mode: .none, live: offline, options: .init(replay: replay))
+        return try CassetteSession(path: path, mode: .none, live: offline, options: .init(replay: replay),
+                                   context: context, environment: environment)
+    }
+
+    /// `options` with the names in `TAPEDECK_REDACT` redacted and the lint off when `TAPEDECK_SECRET_LINT` is off/false/0/no.
+    static func applying(_ environment: [String: String], to options: RecordingTransport.Options) -> RecordingTransport.Options {
+        var options = options
+        let entries = (environment[redactKey] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for entry in entries {
+            if entry.hasPrefix("/") {
+                options.redactor.jsonPaths.append(entry)
+            } else {
+                options.redactor.headers.insert(entry.lowercased())
+                options.redactor.queryItems.insert(entry.lowercased())
+            }
+        }
+        let lint = environment[secretLintKey]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        if ["off", "false", "0", "no"].contains(lint) { options.lint = false }
+        return options
     }
 
     /// The base URL stored in the cassette's metadata; the REPL adopts it when it has no base.

@@ -86,7 +86,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         self.options = options
         let exists = FileManager.default.fileExists(atPath: url.path)
         let existing = exists ? try Cassette.load(from: url) : nil
-        if mode == .none, existing == nil { throw .missing(path: url.path) }
+        if mode == .none, existing == nil { throw .missing(path: url.path, context: options.replay.context) }
         var start = (mode == .all ? nil : existing) ?? Cassette()
         start.metadata.merge(options.metadata) { _, new in new }
         if let existing, mode != .all {
@@ -123,7 +123,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         let position = state.withLock { $0.cassette.interactions.count }
         if options.lint {
             let findings = SecretLint.findings(in: stored, index: position)
-            if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings) }
+            if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings, context: options.replay.context) }
         }
         state.withLock { state in
             state.cassette.interactions.append(stored)

@@ -14,8 +14,13 @@ import Foundation
 ///        query page: "2" → "3"
 ///
 /// fix:
-///   - record it: TAPEDECK_RECORD_MODE=new swift test · tapedeck run --record Sessions/tour.cassette.json --mode new · REPL: record Sessions/tour.cassette.json --mode new
+///   - record it: record Sessions/tour.cassette.json --mode new, then send the request again
 /// ```
+///
+/// The fixes depend on the ``FixContext``: the REPL gets commands, `tapedeck run` a command
+/// line, unit tests `TAPEDECK_RECORD_MODE=new swift test --filter …` and Swift options such
+/// as `Matcher(ignoredQueryItems: ["ts"])`. Paths inside the working directory are shown
+/// relative to it, as typed.
 public struct MismatchReport: Sendable, CustomStringConvertible {
     /// A recorded interaction close to the request.
     public struct Candidate: Sendable {
@@ -41,14 +46,16 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
     public var nearest: [Candidate]
     /// Exact matches that were not served, with the reason ("already played, 2 of 2 used").
     public var skipped: [String]
-    /// What to do: options to set or the re-record command.
+    /// What to do: options to set or the re-record command, for ``context``.
     public var fixes: [String]
+    /// Where the report is read, which decides the fixes.
+    public var context: FixContext
 
     /// The text shown to the user.
     public var description: String {
         var lines = ["no recorded interaction matches \(request.method) \(request.url.absoluteString)"]
         let modeText = mode.map { ", mode \($0)" } ?? ""
-        lines.append("cassette: \(cassettePath) (\(interactionCount) interaction\(interactionCount == 1 ? "" : "s")\(modeText))")
+        lines.append("cassette: \(FixContext.display(cassettePath)) (\(interactionCount) interaction\(interactionCount == 1 ? "" : "s")\(modeText))")
         lines.append("matching on: \(matching)")
         if !skipped.isEmpty {
             lines.append("")
@@ -73,7 +80,7 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
 
     /// Builds the report for `request` (already redacted) against `interactions`.
     static func make(request: HTTPRequest, interactions: [Interaction], uses: [Int], exact: [Int],
-                     path: String, matcher: Matcher, mode: RecordMode?) -> MismatchReport {
+                     path: String, matcher: Matcher, mode: RecordMode?, context: FixContext) -> MismatchReport {
         var skipped: [String] = []
         if let last = exact.last {
             skipped.append("#\(last) \(summary(interactions[last].request)) was already played "
@@ -97,23 +104,31 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
                       differences: diff.lines)
         }
         var fixes: [String] = []
-        if !exact.isEmpty {
-            fixes.append("allow reusing the last match: REPL `replay \(path) --repeat`, "
-                + "ReplayTransport.Options(allowRepeats: true), URLSession.replaying(…, allowRepeats: true)")
+        if !exact.isEmpty, let fix = context.repeatFix { fixes.append(fix) }
+        if let change = matcherChange(diffs.first?.1, matcher), let fix = context.matcherFix(change.reason, change.option) {
+            fixes.append(fix)
         }
-        if let best = diffs.first?.1 {
-            if best.kinds == [.query] {
-                let names = best.lines.compactMap { $0.split(separator: ":").first?.dropFirst("query ".count) }.map(String.init)
-                fixes.append("if those query items don't matter, ignore them: Matcher(ignoredQueryItems: [\(names.map { "\"\($0)\"" }.joined(separator: ", "))])")
-            } else if best.kinds == [.header] {
-                fixes.append("if those headers don't matter, drop them from Matcher(headers:) (now: \(matcher.headers.joined(separator: ", ")))")
-            } else if best.kinds == [.body], matcher.body == .raw {
-                fixes.append("if only the JSON layout differs, compare bodies as JSON: Matcher(body: .json)")
-            }
-        }
-        fixes.append("record it: TAPEDECK_RECORD_MODE=new swift test · tapedeck run --record \(path) --mode new · REPL: record \(path) --mode new")
+        fixes.append(context.recordFix(path: FixContext.display(path), mode: mode))
         return MismatchReport(request: request, cassettePath: path, interactionCount: interactions.count, mode: mode,
-                              matching: matcher.summary, nearest: Array(nearest), skipped: skipped, fixes: fixes)
+                              matching: matcher.summary, nearest: Array(nearest), skipped: skipped, fixes: fixes, context: context)
+    }
+
+    /// The matcher option that would have let the nearest interaction match, when only one kind of field differs.
+    private static func matcherChange(_ best: RequestDiff?, _ matcher: Matcher) -> (reason: String, option: String)? {
+        guard let best else { return nil }
+        let quoted = { (names: [String]) in names.map { "\"\($0)\"" }.joined(separator: ", ") }
+        if best.kinds == [.query] {
+            let names = best.lines.compactMap { $0.split(separator: ":").first?.dropFirst("query ".count) }.map(String.init)
+            return ("if those query items don't matter, ignore them", "Matcher(ignoredQueryItems: [\(quoted(names))])")
+        }
+        if best.kinds == [.header] {
+            let kept = matcher.headers.filter { name in !best.lines.contains { $0.hasPrefix("header \(name):") } }
+            return ("if those headers don't matter, stop comparing them", "Matcher(headers: [\(quoted(kept))])")
+        }
+        if best.kinds == [.body], matcher.body == .raw {
+            return ("if only the JSON layout differs, compare bodies as JSON", "Matcher(body: .json)")
+        }
+        return nil
     }
 
     static func summary(_ request: HTTPRequest) -> String {

@@ -24,14 +24,17 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         public var followRedirects: Bool
         /// Applied to incoming requests before matching, so real credentials match placeholders.
         public var redactor: Redactor
+        /// Where errors are read (REPL, `tapedeck run`, unit tests), which decides the fixes they print.
+        public var context: FixContext
 
-        /// Creates options; the defaults match on method + URL and follow redirects.
+        /// Creates options; the defaults match on method + URL, follow redirects and word fixes for unit tests.
         public init(matcher: Matcher = Matcher(), allowRepeats: Bool = false, followRedirects: Bool = true,
-                    redactor: Redactor = .standard) {
+                    redactor: Redactor = .standard, context: FixContext = .unitTests(filter: nil)) {
             self.matcher = matcher
             self.allowRepeats = allowRepeats
             self.followRedirects = followRedirects
             self.redactor = redactor
+            self.context = context
         }
     }
 
@@ -117,7 +120,8 @@ public final class ReplayTransport: HTTPTransport, Sendable {
 
     private func report(for request: HTTPRequest, exact: [Int]) -> MismatchReport {
         MismatchReport.make(request: options.redactor.redact(request), interactions: cassette.interactions,
-                            uses: uses.withLock { $0 }, exact: exact, path: path, matcher: options.matcher, mode: mode)
+                            uses: uses.withLock { $0 }, exact: exact, path: path, matcher: options.matcher, mode: mode,
+                            context: options.context)
     }
 
     /// Indexes of interactions never served, in order.

@@ -43,7 +43,7 @@ struct RedactorTests {
         #expect(fields.contains("1 request query api_key key-like value"), "\(fields)")
         #expect(fields.contains("1 response body /password key-like value"), "\(fields)")
         #expect(fields.contains("1 response body /headers/Authorization bearer token"), "\(fields)")
-        let message = CassetteError.secretsFound(path: "leaky.cassette.json", findings: findings).errorDescription ?? ""
+        let message = CassetteError.secretsFound(path: "leaky.cassette.json", findings: findings, context: .repl).errorDescription ?? ""
         #expect(message.contains("refusing to save leaky.cassette.json"))
         #expect(!message.contains(Self.token), "the report does not leak the token")
     }

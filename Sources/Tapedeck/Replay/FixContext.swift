@@ -1,0 +1,143 @@
+import Foundation
+
+/// Where a mismatch report, a secret-lint refusal or a missing-cassette error will be read,
+/// so that its fix names only what works there: a REPL command, a `tapedeck run` command
+/// line, or a `swift test` invocation and a TapedeckTesting option.
+///
+/// ```swift
+/// var options = ReplayTransport.Options()
+/// options.context = .run(scripts: ["smoke.tape"])
+/// // fix:
+/// //   - record it: tapedeck run smoke.tape --record Sessions/api.cassette.json --mode new
+/// ```
+public enum FixContext: Sendable, Hashable {
+    /// The interactive prompt (and `record`/`replay` lines in a `.tape` script): fixes are commands.
+    case repl
+    /// `tapedeck run SCRIPTS --record C` or `--replay C`: fixes are command lines.
+    case run(scripts: [String])
+    /// A user's unit tests through TapedeckTesting: fixes are `swift test` invocations and
+    /// Swift options; `filter` is the test to name in `swift test --filter`, when known.
+    case unitTests(filter: String?)
+
+    /// The re-record fix for `path`; `mode` is nil for a replay-only session made in code (`URLSession.replaying`).
+    func recordFix(path: String, mode: RecordMode?) -> String {
+        switch self {
+        case .repl:
+            return "record it: record \(Self.word(path)) --mode new, then send the request again"
+        case .run:
+            let command = "\(runCommand) --record \(Self.word(path))"
+            let environment = mode == .once ? " (or TAPEDECK_RECORD_MODE=new \(command))" : ""
+            return "record it: \(command) --mode new" + environment
+        case .unitTests:
+            let command = "TAPEDECK_RECORD_MODE=new \(swiftTest)"
+            guard mode != nil else {
+                return "record it: URLSession.replaying never records; open the cassette with withCassette(…) or "
+                    + "URLSession.recording(to: …) instead, then run \(command)"
+            }
+            return "record it: \(command)"
+        }
+    }
+
+    /// The fix for a missing cassette in replay-only mode.
+    func missingFix(path: String) -> String {
+        switch self {
+        case .repl: return "record it first: record \(Self.word(path))"
+        case .run: return "record it first: \(runCommand) --record \(Self.word(path))"
+        case .unitTests: return "record it first: TAPEDECK_RECORD_MODE=once \(swiftTest)"
+        }
+    }
+
+    /// The fix when every exact match was already played; nil where repeats cannot be turned on
+    /// (the REPL and `tapedeck run` record the repeat instead).
+    var repeatFix: String? {
+        guard case .unitTests = self else { return nil }
+        return "allow reusing the last match: withCassette(…, allowRepeats: true) or URLSession.replaying(…, allowRepeats: true)"
+    }
+
+    /// The fix that changes the matcher (`Matcher(ignoredQueryItems: ["ts"])`); nil outside code,
+    /// where the matcher cannot be configured.
+    func matcherFix(_ reason: String, _ matcher: String) -> String? {
+        guard case .unitTests = self else { return nil }
+        return "\(reason): withCassette(…, matcher: \(matcher)) or URLSession.replaying(…, matcher: \(matcher))"
+    }
+
+    /// How to redact the fields the lint named, or to turn the lint off for a false alarm.
+    func lintFixes(_ findings: [SecretLint.Finding]) -> [String] {
+        var headers: [String] = [], queryItems: [String] = [], pointers: [String] = []
+        var unredactable: [String] = []
+        for finding in findings {
+            let words = finding.field.split(separator: " ", maxSplits: 2).map(String.init)
+            let name = words.count == 3 ? words[2] : ""
+            switch words.count == 3 ? words[1] : "" {
+            case "header": Self.append(name.lowercased(), to: &headers)
+            case "query": Self.append(name, to: &queryItems)
+            case "body" where name.hasPrefix("/"): Self.append(name, to: &pointers)
+            default: Self.append(finding.field, to: &unredactable)
+            }
+        }
+        switch self {
+        case .repl, .run:
+            let list = headers + queryItems + pointers
+            let prefix = self == .repl ? "quit, then start tapedeck with" : "run with"
+            let suffix = self == .repl ? "" : " \(runCommand)"
+            var lines: [String] = []
+            if !list.isEmpty {
+                lines.append("redact them: \(prefix) TAPEDECK_REDACT=\(Self.word(list.joined(separator: ",")))\(suffix)")
+            }
+            if !unredactable.isEmpty {
+                lines.append("\(unredactable.joined(separator: ", ")) cannot be redacted by name; leave the credential out of the request")
+            }
+            lines.append("for a false alarm: \(prefix) TAPEDECK_SECRET_LINT=off\(suffix)")
+            return lines
+        case .unitTests:
+            var arguments: [String] = []
+            if !headers.isEmpty { arguments.append("headers: Redactor.defaultHeaders.union(\(Self.swiftArray(headers)))") }
+            if !queryItems.isEmpty { arguments.append("queryItems: Redactor.defaultQueryItems.union(\(Self.swiftArray(queryItems)))") }
+            if !pointers.isEmpty { arguments.append("jsonPaths: \(Self.swiftArray(pointers))") }
+            var lines: [String] = []
+            if !arguments.isEmpty {
+                let redactor = "Redactor(\(arguments.joined(separator: ", ")))"
+                lines.append("redact them: withCassette(…, redactor: \(redactor)) or "
+                    + "URLSession.recording(to: …, options: RecordingTransport.Options(replay: .init(redactor: \(redactor))))")
+            }
+            if !unredactable.isEmpty {
+                lines.append("\(unredactable.joined(separator: ", ")) cannot be redacted by name; "
+                    + "rewrite it in RecordingTransport.Options(beforeRecord: { interaction in … })")
+            }
+            lines.append("for a false alarm: URLSession.recording(to: …, options: RecordingTransport.Options(lint: false))")
+            return lines
+        }
+    }
+
+    private var runCommand: String {
+        guard case .run(let scripts) = self, !scripts.isEmpty else { return "tapedeck run SCRIPT.tape" }
+        return "tapedeck run " + scripts.map(Self.word).joined(separator: " ")
+    }
+
+    private var swiftTest: String {
+        guard case .unitTests(let filter?) = self, !filter.isEmpty else { return "swift test --filter TEST_NAME" }
+        return "swift test --filter \(Self.word(filter))"
+    }
+
+    private static func append(_ value: String, to list: inout [String]) {
+        if !list.contains(value) { list.append(value) }
+    }
+
+    private static func swiftArray(_ values: [String]) -> String {
+        "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    }
+
+    /// A path or value as one shell word: single-quoted when it holds anything a shell would split or expand.
+    static func word(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || "/._-,:=@+%".unicodeScalars.contains($0)
+        }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// `path` relative to the working directory when it lies inside it (what a user typed), else as is.
+    static func display(_ path: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+        let base = workingDirectory.hasSuffix("/") ? workingDirectory : workingDirectory + "/"
+        return path.hasPrefix(base) && path.count > base.count ? String(path.dropFirst(base.count)) : path
+    }
+}

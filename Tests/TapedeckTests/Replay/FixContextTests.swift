@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+/// Each error prints the fix that works where it is read: REPL commands, `tapedeck run` command
+/// lines, or `swift test` and TapedeckTesting options, and never the others.
+@Suite("Fixes worded for the REPL, tapedeck run and unit tests")
+struct FixContextTests {
+    static let path = "Sessions/feed.cassette.json"
+    static let cassette = Cassette(interactions: [.make(.get, "http://api.test/feed?page=1&ts=111", body: "feed")])
+
+    /// The report for `GET /feed?page=1&ts=222` (only the `ts` query item differs) after `played` identical requests.
+    func report(_ context: FixContext, mode: RecordMode?, sending url: String = "http://api.test/feed?page=1&ts=222") -> String {
+        let replay = ReplayTransport(cassette: Self.cassette, path: Self.path, options: .init(context: context), mode: mode)
+        guard case .failure(let error) = replay.lookup(HTTPRequest(url: URL(string: url)!)) else { return "served" }
+        return error.description
+    }
+
+    func fixSection(_ text: String) -> String {
+        text.components(separatedBy: "\nfix:\n").last ?? ""
+    }
+
+    @Test("the REPL is told the command to type, with the real path, and no Swift options")
+    func repl() {
+        let text = report(.repl, mode: .none)
+        #expect(fixSection(text) == "  - record it: record Sessions/feed.cassette.json --mode new, then send the request again", "\(text)")
+        #expect(!text.contains("swift test") && !text.contains("Matcher(") && !text.contains("tapedeck run"))
+    }
+
+    @Test("the REPL's exhausted repeat is fixed by recording it, since the REPL cannot allow repeats")
+    func replRepeat() {
+        let replay = ReplayTransport(cassette: Self.cassette, path: Self.path, options: .init(context: .repl), mode: .none)
+        let request = HTTPRequest(url: URL(string: "http://api.test/feed?ts=111&page=1")!)
+        _ = replay.lookup(request)
+        guard case .failure(let error) = replay.lookup(request) else { Issue.record("a second identical request was served"); return }
+        #expect(fixSection(error.description) == "  - record it: record Sessions/feed.cassette.json --mode new, then send the request again")
+    }
+
+    @Test("tapedeck run is told its own command line with --record and --mode new")
+    func run() {
+        let replaying = report(.run(scripts: ["smoke.tape"]), mode: .none)
+        #expect(fixSection(replaying) == "  - record it: tapedeck run smoke.tape --record Sessions/feed.cassette.json --mode new", "\(replaying)")
+        let once = report(.run(scripts: ["smoke.tape", "my tests/login.tape"]), mode: .once)
+        #expect(fixSection(once) == "  - record it: tapedeck run smoke.tape 'my tests/login.tape' --record Sessions/feed.cassette.json --mode new "
+            + "(or TAPEDECK_RECORD_MODE=new tapedeck run smoke.tape 'my tests/login.tape' --record Sessions/feed.cassette.json)", "\(once)")
+        #expect(!once.contains("swift test") && !once.contains("Matcher("))
+    }
+
+    @Test("unit tests are told the swift test line and the matcher option, in Swift")
+    func unitTests() {
+        let text = report(.unitTests(filter: "readsFeed"), mode: .once)
+        #expect(fixSection(text) == """
+              - if those query items don't matter, ignore them: withCassette(…, matcher: Matcher(ignoredQueryItems: ["ts"])) \
+            or URLSession.replaying(…, matcher: Matcher(ignoredQueryItems: ["ts"]))
+              - record it: TAPEDECK_RECORD_MODE=new swift test --filter readsFeed
+            """, "\(text)")
+        #expect(!text.contains("tapedeck run") && !text.contains("record Sessions"))
+        let replayOnly = report(.unitTests(filter: nil), mode: nil)
+        #expect(fixSection(replayOnly).hasSuffix("  - record it: URLSession.replaying never records; open the cassette with "
+            + "withCassette(…) or URLSession.recording(to: …) instead, then run TAPEDECK_RECORD_MODE=new swift test --filter TEST_NAME"))
+    }
+
+    static let leaky = Interaction.make(.get, "http://api.test/login", requestHeaders: ["X-Session": "Bearer abcdefghijklmnop"],
+                                        body: #"{"grant":"Bearer qrstuvwxyz012345"}"#)
+
+    func lintMessage(_ context: FixContext) -> String {
+        CassetteError.secretsFound(path: "Sessions/login.cassette.json", findings: SecretLint.findings(in: Self.leaky, index: 0),
+                                   context: context).description
+    }
+
+    @Test("the lint refusal names environment variables on the command line and Redactor options in tests")
+    func lint() {
+        let head = """
+            refusing to save Sessions/login.cassette.json: it still holds 2 secrets:
+              - interaction 0, request header X-Session: bearer token "Bearer a…(23 chars)"
+              - interaction 0, response body /grant: bearer token "Bearer q…(23 chars)"
+
+            fix:
+
+            """
+        #expect(lintMessage(.repl) == head + """
+              - redact them: quit, then start tapedeck with TAPEDECK_REDACT=x-session,/grant
+              - for a false alarm: quit, then start tapedeck with TAPEDECK_SECRET_LINT=off
+            """)
+        #expect(lintMessage(.run(scripts: ["login.tape"])) == head + """
+              - redact them: run with TAPEDECK_REDACT=x-session,/grant tapedeck run login.tape
+              - for a false alarm: run with TAPEDECK_SECRET_LINT=off tapedeck run login.tape
+            """)
+        let redactor = #"Redactor(headers: Redactor.defaultHeaders.union(["x-session"]), jsonPaths: ["/grant"])"#
+        #expect(lintMessage(.unitTests(filter: nil)) == head + """
+              - redact them: withCassette(…, redactor: \(redactor)) or URLSession.recording(to: …, options: RecordingTransport.Options(replay: .init(redactor: \(redactor))))
+              - for a false alarm: URLSession.recording(to: …, options: RecordingTransport.Options(lint: false))
+            """)
+    }
+
+    @Test("a missing cassette in replay-only mode names the way to record it there")
+    func missing() {
+        let path = "Sessions/none.cassette.json"
+        #expect(CassetteError.missing(path: path, context: .repl).description.hasSuffix("record it first: record Sessions/none.cassette.json"))
+        #expect(CassetteError.missing(path: path, context: .run(scripts: ["a.tape"])).description
+            .hasSuffix("record it first: tapedeck run a.tape --record Sessions/none.cassette.json"))
+        #expect(CassetteError.missing(path: path, context: .unitTests(filter: "login")).description
+            .hasSuffix("record it first: TAPEDECK_RECORD_MODE=once swift test --filter login"))
+    }
+
+    @Test("paths inside the working directory are shown as typed, others as they are")
+    func displayPath() {
+        #expect(FixContext.display("/work/app/Sessions/a.json", workingDirectory: "/work/app") == "Sessions/a.json")
+        #expect(FixContext.display("/work/application/a.json", workingDirectory: "/work/app") == "/work/application/a.json")
+        #expect(FixContext.display("/tmp/a.json", workingDirectory: "/") == "tmp/a.json")
+    }
+
+    @Test("TAPEDECK_REDACT and TAPEDECK_SECRET_LINT=off do on the command line what the Fix lines promise")
+    func environmentOptions() async throws {
+        let directory = TemporaryDirectory()
+        let live = StubTransport { _ in Self.leaky.response }
+        let request = HTTPRequest(url: URL(string: "http://api.test/login")!, headers: ["X-Session": "Bearer abcdefghijklmnop"])
+
+        let refusing = try CassetteSession(path: directory.file("a.json").path, mode: .all, live: live, environment: [:])
+        await #expect(throws: CassetteError.self) { try await refusing.transport.send(request) }
+
+        let redacting = try CassetteSession(path: directory.file("b.json").path, mode: .all, live: live,
+                                            environment: ["TAPEDECK_REDACT": "x-session, /grant"])
+        _ = try await redacting.transport.send(request)
+        let saved = try String(contentsOf: directory.file("b.json"), encoding: .utf8)
+        #expect(!saved.contains("abcdefghijklmnop") && !saved.contains("qrstuvwxyz012345"), "\(saved)")
+
+        let unlinted = try CassetteSession(path: directory.file("c.json").path, mode: .all, live: live,
+                                           environment: ["TAPEDECK_SECRET_LINT": "off"])
+        _ = try await unlinted.transport.send(request)
+        #expect(try String(contentsOf: directory.file("c.json"), encoding: .utf8).contains("qrstuvwxyz012345"))
+    }
+}
