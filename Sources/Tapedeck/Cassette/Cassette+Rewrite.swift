@@ -51,7 +51,8 @@ extension Interaction {
         copy.response.url = response.url.map(url)
         copy.response.headers = headers(response.headers)
         copy.response.body = body(response.body)
-        CassetteCodec.fixContentLength(&copy.response.headers, count: copy.response.body.count)
+        CassetteCodec.fixContentLength(&copy.response.headers, count: copy.response.body.count,
+                                       describesAnotherBody: request.method == .head || response.status == 304)
         if let body = copy.request.body { CassetteCodec.fixContentLength(&copy.request.headers, count: body.count) }
         return copy
     }

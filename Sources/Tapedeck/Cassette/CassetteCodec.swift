@@ -149,7 +149,7 @@ public enum CassetteCodec {
         if let body = try responseReader.optionalField("body") {
             response.body = try CassetteBody.decode(body.value, at: body.pointer, in: reader.source)
         }
-        fixContentLength(&response.headers, count: response.body.count)
+        fixContentLength(&response.headers, count: response.body.count, describesAnotherBody: method == .head || status == 304)
         let recordedAt = try reader.string("recordedAt")
         guard let date = RFC3339Date.parse(recordedAt).map(RFC3339Date.roundedToMilliseconds) else {
             throw .invalidField(path: reader.source, pointer: reader.pointer + "/recordedAt",
@@ -158,8 +158,11 @@ public enum CassetteCodec {
         return Interaction(request: request, response: response, recordedAt: date)
     }
 
-    /// Rewrites a present `Content-Length` so it matches the body actually served.
-    static func fixContentLength(_ headers: inout HTTPHeaders, count: Int) {
+    /// Rewrites a present `Content-Length` so it matches the body actually served, except on
+    /// an empty response to HEAD or a 304, whose `Content-Length` describes the body a GET
+    /// would get (and which clients read as the download size).
+    static func fixContentLength(_ headers: inout HTTPHeaders, count: Int, describesAnotherBody: Bool = false) {
+        if describesAnotherBody, count == 0 { return }
         if let length = headers["Content-Length"], length != String(count) {
             headers["Content-Length"] = String(count)
         }

@@ -27,6 +27,16 @@ enum FileAccess {
     /// Creates the parent directory if needed, then writes `data` to a temporary file and
     /// renames it over `url`: a crash or `kill -9` leaves the old file or the new one.
     static func writeAtomically(_ data: Data, to url: URL) throws(Failure) {
+        try makeParentDirectory(of: url)
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw Failure(reason: reason(error))
+        }
+    }
+
+    /// Creates the directory `url` goes in, unless `url` itself is a directory or a file is in the way.
+    static func makeParentDirectory(of url: URL) throws(Failure) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw Failure(reason: "it is a directory; name a file inside it")
@@ -41,7 +51,6 @@ enum FileAccess {
         }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
         } catch {
             throw Failure(reason: reason(error))
         }

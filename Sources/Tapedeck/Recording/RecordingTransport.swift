@@ -61,6 +61,15 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         var cassette: Cassette
         var generation = 0
         var recorded = 0
+        /// Interactions from this index on were recorded here and are not in the file yet.
+        var unwrittenFrom: Int
+    }
+
+    /// What the last write left on disk.
+    private struct Written {
+        var generation = 0
+        /// The file as this session last saw it (at open, or after its own write); nil when missing.
+        var file: HeldCassetteFile?
     }
 
     /// The cassette file.
@@ -73,8 +82,8 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     private let replayer: ReplayTransport?
     private let recordsUnmatched: Bool
     private let state: Mutex<State>
-    /// The generation last written; held while writing so writes never interleave.
-    private let written = Mutex(0)
+    /// The generation last written and the file's stamp; held while writing so writes never interleave.
+    private let written: Mutex<Written>
 
     /// Opens a session on `cassette` in `mode` (resolve it with ``RecordMode/resolve(_:environment:)``).
     ///
@@ -84,8 +93,8 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         self.mode = mode
         self.inner = inner
         self.options = options
-        let exists = FileManager.default.fileExists(atPath: url.path)
-        let existing = exists ? try Cassette.load(from: url) : nil
+        let held = HeldCassetteFile(url)
+        let existing = held != nil ? try Cassette.load(from: url) : nil
         if mode == .none, existing == nil { throw .missing(path: url.path, context: options.replay.context) }
         var start = (mode == .all ? nil : existing) ?? Cassette()
         start.metadata.merge(options.metadata) { _, new in new }
@@ -95,7 +104,8 @@ public final class RecordingTransport: HTTPTransport, Sendable {
             replayer = nil
         }
         recordsUnmatched = mode == .new || mode == .all || existing == nil
-        state = Mutex(State(cassette: start))
+        state = Mutex(State(cassette: start, unwrittenFrom: start.interactions.count))
+        written = Mutex(Written(file: held))
     }
 
     /// Sends `request` and returns its response (see the type's summary for how).
@@ -112,7 +122,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
             }
         }
         let response = try await inner.send(request)
-        try record(Interaction(request: request, response: RecordingTransport.normalized(response), recordedAt: Date()))
+        try record(Interaction(request: request, response: RecordingTransport.normalized(response, for: request), recordedAt: Date()))
         return response
     }
 
@@ -134,12 +144,35 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     }
 
     /// Writes the cassette if anything was recorded since the last write (atomically).
+    ///
+    /// When another session (in this process or another) wrote the file since this one last
+    /// did, its interactions are kept: the file is read again and this session's new
+    /// interactions are appended to it, under a lock on the directory. So parallel tests that
+    /// record into one cassette lose nothing.
     public func flush() throws(CassetteError) {
-        try written.withLock { (writtenGeneration: inout Int) throws(CassetteError) in
-            let (cassette, generation) = state.withLock { ($0.cassette, $0.generation) }
-            guard generation > writtenGeneration else { return }
-            try cassette.write(to: url)
-            writtenGeneration = generation
+        try written.withLock { (written: inout Written) throws(CassetteError) in
+            let (snapshot, generation, unwrittenFrom) = state.withLock { ($0.cassette, $0.generation, $0.unwrittenFrom) }
+            guard generation > written.generation else { return }
+            let count = snapshot.interactions.count
+            try CassetteFileStamp.withDirectoryLock(for: url) { () throws(CassetteError) in
+                var cassette = snapshot
+                let someoneElseWrote = written.file.map { !$0.isCurrent(at: url) } ?? FileManager.default.fileExists(atPath: url.path)
+                if someoneElseWrote {
+                    var merged = try Cassette.load(from: url)
+                    merged.interactions += snapshot.interactions[unwrittenFrom..<count]
+                    merged.metadata.merge(snapshot.metadata) { _, ours in ours }
+                    cassette = merged
+                }
+                try cassette.write(to: url)
+                written.file = HeldCassetteFile(url)
+                let merged = cassette.interactions
+                state.withLock { state in
+                    state.cassette.interactions = merged + state.cassette.interactions[count...]
+                    state.cassette.metadata = cassette.metadata
+                    state.unwrittenFrom = merged.count
+                }
+            }
+            written.generation = generation
         }
     }
 
@@ -160,17 +193,19 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     public var unusedInteractions: [Int] { replayer?.unusedInteractions ?? [] }
 
     /// The response as stored: decoded bodies lose `Content-Encoding`, and `Content-Length`
-    /// states the stored length; a body that is still gzip (magic bytes) is left alone.
-    static func normalized(_ response: HTTPResponse) -> HTTPResponse {
+    /// states the stored length; a body that is still gzip (magic bytes) is left alone. The
+    /// `Content-Length` of an empty HEAD or 304 response is kept: it describes a GET's body.
+    static func normalized(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
         var result = response
+        let describesAnotherBody = (request.method == .head || response.status == 304) && response.body.isEmpty
         let encoding = response.headers["Content-Encoding"]?.lowercased() ?? ""
         let stillGzip = response.body.starts(with: [0x1F, 0x8B])
-        if !encoding.isEmpty, encoding != "identity", !stillGzip {
+        if !encoding.isEmpty, encoding != "identity", !stillGzip, !describesAnotherBody {
             result.headers.remove(name: "Content-Encoding")
             result.headers["Content-Length"] = String(response.body.count)
         }
         result.headers.remove(name: "Transfer-Encoding")
-        CassetteCodec.fixContentLength(&result.headers, count: result.body.count)
+        CassetteCodec.fixContentLength(&result.headers, count: result.body.count, describesAnotherBody: describesAnotherBody)
         return result
     }
 }

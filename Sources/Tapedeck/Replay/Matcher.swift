@@ -103,8 +103,25 @@ struct NormalizedURL {
         path = rawPath.isEmpty ? "/" : rawPath
         query = (url.query(percentEncoded: true) ?? "").split(separator: "&").map { item in
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return QueryItem(name: PercentEncoding.decode(String(parts[0])),
-                             value: parts.count > 1 ? PercentEncoding.decode(String(parts[1])) : nil)
+            return QueryItem(name: NormalizedURL.decode(parts[0]), value: parts.count > 1 ? NormalizedURL.decode(parts[1]) : nil)
         }
+    }
+
+    /// The percent-decoded text when the bytes are UTF-8; otherwise the canonical percent-encoded
+    /// form (`%FF`, upper-case hex), so two different invalid values never decode to the same `�`.
+    static func decode(_ part: Substring) -> String {
+        var bytes: [UInt8] = []
+        var input = Array(part.utf8)[...]
+        while let byte = input.popFirst() {
+            if byte == UInt8(ascii: "%"), input.count >= 2,
+               let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                input = input.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        return bytes.map { PercentEncoding.isUnreserved($0) ? String(UnicodeScalar($0)) : PercentEncoding.hex($0) }.joined()
     }
 }

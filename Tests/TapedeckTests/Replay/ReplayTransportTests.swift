@@ -123,3 +123,40 @@ struct ReplayTransportTests {
         #expect(large < small * 5 + 0.05, "1k: \(small)s, 100k: \(large)s for 500 lookups")
     }
 }
+
+/// Edge cases a VCR user meets: HEAD, bodiless statuses, non-UTF-8 query strings.
+@Suite("Replay edge cases")
+struct ReplayEdgeCaseTests {
+    @Test("a HEAD response keeps the Content-Length of the body it describes, recorded and loaded")
+    func headContentLength() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("head.cassette.json")
+        let live = StubTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "199"]) }
+        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: live)
+        _ = try await recorder.send(HTTPRequest(method: .head, url: URL(string: "http://api.test/get")!))
+        let replayed = try await ReplayTransport(contentsOf: url).send(HTTPRequest(method: .head, url: URL(string: "http://api.test/get")!))
+        #expect(replayed.headers["Content-Length"] == "199")
+        #expect(replayed.body.isEmpty)
+    }
+
+    @Test("a 304 keeps its headers and a GET whose recorded Content-Length is wrong is fixed on load")
+    func bodilessAndWrongLength() throws {
+        let cassette = Cassette(interactions: [
+            .make(.get, "http://api.test/cached", status: 304, headers: ["ETag": "\"x\"", "Content-Length": "120"], body: ""),
+            .make(.get, "http://api.test/edited", headers: ["Content-Length": "3"], body: "hand-edited body"),
+        ])
+        let loaded = try CassetteCodec.decode(cassette.encoded(), source: "edited.cassette.json")
+        #expect(loaded.interactions[0].response.headers["Content-Length"] == "120")
+        #expect(loaded.interactions[1].response.headers["Content-Length"] == "16")
+    }
+
+    @Test("query values that are not UTF-8 match only the same bytes, not any other invalid value")
+    func nonUTF8Query() async throws {
+        let replay = ReplayTransport(cassette: Cassette(interactions: [.make(.get, "http://api.test/s?q=%FF", body: "ff")]))
+        #expect(String(decoding: try await replay.send(HTTPRequest(url: URL(string: "http://api.test/s?q=%ff")!)).body, as: UTF8.self) == "ff")
+        let fresh = ReplayTransport(cassette: replay.cassette)
+        await #expect(throws: CassetteError.self) { try await fresh.send(HTTPRequest(url: URL(string: "http://api.test/s?q=%FE")!)) }
+        let report = fresh.report(for: HTTPRequest(url: URL(string: "http://api.test/s?q=%FE")!)).description
+        #expect(report.contains(#"query q: "%FF" → "%FE""#), "\(report)")
+    }
+}
