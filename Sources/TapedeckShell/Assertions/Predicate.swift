@@ -145,6 +145,9 @@ public struct AssertionFailure: Hashable, Sendable {
     public var note: String?
     /// Where the `expect` was written.
     public var location: SourceLocation
+    /// The exchange the response came from (`GET http://…/json → 200 OK`), so a CI log says
+    /// which request it was.
+    public var exchange: String?
 
     /// The multi-line message printed for the failure.
     public var message: String {
@@ -155,6 +158,7 @@ public struct AssertionFailure: Hashable, Sendable {
             "  actual:   \(actual)",
         ]
         if let note { lines.append("  note:     \(note)") }
+        if let exchange { lines.append("  response: \(exchange)") }
         return lines.joined(separator: "\n")
     }
 }

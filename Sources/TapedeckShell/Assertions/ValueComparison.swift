@@ -90,10 +90,11 @@ enum ValueLiteral {
     }
 
     /// A value as a failure message shows it: strings quoted, others as JSON, missing marked.
-    static func describe(_ value: JSONValue?) -> String {
+    static func describe(_ value: JSONValue?, limit: Int = 300) -> String {
         guard let value else { return "(missing)" }
         let text: String = JSONWriter.write(value, options: [])
-        return text.count > 300 ? String(text.prefix(300)) + "…" : text
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit)) + "… (\(text.count - limit) more characters)"
     }
 
     /// A value as interpolation and `print` use it: strings raw, others as JSON.

@@ -4,9 +4,15 @@ import Tapedeck
 /// An equivalent `curl` command line for a request, safe to paste into a POSIX shell.
 public enum CurlCommand {
     /// `curl -X POST 'http://…' -H 'Name: value' --data-binary '…'`; headers curl computes
-    /// itself (`Content-Length`) are left out.
-    public static func render(_ request: HTTPRequest) -> String {
+    /// itself (`Content-Length`) are left out. `-L`, `--max-time` and `-k` say how it was
+    /// sent when `options` followed redirects, set a deadline other than 30 s, or `insecure`.
+    public static func render(_ request: HTTPRequest, options: SendOptions = SendOptions(), insecure: Bool = false) -> String {
         var parts = ["curl"]
+        if options.followRedirects { parts.append("-L") }
+        if options.timeout > 0, options.timeout.isFinite, options.timeout != SendOptions().timeout {
+            parts += ["--max-time", String(format: "%g", options.timeout)]
+        }
+        if insecure { parts.append("-k") }
         if request.method == .head {
             parts.append("--head")
         } else if request.method != .get || request.body != nil {

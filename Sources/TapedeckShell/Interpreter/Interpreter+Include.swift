@@ -20,13 +20,21 @@ extension Interpreter {
         }
         let statements: [Statement]
         do {
-            statements = try Parser.parseScript(source, file: url.path)
+            statements = try Parser.parseScript(source, file: Self.displayPath(url))
         } catch {
             throw .parse(error)
         }
         includeStack = chain
         defer { includeStack.removeLast() }
         return try await run(statements)
+    }
+
+    /// How messages name an included file: relative to the current directory when it is inside
+    /// it (`scripts/login.tape:3:7`, as the user would type it), else absolute.
+    static func displayPath(_ url: URL) -> String {
+        let directory = FileManager.default.currentDirectoryPath
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return url.path.hasPrefix(prefix) ? String(url.path.dropFirst(prefix.count)) : url.path
     }
 
     /// `record`, `replay`, `live`, `tape`.

@@ -5,12 +5,15 @@ extension Interpreter {
     /// Builds, sends and remembers one request; prints the response in the REPL.
     func send(_ command: RequestCommand, at location: SourceLocation) async throws(ShellError) {
         let request = try buildRequest(command, at: location)
+        let timeout = try timeout(of: command) ?? options.timeout
+        let follow = command.follow || options.followRedirects
         state.lastRequest = request
+        state.lastSend = .init(timeout: timeout, followRedirects: follow)
         state.paths.insert(request.url.path)
         for field in request.headers { state.headerNames.insert(field.name) }
         let response: HTTPResponse
         do {
-            response = try await transport.send(request)
+            response = try await Exchange.perform(request, through: transport, timeout: timeout, followRedirects: follow)
         } catch let error as HTTPError {
             if case .cancelled = error { throw .cancelled(at: location) }
             throw .transport(error.localizedDescription, at: location)
@@ -22,10 +25,19 @@ extension Interpreter {
         countRequest()
         state.lastResponse = response
         state.notePaths(in: response)
-        if options.echoResponses { output.line(render(response, options.colors)) }
+        if let log = options.requestLog { log.line("\(location)  \(request.method) \(request.url.absoluteString) → \(Exchange.summary(of: response))") }
+        guard options.echoResponses else { return }
+        output.line(render(response, options.colors))
+        if !follow, let next = Exchange.redirect(from: request, to: response) {
+            output.line("(redirect to \(next.url.absoluteString) not followed; add --follow to the request to follow it)")
+        }
     }
 
-    /// The request a command describes, with persistent headers and query items applied.
+    /// The request a command describes: persistent headers and query items applied, HTTPie's
+    /// default headers (`User-Agent: tapedeck/…`, `Accept`) added, exactly what is sent.
+    ///
+    /// Header precedence: a request item beats a persistent `header`, which beats what the
+    /// body implies (`Content-Type`, JSON's `Accept`), which beats the defaults.
     func buildRequest(_ command: RequestCommand, at location: SourceLocation) throws(ShellError) -> HTTPRequest {
         let method: HTTPMethod
         do {
@@ -48,12 +60,9 @@ extension Interpreter {
         } catch {
             throw .invalidRequest(error.localizedDescription, at: command.items.first?.location ?? location)
         }
-        var contentType: String?
         switch command.body {
         case .heredoc(let word), .raw(let word):
-            let text = try expand(word)
-            items.rawBody = Data(text.utf8)
-            contentType = Self.guessContentType(text)
+            items.rawBody = Data(try expand(word).utf8)
         case .file(let word):
             let path = resolvePath(try expand(word)).path
             do {
@@ -61,10 +70,15 @@ extension Interpreter {
             } catch {
                 throw .invalidRequest(error.localizedDescription, at: word.location)
             }
-            contentType = MediaType.forFileExtension((path as NSString).pathExtension)
+            let type = MediaType.forFileExtension((path as NSString).pathExtension)
+            // An unknown extension says nothing; the body's content decides then.
+            if type != "application/octet-stream" || (path as NSString).pathExtension == "bin" { items.rawBodyContentType = type }
         case nil:
             break
         }
+        var headers = state.headers
+        headers.merge(items.headers)
+        items.headers = headers
         let mode: BodyMode = command.multipart ? .multipart : (command.form ? .form : .json)
         var request: HTTPRequest
         do {
@@ -72,24 +86,17 @@ extension Interpreter {
         } catch {
             throw .invalidRequest(error.localizedDescription, at: command.items.first?.location ?? location)
         }
-        var headers = state.headers
-        headers.merge(request.headers)
-        if let contentType, request.body != nil, !headers.contains("Content-Type") {
-            headers.add(name: "Content-Type", value: contentType)
-        }
-        if let body = request.body, !headers.contains("Content-Length") {
-            headers.add(name: "Content-Length", value: String(body.count))
-        }
-        request.headers = headers
+        request.addDefaultHeaders()
         return request
     }
 
-    /// `application/json` for text that parses as JSON, else plain text.
-    static func guessContentType(_ text: String) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let first = trimmed.first, first == "{" || first == "[", (try? JSONParser.parse(trimmed)) != nil {
-            return "application/json"
+    /// The command's `--timeout` in seconds, if it has one.
+    private func timeout(of command: RequestCommand) throws(ShellError) -> TimeInterval? {
+        guard let word = command.timeout else { return nil }
+        let text = try expand(word)
+        guard let seconds = RequestParser.seconds(text) else {
+            throw .invalidRequest("--timeout '\(text)' is not a number of seconds; write e.g. --timeout 5 or --timeout 0.5", at: word.location)
         }
-        return "text/plain; charset=utf-8"
+        return seconds
     }
 }

@@ -13,11 +13,23 @@ extension Interpreter {
         guard !passed else { return }
         let predicate = expected.map { assertion.predicate.replacingValue($0) } ?? assertion.predicate
         let shown = Assertion(query: assertion.query, predicate: predicate, negated: assertion.negated)
+        var shownActual = ValueLiteral.describe(actual, limit: 120)
+        if case .count = predicate, let actual, let size = Predicate.size(actual) {
+            shownActual = "count \(size) in \(shownActual)"
+        }
         throw .assertionFailed(AssertionFailure(
             assertion: shown.description, query: assertion.query.description,
             expected: (assertion.negated ? "not " : "") + predicate.description,
-            actual: ValueLiteral.describe(actual), note: actual == nil ? note : nil, location: location
+            actual: shownActual, note: actual == nil ? note : nil, location: location,
+            exchange: lastExchange
         ))
+    }
+
+    /// `GET http://host/json → 200 OK` for the last request and response.
+    private var lastExchange: String? {
+        guard let request = state.lastRequest, let response = state.lastResponse else { return nil }
+        let reason = response.reason.isEmpty ? HTTPResponse.reasonPhrase(for: response.status) : response.reason
+        return "\(request.method) \(request.url.absoluteString) → \(response.status) \(reason)"
     }
 
     /// Runs a `capture`: the query's value becomes a variable (strings raw, others as JSON).
@@ -27,7 +39,7 @@ extension Interpreter {
         guard let value else {
             throw .assertionFailed(AssertionFailure(
                 assertion: "capture \(name) = \(query)", query: query.description, expected: "a value to capture",
-                actual: "(missing)", note: note, location: location
+                actual: "(missing)", note: note, location: location, exchange: lastExchange
             ))
         }
         state.variables[name] = ValueLiteral.text(value)
@@ -46,7 +58,8 @@ extension Interpreter {
         switch target {
         case .request, .curl:
             guard let request = state.lastRequest else { throw .noResponse(command: "show \(target.rawValue)", at: location) }
-            output.line(target == .curl ? CurlCommand.render(request) : renderer(.all).render(request))
+            output.line(target == .curl ? CurlCommand.render(request, options: state.lastSend, insecure: options.insecure)
+                                        : renderer(.all).render(request))
         case .response:
             guard let response = state.lastResponse else { throw .noResponse(command: "show response", at: location) }
             output.line(render(response, options.colors))

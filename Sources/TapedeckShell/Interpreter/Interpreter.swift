@@ -23,18 +23,36 @@ public final class Interpreter {
         public var colors: Bool
         /// Whether a failure is recorded and the script goes on.
         public var continueOnError: Bool
+        /// Seconds a request may take, redirects included (`--timeout`); zero or less: no limit.
+        /// A request's own `--timeout` overrides it.
+        public var timeout: TimeInterval
+        /// Whether 3xx responses are followed (`--follow`); a request's `--follow` turns it on
+        /// for that request.
+        public var followRedirects: Bool
+        /// Whether TLS verification is off (`--insecure`). The caller builds the live transport
+        /// accordingly; the interpreter only shows it in `show curl` (`-k`).
+        public var insecure: Bool
+        /// Where a line per request goes (`file:line:col  GET url → 200 OK (3 ms)`), if anywhere:
+        /// `tapedeck run -v`.
+        public var requestLog: ShellOutput?
 
         /// Creates options; defaults suit a script run.
         public init(
             environment: [String: String] = ProcessInfo.processInfo.environment,
             workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-            echoResponses: Bool = false, colors: Bool = false, continueOnError: Bool = false
+            echoResponses: Bool = false, colors: Bool = false, continueOnError: Bool = false,
+            timeout: TimeInterval = 30, followRedirects: Bool = false, insecure: Bool = false,
+            requestLog: ShellOutput? = nil
         ) {
             self.environment = environment
             self.workingDirectory = workingDirectory
             self.echoResponses = echoResponses
             self.colors = colors
             self.continueOnError = continueOnError
+            self.timeout = timeout
+            self.followRedirects = followRedirects
+            self.insecure = insecure
+            self.requestLog = requestLog
         }
     }
 
@@ -52,6 +70,11 @@ public final class Interpreter {
     public var options: Options
     /// Formats a response for the terminal (`colors` says whether ANSI is allowed).
     public var render: @Sendable (_ response: HTTPResponse, _ colors: Bool) -> String
+    /// Variables given from outside (`--var`, `--env-file`): a script's or include's `set` and
+    /// `unset` leave them alone, so `set base = http://localhost:8080` is a default that
+    /// `--var base=…` overrides (as make's command-line variables do). A `set` typed at the
+    /// prompt still changes them.
+    public var fixedVariables: Set<String> = []
     /// Failures recorded while ``Options/continueOnError`` is on.
     public private(set) var failures: [ShellError] = []
     /// How many requests and assertions ran.
@@ -156,9 +179,9 @@ public final class Interpreter {
             let itemName = try expand(name)
             state.query.removeAll { $0.name == itemName }
         case .set(let name, let value):
-            state.variables[name] = try expand(value)
+            if !keepsFixed(name, at: location) { state.variables[name] = try expand(value) }
         case .unset(let name):
-            state.variables[name] = nil
+            if !keepsFixed(name, at: location) { state.variables[name] = nil }
         case .vars:
             output.line(state.variables.isEmpty ? "(no variables)" : state.variables.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: "\n"))
         case .request(let request):
@@ -184,6 +207,18 @@ public final class Interpreter {
         case .record, .replay, .live, .tape:
             try await switchCassette(command, at: location)
         }
+        return true
+    }
+
+    /// Whether `set`/`unset` of `name` is skipped because the variable came from outside; at the
+    /// prompt the typed command wins and the variable is no longer fixed.
+    private func keepsFixed(_ name: String, at location: SourceLocation) -> Bool {
+        guard fixedVariables.contains(name) else { return false }
+        guard location.file != SourceLocation.prompt else {
+            fixedVariables.remove(name)
+            return false
+        }
+        options.requestLog?.line("\(location)  \(name) stays \(state.variables[name].map { "'\($0)'" } ?? "unset") (given with --var or --env-file)")
         return true
     }
 

@@ -17,6 +17,8 @@ public struct SessionState: Sendable {
     public var lastRequest: HTTPRequest?
     /// The last response received.
     public var lastResponse: HTTPResponse?
+    /// How the last request was sent, for `show curl`.
+    public var lastSend = SendOptions()
     /// Source text of the successful replayable commands, for `history` and `save`.
     public var history: [String] = []
     /// Header names used this session, for completion.
@@ -27,16 +29,24 @@ public struct SessionState: Sendable {
     /// Creates an empty state.
     public init() {}
 
-    /// The base URL and path as the prompt shows them, shortened to `limit` characters.
+    /// The base URL and path as the prompt shows them, shortened to about `limit` characters:
+    /// the host stays and whole segments go from the middle (`api.test:8080/…/orders/7`).
     public func location(limit: Int = 40) -> String {
         guard let base else { return path == "/" ? "" : path }
         var host = base.host ?? ""
         if let port = base.port { host += ":\(port)" }
         var basePath = base.path
         if basePath.hasSuffix("/") { basePath.removeLast() }
-        let full = host + basePath + (path == "/" && !basePath.isEmpty ? "" : path)
-        guard full.count > limit else { return full }
-        return "…" + full.suffix(limit - 1)
+        let rest = basePath + (path == "/" && !basePath.isEmpty ? "" : path)
+        guard host.count + rest.count > limit else { return host + rest }
+        var tail = ""
+        for segment in rest.split(separator: "/").reversed() {
+            let longer = "/" + segment + tail
+            guard host.count + 2 + longer.count <= limit || tail.isEmpty else { break }
+            tail = longer
+        }
+        let shortened = host + "/…" + tail
+        return shortened.count <= limit + 10 ? shortened : "…" + (host + rest).suffix(limit - 1)
     }
 
     /// The value of `{{name}}`: a variable, or `env.NAME` from `environment`.
@@ -71,5 +81,19 @@ public struct SessionState: Sendable {
                 paths.insert(text)
             }
         }
+    }
+}
+
+/// How one request was sent: its deadline and whether redirects were followed.
+public struct SendOptions: Sendable, Hashable {
+    /// Seconds allowed; zero or less: no limit.
+    public var timeout: TimeInterval
+    /// Whether 3xx responses were followed.
+    public var followRedirects: Bool
+
+    /// Creates options.
+    public init(timeout: TimeInterval = 30, followRedirects: Bool = false) {
+        self.timeout = timeout
+        self.followRedirects = followRedirects
     }
 }

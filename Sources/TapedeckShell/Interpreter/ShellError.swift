@@ -64,10 +64,12 @@ public enum ShellError: Error, LocalizedError, Sendable {
         case .parse(let error):
             return error.errorDescription
         case .undefinedVariable(let name, let suggestion, let at):
-            let hint = name.hasPrefix("env.")
-                ? "; export \(name.dropFirst(4)) in the environment"
-                : Suggestion.phrase(suggestion) + "; define it with 'set \(name) = …', 'capture \(name) = …' or --var \(name)=…"
-            return "\(at): undefined variable '{{\(name)}}'\(hint)"
+            if name.hasPrefix("env.") {
+                return "\(at): undefined variable '{{\(name)}}': \(name.dropFirst(4)) is not in the environment; export it, or pass --var"
+            }
+            let define = "define it with 'set \(name) = …', 'capture \(name) = …' or --var \(name)=…"
+            let hint = suggestion.map { "did you mean '{{\($0)}}'? Or \(define)" } ?? define
+            return "\(at): undefined variable '{{\(name)}}'; \(hint)"
         case .noResponse(let command, let at):
             return "\(at): '\(command)' needs a response, but no request has been sent yet; send one first (e.g. get /)"
         case .assertionFailed(let failure):

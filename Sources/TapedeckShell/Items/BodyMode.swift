@@ -22,7 +22,7 @@ extension RequestItems {
         if let rawBody {
             let items = fields.map(\.item) + files.map { "\($0.name)@\($0.filename ?? "")" }
             guard items.isEmpty else { throw .rawBodyWithItems(items: items) }
-            return .raw(rawBody, contentType: nil)
+            return .raw(rawBody, contentType: rawBodyContentType ?? Self.rawContentType(for: rawBody))
         }
         let effective: BodyMode = files.isEmpty ? mode : .multipart
         switch effective {
@@ -38,6 +38,15 @@ extension RequestItems {
             let parts = fields.map { MultipartPart.field(name: $0.name, value: $0.value.stringValue ?? "") } + files
             return .multipart(parts, boundary: boundary)
         }
+    }
+
+    /// The `Content-Type` of a raw body (`--raw`, a heredoc, standard input) that names none:
+    /// `application/json` when the whole text parses as JSON, else `text/plain; charset=utf-8`
+    /// (`application/octet-stream` for bytes that are not UTF-8). An explicit `Content-Type`
+    /// header always wins.
+    public static func rawContentType(for body: Data) -> String {
+        if (try? JSONParser.parse(body)) != nil { return "application/json" }
+        return String(data: body, encoding: .utf8) == nil ? "application/octet-stream" : "text/plain; charset=utf-8"
     }
 
     /// Headers HTTPie adds for a JSON body: `Accept: application/json, */*;q=0.5`, unless set.

@@ -53,6 +53,9 @@ public struct RequestItems: Sendable, Hashable {
     public var files: [MultipartPart] = []
     /// A raw body set by the caller (`--raw`, `< FILE`, heredoc); conflicts with fields and files.
     public var rawBody: Data?
+    /// The raw body's `Content-Type` when the caller knows it (a file's extension); nil lets
+    /// ``rawContentType(for:)`` decide.
+    public var rawBodyContentType: String?
 
     /// Creates empty items.
     public init() {}

@@ -90,16 +90,22 @@ public struct RequestCommand: Hashable, Sendable {
     public var multipart: Bool
     /// A body from a heredoc, a file or `--raw`.
     public var body: BodySource?
+    /// `--timeout SECONDS` for this request.
+    public var timeout: Word?
+    /// `--follow` / `-F`: follow redirects for this request.
+    public var follow: Bool
 
     /// Creates a request command.
     public init(method: String, target: Word? = nil, items: [Word] = [], form: Bool = false,
-                multipart: Bool = false, body: BodySource? = nil) {
+                multipart: Bool = false, body: BodySource? = nil, timeout: Word? = nil, follow: Bool = false) {
         self.method = method
         self.target = target
         self.items = items
         self.form = form
         self.multipart = multipart
         self.body = body
+        self.timeout = timeout
+        self.follow = follow
     }
 }
 

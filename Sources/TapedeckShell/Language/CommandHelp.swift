@@ -10,6 +10,13 @@ public enum CommandHelp {
         public var summary: String
         /// A line to copy.
         public var example: String
+
+        /// The summary's first clause, for the overview.
+        public var brief: String {
+            let firstLine = summary.split(separator: "\n").first.map(String.init) ?? summary
+            let clause = firstLine.components(separatedBy: "; ").first ?? firstLine
+            return clause.components(separatedBy: " (").first ?? clause
+        }
     }
 
     /// Every command, in the order `help` lists them.
@@ -22,8 +29,19 @@ public enum CommandHelp {
         Entry(name: "set", usage: "set name = value", summary: "set a variable, used as {{name}}", example: "set user = ada"),
         Entry(name: "unset", usage: "unset name", summary: "remove a variable", example: "unset user"),
         Entry(name: "vars", usage: "vars", summary: "list the variables", example: "vars"),
-        Entry(name: "get", usage: "get [PATH|URL] [ITEM...] [--form|--multipart|--raw TEXT] [< FILE | <<EOF]",
-              summary: "send a request; items follow HTTPie: Name:value header, name==value query, name=value JSON field, name:=json raw JSON, name@file multipart file, name=@file value from file",
+        Entry(name: "get", usage: "get [PATH|URL] [ITEM...] [--form|--multipart] [--timeout S] [--follow] [--raw TEXT | < FILE | <<EOF]",
+              summary: """
+                send a request (PATH is relative to the current path, /PATH to the base, or a full URL)
+                items (as in HTTPie; they apply to this request only):
+                  Name:value   header              name==value  query item
+                  name=value   JSON string field   name:=json   raw JSON field (n:=1, tags:='["a"]')
+                  name@file    multipart file      name=@file   field read from a file
+                flags:
+                  --form, -f         fields urlencoded      --multipart    fields and files as parts
+                  --timeout SECONDS  deadline for this one  --follow, -F   follow redirects
+                  --raw TEXT, < FILE, <<EOF … EOF   the body as given; without a Content-Type it is sent
+                                     as application/json when it parses as JSON, else text/plain
+                """,
               example: "get /get search==tapedeck Accept:application/json"),
         Entry(name: "post", usage: "post [PATH|URL] [ITEM...] [FLAGS] [< FILE | <<EOF]", summary: "send a POST (see 'help get' for items and flags); a heredoc body ends with its delimiter line", example: "post /post name=Ada age:=36"),
         Entry(name: "put", usage: "put [PATH|URL] [ITEM...] [FLAGS] [< FILE | <<EOF]", summary: "send a PUT (see 'help get')", example: "put /put < body.json"),
@@ -32,7 +50,14 @@ public enum CommandHelp {
         Entry(name: "head", usage: "head [PATH|URL] [ITEM...]", summary: "send a HEAD (see 'help get')", example: "head /get"),
         Entry(name: "options", usage: "options [PATH|URL] [ITEM...]", summary: "send an OPTIONS (see 'help get')", example: "options /get"),
         Entry(name: "expect", usage: "expect STATUS | expect QUERY [not] [PREDICATE [VALUE]]",
-              summary: "assert on the last response; queries: status, header NAME, json PATH, body, duration, url, regex \"RE\"; predicates: == != < <= > >= contains startsWith endsWith matches /re/ exists isString isNumber isBool isArray isObject isNull count OP N",
+              summary: """
+                assert on the last response (a script stops at the first failure)
+                queries:    status · header NAME · json $.path · body · duration (ms) · url · regex "RE"
+                predicates: == != < <= > >= VALUE · contains · startsWith · endsWith · matches /re/
+                            exists · isString isNumber isBool isArray isObject isNull · count OP N
+                values are typed: 36 and true are JSON, "36" is a string; 'expect 200' means status == 200
+                JSONPath: $.a.b · [0] · [-1] · [*] · ..name · [?(@.k == "v")]
+                """,
               example: "expect json $.slideshow.slides count == 2"),
         Entry(name: "capture", usage: "capture NAME = QUERY", summary: "store part of the last response in a variable", example: "capture origin = json $.origin"),
         Entry(name: "show", usage: "show request|response|headers|curl|state", summary: "inspect the last exchange or the session; 'show curl' prints an equivalent curl command", example: "show curl"),
@@ -53,16 +78,30 @@ public enum CommandHelp {
         entries.first { $0.name == command }?.usage ?? command
     }
 
-    /// `help` output: every command with its syntax.
+    /// `help` output: every command with what it does, in groups.
     public static func overview() -> String {
         let width = entries.map(\.name.count).max() ?? 8
-        var lines = ["Commands (help COMMAND for details and an example):"]
-        for entry in entries {
-            lines.append("  " + entry.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.usage)
+        var lines = ["Commands (help COMMAND for its syntax and an example):"]
+        for (title, names) in groups {
+            lines.append(title)
+            for name in names {
+                guard let entry = entries.first(where: { $0.name == name }) else { continue }
+                lines.append("  " + entry.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.brief)
+            }
         }
         lines.append("Variables: {{name}} anywhere; {{env.NAME}} reads the environment. '#' starts a comment.")
         return lines.joined(separator: "\n")
     }
+
+    /// The overview's groups, in order.
+    static let groups: [(String, [String])] = [
+        ("Where requests go:", ["base", "cd", "header", "headers", "query"]),
+        ("Requests:", ["get", "post", "put", "patch", "delete", "head", "options"]),
+        ("Checks and variables:", ["expect", "capture", "set", "unset", "vars", "print"]),
+        ("Inspect and save:", ["show", "history", "save", "include"]),
+        ("Cassettes:", ["record", "replay", "live", "tape"]),
+        ("The prompt:", ["help", "exit"]),
+    ]
 
     /// `help CMD` output, or nil when `command` is not a command.
     public static func detail(_ command: String) -> String? {

@@ -37,7 +37,7 @@ struct LineParser {
         case "save": command = .save(try required("a file path"))
         case "include": command = .include(try required("a file path"))
         case "print": command = .print(try scanner.rest())
-        case "help": command = .help(try scanner.word()?.text.lowercased())
+        case "help": command = .help(try helpTopic())
         case "exit", "quit": command = .exit
         case "record": command = try record()
         case "replay": command = .replay(try required("a cassette path"))
@@ -55,6 +55,16 @@ struct LineParser {
         }
         if case .print = command {} else if case .help = command {} else { try finish() }
         return ParsedLine(command: command, location: start, heredoc: heredoc)
+    }
+
+    /// `help [COMMAND]`; an unknown topic is reported where it was typed.
+    private mutating func helpTopic() throws(ParseError) -> String? {
+        guard let word = try scanner.word() else { return nil }
+        let topic = word.text.lowercased()
+        guard CommandHelp.detail(topic) != nil else {
+            throw ParseError(.unknownCommand(word.text, suggestion: Suggestion.closest(to: topic, in: Parser.commandNames)), at: word.location)
+        }
+        return topic
     }
 
     /// `PURGE /cache`: an all-capitals token of letters is a custom method.

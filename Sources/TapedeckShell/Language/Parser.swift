@@ -7,9 +7,7 @@ public enum Parser {
     /// Parses a whole script whose first line is numbered `firstLine`; the first error stops
     /// parsing.
     public static func parseScript(_ source: String, file: String, firstLine: Int = 1) throws(ParseError) -> [Statement] {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-        }
+        let lines = Self.lines(of: source)
         var statements: [Statement] = []
         var number = 0
         while number < lines.count {
@@ -40,6 +38,15 @@ public enum Parser {
             statements.append(Statement(command: parsed.command, location: parsed.location, source: source))
         }
         return statements
+    }
+
+    /// The lines of a script: `\n`, `\r\n` (one `Character` in Swift, so splitting on `"\n"`
+    /// alone misses it) and a lone `\r` end a line; a UTF-8 byte-order mark is dropped.
+    static func lines(of source: String) -> [String] {
+        var text = Substring(source)
+        if text.first == "\u{FEFF}" { text = text.dropFirst() }
+        return text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+            .map(String.init)
     }
 
     /// Parses one line with no heredoc body; nil for a blank or comment line.

@@ -1,7 +1,15 @@
+import Foundation
+
 /// Parses the arguments of `get/post/… [PATH] [ITEM…] [FLAGS] [< FILE | <<EOF]`.
 enum RequestParser {
     /// The flags a request line accepts.
-    static let flags = ["--form", "-f", "--multipart", "--raw"]
+    static let flags = ["--form", "-f", "--multipart", "--raw", "--timeout", "--follow", "-F"]
+
+    /// A `--timeout` value: a positive, finite number of seconds up to 2,000,000 (as the CLI).
+    static func seconds(_ text: String) -> TimeInterval? {
+        guard let value = Double(text), value.isFinite, value > 0, value <= 2_000_000 else { return nil }
+        return value
+    }
 
     static func parse(_ scanner: inout LineScanner, method: String) throws(ParseError) -> (command: RequestCommand, heredoc: Word?) {
         var request = RequestCommand(method: method)
@@ -37,18 +45,27 @@ enum RequestParser {
                     path = next
                 }
                 try setBody(.file(path), at: word.location, marker: text)
-            } else if !word.quoted, text.hasPrefix("-"), text.count > 1, !text.contains("=") || text.hasPrefix("--raw=") {
+            } else if !word.quoted, text.hasPrefix("-"), text.count > 1,
+                      !text.contains("=") || text.hasPrefix("--raw=") || text.hasPrefix("--timeout=") {
                 switch text {
                 case "--form", "-f": request.form = true
                 case "--multipart": request.multipart = true
+                case "--follow", "-F": request.follow = true
                 case "--raw":
                     guard let value = try scanner.word() else {
                         throw ParseError(.missingArgument(command: method.lowercased(), expected: "the body text after --raw"), at: scanner.location)
                     }
                     try setBody(.raw(value), at: word.location, marker: text)
+                case "--timeout":
+                    guard let value = try scanner.word() else {
+                        throw ParseError(.missingArgument(command: method.lowercased(), expected: "the seconds after --timeout (e.g. --timeout 5)"), at: scanner.location)
+                    }
+                    request.timeout = try timeout(value)
                 default:
                     if text.hasPrefix("--raw=") {
                         try setBody(.raw(Word(String(text.dropFirst(6)), location: word.location.advanced(by: 6))), at: word.location, marker: text)
+                    } else if text.hasPrefix("--timeout=") {
+                        request.timeout = try timeout(Word(String(text.dropFirst(10)), location: word.location.advanced(by: 10)))
                     } else {
                         throw ParseError.unknown(text, kind: "request option", valid: flags, at: word.location)
                     }
@@ -60,6 +77,14 @@ enum RequestParser {
             }
         }
         return (request, heredoc)
+    }
+
+    /// A `--timeout` value, checked now unless it holds a `{{variable}}`.
+    private static func timeout(_ word: Word) throws(ParseError) -> Word {
+        guard word.text.contains("{{") || seconds(word.text) != nil else {
+            throw ParseError(.invalidValue(word.text, expected: "a number of seconds for --timeout (e.g. --timeout 5 or --timeout 0.5)"), at: word.location)
+        }
+        return word
     }
 
     /// A path or URL rather than an item: starts with `/`, `.`, a scheme or a template, or has

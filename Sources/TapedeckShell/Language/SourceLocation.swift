@@ -14,6 +14,9 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
         self.column = column
     }
 
+    /// The file name of lines typed at the REPL prompt.
+    public static let prompt = "<repl>"
+
     /// `file:line:column`, the form editors and CI logs link to.
     public var description: String { "\(file):\(line):\(column)" }
 

@@ -35,7 +35,7 @@ public final class ReplSession {
             editor.remember(chunk)
             let statements: [Statement]
             do {
-                statements = try Parser.parseScript(chunk, file: "<repl>", firstLine: chunkStart)
+                statements = try Parser.parseScript(chunk, file: SourceLocation.prompt, firstLine: chunkStart)
             } catch {
                 report(.parse(error))
                 continue
@@ -71,7 +71,7 @@ public final class ReplSession {
         case .endOfInput:
             return nil
         case .interrupted:
-            if editor.interactive { errors.line("") }
+            echoInterrupt()
             return ""
         case .line(let first):
             var chunk = first
@@ -79,7 +79,9 @@ public final class ReplSession {
                 lineNumber += 1
                 switch editor.read(prompt: "... ") {
                 case .endOfInput: return chunk
-                case .interrupted: return ""
+                case .interrupted:
+                    echoInterrupt()
+                    return ""
                 case .line(let more): chunk += "\n" + more
                 }
             }
@@ -87,9 +89,14 @@ public final class ReplSession {
         }
     }
 
+    /// `^C` after the abandoned line, then a fresh prompt on the next line, as bash and python do.
+    private func echoInterrupt() {
+        if editor.interactive { errors.line("^C") }
+    }
+
     private func needsMoreInput(_ chunk: String) -> Bool {
         do {
-            _ = try Parser.parseScript(chunk, file: "<repl>")
+            _ = try Parser.parseScript(chunk, file: SourceLocation.prompt)
             return false
         } catch {
             return error.wantsMoreInput

@@ -20,7 +20,8 @@ public enum JUnitReport {
                 lines.append(open + "/>")
                 continue
             }
-            lines.append(open + ">")
+            let line = first.location.line > 0 ? #" line="\#(first.location.line)""# : ""
+            lines.append(open + line + ">")
             let element = first.category == .assertion ? "failure" : "error"
             let type = first.category == .parse ? "parse" : (first.category == .runtime ? "runtime" : "assertion")
             let message = first.localizedDescription.split(separator: "\n").first.map(String.init) ?? ""
@@ -75,9 +76,34 @@ public enum TAPReport {
             lines.append("  message: |")
             lines += message.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
             lines.append("  severity: \(first.category == .assertion ? "fail" : "error")")
-            lines.append("  at: \"\(first.location)\"")
+            lines.append("  at: \(yamlString(first.location.description))")
+            lines.append("  file: \(yamlString(first.location.file))")
+            lines.append("  line: \(first.location.line)")
+            lines.append("  column: \(first.location.column)")
+            if case .assertionFailed(let failure) = first {
+                lines.append("  query: \(yamlString(failure.query))")
+                lines.append("  expected: \(yamlString(failure.expected))")
+                lines.append("  actual: \(yamlString(failure.actual))")
+            }
             lines.append("  ...")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A double-quoted YAML scalar (`"`, `\\` and control characters escaped).
+    static func yamlString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\x%02X", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
     }
 }

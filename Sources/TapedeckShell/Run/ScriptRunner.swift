@@ -20,8 +20,16 @@ public final class ScriptRunner {
         public var environment: [String: String] = ProcessInfo.processInfo.environment
         /// Whether a script goes on after a failure.
         public var continueOnError = false
-        /// Whether responses are printed (`--verbose`).
+        /// Whether responses are printed (`-vv`).
         public var echoResponses = false
+        /// Where a line per request goes (`-v`).
+        public var requestLog: ShellOutput?
+        /// Seconds each request may take (`--timeout`).
+        public var timeout: TimeInterval = 30
+        /// Whether redirects are followed (`--follow`).
+        public var followRedirects = false
+        /// Whether TLS verification is off (`--insecure`; shown by `show curl`).
+        public var insecure = false
         /// Whether output uses colours.
         public var colors = false
         /// The base URL each script starts with (e.g. the one a replayed cassette recorded).
@@ -76,11 +84,14 @@ public final class ScriptRunner {
             environment: options.environment,
             workingDirectory: script.directory ?? options.workingDirectory,
             echoResponses: options.echoResponses, colors: options.colors,
-            continueOnError: options.continueOnError
+            continueOnError: options.continueOnError, timeout: options.timeout,
+            followRedirects: options.followRedirects, insecure: options.insecure,
+            requestLog: options.requestLog
         ))
         interpreter.cassettes = cassettes
         interpreter.modeDescription = modeDescription
         interpreter.state.variables = options.variables
+        interpreter.fixedVariables = Set(options.variables.keys)
         interpreter.state.base = options.base
         var failures: [ShellError] = []
         do throws(ShellError) {

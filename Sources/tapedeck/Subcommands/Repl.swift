@@ -37,6 +37,11 @@ extension TapedeckCommand {
         @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable (repeatable).", valueName: "name=value"))
         var variables: [String] = []
 
+        @Option(name: .customLong("env-file"), help: ArgumentHelp("Read KEY=value variables from a file (repeatable; --var wins).", valueName: "file"))
+        var envFiles: [String] = []
+
+        @OptionGroup var transportOptions: SessionTransportOptions
+
         func validate() throws {
             if replay != nil, record != nil { throw ValidationError("use either --replay or --record, not both") }
             if mode != nil, record == nil { throw ValidationError("--mode needs --record CASSETTE") }
@@ -54,13 +59,21 @@ extension TapedeckCommand {
             let interactive = isatty(STDIN_FILENO) == 1
             let colors = interactive && isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
             let errors = ShellOutput(handle: .standardError)
+            var options = Interpreter.Options(environment: environment, echoResponses: true, colors: colors)
+            transportOptions.apply(to: &options)
             let interpreter = Interpreter(
-                transport: CurlTransport(),
+                transport: transportOptions.makeTransport(),
                 output: ShellOutput { Console.write($0) },
-                options: .init(environment: environment, echoResponses: true, colors: colors)
+                options: options
             )
             interpreter.cassettes = .sessions(environment: environment)
-            interpreter.state.variables = (try? VariableOption.parse(variables)) ?? [:]
+            do {
+                interpreter.state.variables = try VariableOption.load(envFiles: envFiles, variables: variables)
+            } catch {
+                errors.line(error.localizedDescription)
+                return 1
+            }
+            interpreter.fixedVariables = Set(interpreter.state.variables.keys)
             let editor = LineEditor(historyURL: HistoryFile.url(environment: environment), interactive: interactive)
             if interactive {
                 errors.line("tapedeck \(TapedeckCommand.version) · type 'help' for commands, Ctrl-D to exit")
@@ -82,8 +95,53 @@ extension TapedeckCommand {
     }
 }
 
+/// `--timeout`, `--follow` and `--insecure` for the REPL and `tapedeck run`, as the one-shot
+/// CLI (and HTTPie) has them; a request line's own `--timeout`/`--follow` overrides them.
+struct SessionTransportOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Seconds each request may take, redirects included (a request's --timeout overrides it).", valueName: "SECONDS"))
+    var timeout: Double = 30
+
+    @Flag(name: [.customLong("follow"), .customShort("F")], help: "Follow redirects (not followed by default; a request's --follow turns it on for that request).")
+    var follow = false
+
+    @Flag(name: [.customLong("insecure"), .customShort("k")], help: "Do not verify TLS certificates (self-signed servers).")
+    var insecure = false
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0, timeout <= 2_000_000 else {
+            throw ValidationError("--timeout \(timeout) is not valid; give the seconds to wait as a number from 0.001 to 2000000, e.g. --timeout 30")
+        }
+    }
+
+    /// libcurl with no deadline of its own (the interpreter keeps one over the whole exchange,
+    /// redirects included) and no redirect following (the interpreter follows hop by hop).
+    func makeTransport() -> CurlTransport {
+        CurlTransport(options: .init(timeout: 0, followRedirects: false, verifyTLS: !insecure))
+    }
+
+    func apply(to options: inout Interpreter.Options) {
+        options.timeout = timeout
+        options.followRedirects = follow
+        options.insecure = insecure
+    }
+}
+
 /// `--var name=value` options.
 enum VariableOption {
+    /// The variables of `--env-file` files in order, then `--var` options over them.
+    static func load(envFiles: [String], variables: [String]) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for path in envFiles {
+            let text: String
+            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw ValidationError("cannot read --env-file '\(path)': no such file or not UTF-8 text")
+            }
+            for (key, value) in try EnvFile.parse(text, path: path) { result[key] = value }
+        }
+        for (key, value) in try parse(variables) { result[key] = value }
+        return result
+    }
+
     static func parse(_ options: [String]) throws -> [String: String] {
         var variables: [String: String] = [:]
         for option in options {

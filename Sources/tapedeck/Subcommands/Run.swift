@@ -53,8 +53,10 @@ extension TapedeckCommand {
         @Option(name: .long, help: ArgumentHelp("Record mode with --record: once, new, all, none.", valueName: "mode"))
         var mode: String?
 
-        @Flag(name: [.short, .long], help: "Print every response.")
-        var verbose = false
+        @Flag(name: [.short, .long], help: "Print a line per request (file:line, method, URL, status); -vv prints every response too.")
+        var verbose: Int
+
+        @OptionGroup var transportOptions: SessionTransportOptions
 
         func validate() throws {
             if files.isEmpty { throw ValidationError("give at least one script: tapedeck run smoke.tape (or - for stdin)") }
@@ -77,15 +79,12 @@ extension TapedeckCommand {
             var options = ScriptRunner.Options()
             options.environment = environment
             options.continueOnError = continueOnError
-            options.echoResponses = verbose
-            for path in envFiles {
-                let text: String
-                do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                    throw ValidationError("cannot read --env-file '\(path)': no such file or not UTF-8 text")
-                }
-                for (key, value) in try EnvFile.parse(text, path: path) { options.variables[key] = value }
-            }
-            for (key, value) in try VariableOption.parse(variables) { options.variables[key] = value }
+            options.echoResponses = verbose > 1
+            if verbose > 0 { options.requestLog = ShellOutput { Console.write($0) } }
+            options.timeout = transportOptions.timeout
+            options.followRedirects = transportOptions.follow
+            options.insecure = transportOptions.insecure
+            options.variables = try VariableOption.load(envFiles: envFiles, variables: variables)
             var scripts: [ScriptSource] = []
             for file in files {
                 if file == "-" {
@@ -97,7 +96,7 @@ extension TapedeckCommand {
                     }
                 }
             }
-            var transport: any HTTPTransport = CurlTransport()
+            var transport: any HTTPTransport = transportOptions.makeTransport()
             var session: CassetteSession?
             var modeDescription = "live"
             do {

@@ -71,7 +71,10 @@ struct ReplTerminalTests {
             try tmux.type("print abandoned-line")
             #expect(try tmux.waitFor { $0.contains("abandoned-line") }.matched)
             try tmux.send("C-c")
-            #expect(try tmux.waitFor { $0.components(separatedBy: "[live]>").count == 4 }.matched)
+            let echoed = try tmux.waitFor { $0.components(separatedBy: "[live]>").count == 4 }
+            #expect(echoed.matched)
+            #expect(lines(echoed.screen).contains { $0.hasSuffix("[live]> print abandoned-line^C") }, "\(echoed.screen)")
+            #expect(lines(echoed.screen).last?.hasSuffix("[live]>") == true, "a fresh prompt on its own line: \(echoed.screen)")
             try tmux.type("print after-interrupt", then: "Enter")
             let afterLine = try tmux.waitFor { self.lines($0).contains("after-interrupt") }
             #expect(afterLine.matched)
@@ -87,6 +90,47 @@ struct ReplTerminalTests {
             #expect(try tmux.waitFor { self.lines($0).contains("still yes") }.matched)
             #expect(tmux.isRunning)
         }
+    }
+
+    @Test("Ctrl-C in a heredoc's continuation lines echoes ^C and drops the whole command")
+    func interruptContinuation() throws {
+        try withRepl(["repl", base]) { tmux in
+            try tmux.type("post /post <<EOF", then: "Enter")
+            try tmux.type("{\"half\": ", then: "Enter")
+            #expect(try tmux.waitFor { $0.contains("... {\"half\":") }.matched)
+            try tmux.send("C-c")
+            #expect(try tmux.waitFor { self.lines($0).contains("...") == false && $0.contains("^C") && $0.components(separatedBy: "[live]>").count == 3 }.matched)
+            try tmux.type("history", then: "Enter")
+            let screen = try tmux.waitFor { self.lines($0).contains("(no history yet)") || $0.contains("1  base") }
+            #expect(!screen.screen.contains("1  post /post"), "\(screen.screen)")
+        }
+    }
+
+    @Test("tapedeck run shows progress on stderr when several files run on a terminal, and none for one file")
+    func runProgress() throws {
+        let folder = try Binary.temporaryDirectory("progress")
+        let tmux = TmuxSession(home: folder)
+        defer { tmux.stop(); try? FileManager.default.removeItem(at: folder) }
+        let first = folder.appendingPathComponent("first.tape").path
+        let second = folder.appendingPathComponent("second.tape").path
+        try "base {{base}}\nget /get\nexpect 200\n".write(toFile: first, atomically: true, encoding: .utf8)
+        try "base {{base}}\nget /status/500\nexpect 200\n".write(toFile: second, atomically: true, encoding: .utf8)
+        try tmux.start(["run", first, second, "--var", "base=\(base)"], holdAfterExit: true)
+        let done = try tmux.waitFor { $0.contains("[exit 4]") }
+        #expect(done.matched, "\(done.screen)")
+        let shown = lines(done.screen)
+        #expect(shown.contains("[1/2] \(first)"))
+        #expect(shown.contains { $0.hasPrefix("[1/2] \(first): passed (") })
+        #expect(shown.contains { $0.hasPrefix("[2/2] \(second): FAILED (") })
+        #expect(shown.contains("\(second):3:1: expect failed: status == 200"))
+        #expect(shown.contains("1 passed, 1 failed"))
+
+        // A fresh server: starting one on a socket whose server is still shutting down fails.
+        let alone = TmuxSession(home: folder)
+        defer { alone.stop() }
+        try alone.start(["run", first, "--var", "base=\(base)"], holdAfterExit: true)
+        let single = try alone.waitFor { $0.contains("[exit 0]") }
+        #expect(single.matched && !single.screen.contains("[1/1]"), "\(single.screen)")
     }
 
     @Test("UTF-8 typed at the prompt round-trips through a request and back")

@@ -19,10 +19,12 @@ final class TmuxSession {
 
     var historyFile: URL { home.appendingPathComponent("state/tapedeck/history") }
 
-    /// Starts the REPL with `arguments` in a 120×40 terminal.
-    func start(_ arguments: [String]) throws {
-        let command = (["env", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state", "LANG=C.UTF-8", "TERM=xterm-256color", "NO_COLOR=1",
+    /// Starts `tapedeck ARGUMENTS` in a 120×40 terminal. With `holdAfterExit` the pane stays
+    /// open after the program ends and shows `[exit N]`, so a short command's output can be read.
+    func start(_ arguments: [String], holdAfterExit: Bool = false) throws {
+        var command = (["env", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state", "LANG=C.UTF-8", "TERM=xterm-256color", "NO_COLOR=1",
                         Binary.path ?? "tapedeck"] + arguments).map(Self.shellQuote).joined(separator: " ")
+        if holdAfterExit { command += "; echo \"[exit $?]\"; sleep 120" }
         try spawn(["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", command])
     }
 

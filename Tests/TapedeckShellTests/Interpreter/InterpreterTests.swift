@@ -131,7 +131,7 @@ struct InterpreterTests {
         }
         try await shell.run(source: "set token = abc\nbase http://api.test\n", file: "t.tape")
         let undefined = await failure(shell, "get /x Authorization:{{tokn}}")
-        #expect(undefined?.localizedDescription == "t.tape:1:22: undefined variable '{{tokn}}'; did you mean 'token'?; define it with 'set tokn = …', 'capture tokn = …' or --var tokn=…")
+        #expect(undefined?.localizedDescription == "t.tape:1:22: undefined variable '{{tokn}}'; did you mean '{{token}}'? Or define it with 'set tokn = …', 'capture tokn = …' or --var tokn=…")
         #expect(undefined?.category == .runtime)
         #expect(shell.state.base?.absoluteString == "http://api.test")
         #expect(shell.state.variables["token"] == "abc")

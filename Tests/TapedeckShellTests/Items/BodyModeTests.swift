@@ -55,7 +55,7 @@ struct BodyModeTests {
         #expect(throws: RequestItemError.rawBodyWithItems(items: ["a=1"])) { try items.body(mode: .json) }
         var alone = RequestItems()
         alone.rawBody = Data("x".utf8)
-        #expect(try alone.body(mode: .json) == .raw(Data("x".utf8), contentType: nil))
+        #expect(try alone.body(mode: .json) == .raw(Data("x".utf8), contentType: "text/plain; charset=utf-8"))
     }
 
     @Test("a request built from items has query, headers, Accept and JSON body")
