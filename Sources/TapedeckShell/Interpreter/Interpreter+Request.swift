@@ -25,7 +25,10 @@ extension Interpreter {
         countRequest()
         state.lastResponse = response
         state.notePaths(in: response)
-        if let log = options.requestLog { log.line("\(location)  \(request.method) \(request.url.absoluteString) → \(Exchange.summary(of: response))") }
+        if let log = options.requestLog {
+            let landed = response.url.map(\.absoluteString).flatMap { $0 == request.url.absoluteString ? nil : " at \($0)" } ?? ""
+            log.line("\(location)  \(request.method) \(request.url.absoluteString) → \(Exchange.summary(of: response))\(landed)")
+        }
         guard options.echoResponses else { return }
         output.line(render(response, options.colors))
         if !follow, let next = Exchange.redirect(from: request, to: response) {

@@ -84,6 +84,9 @@ extension Interpreter {
         lines.append("headers: " + (state.headers.isEmpty ? "(none)" : state.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n         ")))
         lines.append("query:   " + (state.query.isEmpty ? "(none)" : state.query.map(\.encoded).joined(separator: "&")))
         lines.append("vars:    " + (state.variables.isEmpty ? "(none)" : state.variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))
+        let timeout = options.timeout > 0 ? "timeout \(String(format: "%g", options.timeout)) s" : "no timeout"
+        lines.append("send:    \(timeout) · redirects \(options.followRedirects ? "followed" : "not followed (--follow)")"
+            + (options.insecure ? " · TLS not verified" : ""))
         if let response = state.lastResponse, let request = state.lastRequest {
             lines.append("last:    \(request.method) \(request.url.absoluteString) → \(response.status) \(response.reason)")
         }

@@ -183,7 +183,9 @@ public final class Interpreter {
         case .unset(let name):
             if !keepsFixed(name, at: location) { state.variables[name] = nil }
         case .vars:
-            output.line(state.variables.isEmpty ? "(no variables)" : state.variables.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: "\n"))
+            output.line(state.variables.isEmpty ? "(no variables)" : state.variables.sorted { $0.key < $1.key }.map {
+                "\($0.key) = \($0.value)" + (fixedVariables.contains($0.key) ? "  (from --var/--env-file)" : "")
+            }.joined(separator: "\n"))
         case .request(let request):
             try await send(request, at: location)
         case .expect(let assertion):

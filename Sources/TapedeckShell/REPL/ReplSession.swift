@@ -134,7 +134,9 @@ public final class ReplSession {
     }
 
     private func report(_ error: ShellError) {
-        let message = error.localizedDescription
+        var message = error.localizedDescription
+        // The terminal echoed ^C where the cursor was; the message starts on the next line.
+        if case .cancelled = error, editor.interactive { message = "\n" + message }
         errors.line(interpreter.options.colors ? "\u{1B}[31m\(message)\u{1B}[0m" : message)
     }
 

@@ -85,6 +85,8 @@ struct ReplTerminalTests {
             try tmux.send("C-c")
             let cancelled = try tmux.waitFor(8) { $0.contains("request cancelled") }
             #expect(cancelled.matched, "\(cancelled.screen)")
+            #expect(lines(cancelled.screen).contains { $0.hasPrefix("<repl>:") && $0.hasSuffix("request cancelled") },
+                    "the message starts its own line after the terminal's ^C: \(cancelled.screen)")
             #expect(Date().timeIntervalSince(started) < 8)
             try tmux.type("print still {{kept}}", then: "Enter")
             #expect(try tmux.waitFor { self.lines($0).contains("still yes") }.matched)

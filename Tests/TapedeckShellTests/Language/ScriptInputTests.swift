@@ -56,6 +56,13 @@ struct ScriptInputTests {
         try await shell.run(source: "set base = http://localhost:8080\nset who = dev\nunset who\nbase {{base}}\nget /x\n", file: "smoke.tape")
         #expect(server.last?.url.absoluteString == "http://ci.test/x")
         #expect(shell.state.variables["who"] == "ci")
+        let listed = Captured()
+        let lister = Interpreter(transport: server.transport, output: listed.output, options: .init(environment: [:]))
+        lister.state.variables = ["base": "http://ci.test", "mine": "1"]
+        lister.fixedVariables = ["base"]
+        try await lister.run(source: "vars\nshow state\n", file: SourceLocation.prompt)
+        #expect(listed.value.hasPrefix("base = http://ci.test  (from --var/--env-file)\nmine = 1\n"))
+        #expect(listed.value.contains("send:    timeout 30 s · redirects not followed (--follow)\n"))
         try await shell.run(source: "set who = typed\n", file: SourceLocation.prompt)
         #expect(shell.state.variables["who"] == "typed")
         try await shell.run(source: "set who = script\n", file: "later.tape")
