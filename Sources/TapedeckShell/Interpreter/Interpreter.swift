@@ -157,7 +157,8 @@ public final class Interpreter {
         case .base(let word):
             let text = try expand(word)
             do {
-                state.base = try URLComposer.parseBase(text)
+                // HTTPie's shorthands, as on the command line: `:8080`, `localhost:8080/api`.
+                state.base = try URLShorthand.parse(text)
             } catch {
                 throw .invalidRequest(error.localizedDescription, at: word.location)
             }

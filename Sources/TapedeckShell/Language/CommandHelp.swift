@@ -21,7 +21,7 @@ public enum CommandHelp {
 
     /// Every command, in the order `help` lists them.
     public static let entries: [Entry] = [
-        Entry(name: "base", usage: "base URL", summary: "set the base URL (scheme, host, optional path)", example: "base http://localhost:8080/api"),
+        Entry(name: "base", usage: "base URL", summary: "set the base URL (scheme, host, optional path; as in HTTPie, :8080/api means http://localhost:8080/api and a URL without a scheme gets http://)", example: "base http://localhost:8080/api"),
         Entry(name: "cd", usage: "cd PATH | cd .. | cd /", summary: "move the current path relative to the base", example: "cd users/42"),
         Entry(name: "header", usage: "header Name: value | header unset Name", summary: "add or remove a header sent with every request", example: "header Authorization: Bearer {{token}}"),
         Entry(name: "headers", usage: "headers", summary: "list the persistent headers", example: "headers"),

@@ -67,7 +67,8 @@ public final class ScriptRunner {
         for (index, script) in scripts.enumerated() {
             progress?.line("[\(index + 1)/\(scripts.count)] \(script.name)")
             let result = await run(script)
-            for failure in result.failures { errors.line(failure.localizedDescription) }
+            // A blank line between failures keeps multi-line expect reports apart.
+            if !result.failures.isEmpty { errors.line(result.failures.map(\.localizedDescription).joined(separator: "\n\n")) }
             progress?.line("[\(index + 1)/\(scripts.count)] \(script.name): \(result.passed ? "passed" : "FAILED") (\(Self.milliseconds(result.duration)))")
             results.append(result)
         }

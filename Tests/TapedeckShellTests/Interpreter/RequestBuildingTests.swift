@@ -42,6 +42,15 @@ struct RequestBuildingTests {
         #expect(text.contains("curl 'http://api.test/x?q=1' -H 'User-Agent: \(HTTPRequest.defaultUserAgent)' -H 'Accept: */*' -H 'X-Team: ios'"))
     }
 
+    @Test("base takes HTTPie's URL shorthands")
+    func baseShorthand() async throws {
+        let shell = shell()
+        try await shell.run(source: "base :8080/api\nget /x\n", file: "t.tape")
+        #expect(server.last?.url.absoluteString == "http://localhost:8080/api/x")
+        try await shell.run(source: "base api.test:9000\nget /y\n", file: "t.tape")
+        #expect(server.last?.url.absoluteString == "http://api.test:9000/y")
+    }
+
     @Test("an item header beats a persistent header, which beats the type the body implies")
     func headerPrecedence() async throws {
         let shell = shell()

@@ -33,6 +33,17 @@ struct FailureOutputTests {
             """)
     }
 
+    @Test("with --continue-on-error, failures are reported in order with a blank line between them")
+    func severalFailures() async {
+        let (summary, errors) = await run([ScriptSource(name: "c.tape", text: "base http://api.test\nget /x\nexpect 201\nexpect header X-Count == 3\n")],
+                                          continueOnError: true)
+        #expect(summary.results.first?.failures.count == 2)
+        let blocks = errors.components(separatedBy: "\n\n")
+        #expect(blocks.count == 2)
+        #expect(blocks.first?.hasPrefix("c.tape:3:1: expect failed: status == 201") == true)
+        #expect(blocks.last?.hasPrefix("c.tape:4:1: expect failed: header X-Count == 3") == true)
+    }
+
     @Test("a long actual value is cut with a count of what was left out")
     func longActual() async {
         let (_, errors) = await run([ScriptSource(name: "long.tape", text: "base http://api.test\nget /x\nexpect json $ == 1\n")])
