@@ -15,7 +15,7 @@ import FoundationNetworking
 /// is registered globally (`URLProtocol.registerClass` does nothing on Linux). A routing header
 /// is not used because corelibs applies `httpAdditionalHeaders` after protocols see the request.
 ///
-/// The table is guarded by a `Mutex`; entries live until ``remove(_:)`` (``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:file:_:)`` removes its own).
+/// The table is guarded by a `Mutex`; entries live until ``remove(_:)`` (``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` removes its own).
 public enum TapedeckRoutes {
     /// What answers a route's requests.
     enum Handler: Sendable {

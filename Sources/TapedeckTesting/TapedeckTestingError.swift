@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `description` is the message too, so a test that throws one shows it whole.
 public enum TapedeckTestingError: Error, LocalizedError, Sendable, CustomStringConvertible {
-    /// The session's route was removed (``TapedeckRoutes/remove(_:)`` or the end of ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:file:_:)``).
+    /// The session's route was removed (``TapedeckRoutes/remove(_:)`` or the end of ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)``).
     case routeRemoved(url: String)
     /// `requireAllPlayed` was set and some interactions were never requested.
     case unusedInteractions(report: String)

@@ -27,11 +27,14 @@ extension URLSession {
     ///     #expect(try await HTTPBinClient(session: session).slideshow().title == "Sample Slide Show")
     /// }
     /// ```
+    ///
+    /// `origin` serves the cassette as if it had been recorded there (`http://127.0.0.1:8080`
+    /// for a cassette recorded at `http://httpbin.local`), for a client whose base URL differs.
     public static func replaying(_ cassette: URL, allowRepeats: Bool = false, matcher: Matcher = Matcher(),
-                                 followRedirects: Bool = true,
+                                 followRedirects: Bool = true, origin: URL? = nil,
                                  configuration: URLSessionConfiguration = .ephemeral) throws(CassetteError) -> URLSession {
         let options = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, followRedirects: followRedirects,
-                                              context: CurrentTest.context)
+                                              context: CurrentTest.context, origin: origin)
         return replaying(try ReplayTransport(contentsOf: cassette, options: options), configuration: configuration)
     }
 
@@ -72,7 +75,7 @@ extension URLSession {
         return recording(recorder, configuration: configuration)
     }
 
-    /// A session that sends through an existing recorder (``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:file:_:)`` uses it).
+    /// A session that sends through an existing recorder (``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` uses it).
     public static func recording(_ recorder: RecordingTransport, configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
         URLSession(configuration: TapedeckRoutes.configuration(configuration, routingTo: .transport(recorder)))
     }

@@ -37,6 +37,8 @@ public enum Cassettes {
 ///
 /// `redactor` decides what is replaced before anything is written (and how incoming requests
 /// are compared); the secret lint's refusal names the `Redactor` to pass when it finds more.
+/// `origin` serves the cassette as if recorded there (the client's base URL) and stores what is
+/// recorded at the cassette's own origin.
 ///
 /// ```swift
 /// // Swift Testing (or the `.cassette("httpbin")` trait and `URLSession.cassette`)
@@ -63,14 +65,16 @@ public func withCassette<T>(
     allowRepeats: Bool = false,
     requireAllPlayed: Bool = false,
     redactor: Redactor = .standard,
+    origin: URL? = nil,
     file: StaticString = #filePath,
     _ body: (URLSession) async throws -> T
 ) async throws -> T {
     try await runCassette(name, mode: nil, matcher: matcher, allowRepeats: allowRepeats,
-                          requireAllPlayed: requireAllPlayed, redactor: redactor, file: file, warn: reportWarning, body)
+                          requireAllPlayed: requireAllPlayed, redactor: redactor, origin: origin, file: file,
+                          warn: reportWarning, body)
 }
 
-/// ``withCassette(_:matcher:allowRepeats:requireAllPlayed:redactor:file:_:)`` in `mode` (still
+/// ``withCassette(_:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` in `mode` (still
 /// overridden by `TAPEDECK_RECORD_MODE`): `.none` replays only and fails when the cassette
 /// is missing, `.all` re-records.
 ///
@@ -84,14 +88,16 @@ public func withCassette<T>(
     allowRepeats: Bool = false,
     requireAllPlayed: Bool = false,
     redactor: Redactor = .standard,
+    origin: URL? = nil,
     file: StaticString = #filePath,
     _ body: (URLSession) async throws -> T
 ) async throws -> T {
     try await runCassette(name, mode: mode, matcher: matcher, allowRepeats: allowRepeats,
-                          requireAllPlayed: requireAllPlayed, redactor: redactor, file: file, warn: reportWarning, body)
+                          requireAllPlayed: requireAllPlayed, redactor: redactor, origin: origin, file: file,
+                          warn: reportWarning, body)
 }
 
-/// ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:file:_:)`` with the environment
+/// ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` with the environment
 /// and the warning sink injected (tests use them).
 func runCassette<T>(
     _ name: String,
@@ -100,6 +106,7 @@ func runCassette<T>(
     allowRepeats: Bool,
     requireAllPlayed: Bool,
     redactor: Redactor = .standard,
+    origin: URL? = nil,
     file: StaticString,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     warn: (String) -> Void,
@@ -107,7 +114,7 @@ func runCassette<T>(
 ) async throws -> T {
     let url = Cassettes.url(name, file: file)
     let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, redactor: redactor,
-                                         context: CurrentTest.context)
+                                         context: CurrentTest.context, origin: origin)
     let recorder = try RecordingTransport(cassette: url, mode: try RecordMode.resolve(mode, environment: environment),
                                           inner: URLSessionTransport(options: .init(followRedirects: false)),
                                           options: .init(replay: replay))

@@ -18,6 +18,19 @@ extension Cassette {
         return copy
     }
 
+    /// The origin the cassette was recorded at: its ``baseURL``'s, else its first request's.
+    public var recordedOrigin: URL? {
+        guard let url = baseURL ?? interactions.first?.request.url, let scheme = url.scheme, let host = url.host else { return nil }
+        return URL(string: scheme + "://" + host + (url.port.map { ":\($0)" } ?? ""))
+    }
+
+    /// A copy served as if recorded at `origin` (``rewritingOrigin(from:to:)`` from ``recordedOrigin``):
+    /// replay a cassette recorded against `http://httpbin.local` for a client pointed at `http://127.0.0.1:8080`.
+    public func rewritingOrigin(to origin: URL) -> Cassette {
+        guard let recordedOrigin else { return self }
+        return rewritingOrigin(from: recordedOrigin, to: origin)
+    }
+
     /// `scheme://host:port` and `host:port` pairs, longest first.
     static func originReplacements(from oldOrigin: URL, to newOrigin: URL) -> [(String, String)] {
         func parts(_ url: URL) -> (origin: String, authority: String)? {

@@ -66,11 +66,13 @@ public final class CassetteSession: Sendable {
     }
 
     /// Opens `path` for replay only (mode `none`): nothing reaches the network. Recorded
-    /// redirects are served as recorded unless `followRedirects` (the CLI's `--follow`).
+    /// redirects are served as recorded unless `followRedirects` (the CLI's `--follow`);
+    /// `origin` serves the cassette as if recorded there (``ReplayTransport/Options/origin``).
     public static func replay(path: String, allowRepeats: Bool = false, followRedirects: Bool = false,
-                              matcher: Matcher = Matcher(), context: FixContext = .run(scripts: []),
+                              matcher: Matcher = Matcher(), origin: URL? = nil, context: FixContext = .run(scripts: []),
                               environment: [String: String] = ProcessInfo.processInfo.environment) throws(CassetteError) -> CassetteSession {
-        let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, followRedirects: followRedirects)
+        let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, followRedirects: followRedirects,
+                                             origin: origin)
         let offline = StubTransport { request in
             throw HTTPError.transport(url: request.url.absoluteString, detail: "replay sessions never use the network")
         }
@@ -95,8 +97,15 @@ public final class CassetteSession: Sendable {
         return options
     }
 
-    /// The base URL stored in the cassette's metadata; the REPL adopts it when it has no base.
-    public var baseURL: URL? { recorder.cassette.baseURL }
+    /// The base URL stored in the cassette's metadata (at the replay `origin`, when one is set);
+    /// the REPL adopts it when it has no base.
+    public var baseURL: URL? {
+        let cassette = recorder.cassette
+        guard let base = cassette.baseURL, let origin = recorder.options.replay.origin, let recorded = cassette.recordedOrigin else {
+            return cassette.baseURL
+        }
+        return URL(string: Cassette.apply(Cassette.originReplacements(from: recorded, to: origin), to: base.absoluteString))
+    }
 
     /// Mode, path and counts.
     public var status: Status {

@@ -81,6 +81,8 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     private let inner: any HTTPTransport
     private let replayer: ReplayTransport?
     private let recordsUnmatched: Bool
+    /// Where the file's interactions were recorded, when ``ReplayTransport/Options/origin`` serves them elsewhere.
+    private let recordedOrigin: URL?
     private let state: Mutex<State>
     /// The generation last written and the file's stamp; held while writing so writes never interleave.
     private let written: Mutex<Written>
@@ -104,6 +106,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
             replayer = nil
         }
         recordsUnmatched = mode == .new || mode == .all || existing == nil
+        recordedOrigin = mode == .all ? nil : existing?.recordedOrigin
         state = Mutex(State(cassette: start, unwrittenFrom: start.interactions.count))
         written = Mutex(Written(file: held))
     }
@@ -129,6 +132,9 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// Redacts, lints and stores one interaction (then saves when `autosave` is on).
     public func record(_ interaction: Interaction) throws(CassetteError) {
         var stored = options.redactor.redact(interaction)
+        if let origin = options.replay.origin, let recordedOrigin {
+            stored = stored.rewriting(Cassette.originReplacements(from: origin, to: recordedOrigin))
+        }
         if let beforeRecord = options.beforeRecord { stored = beforeRecord(stored) }
         let position = state.withLock { $0.cassette.interactions.count }
         if options.lint {

@@ -61,6 +61,20 @@ public enum FixContext: Sendable, Hashable {
         return "\(reason): withCassette(…, matcher: \(matcher)) or URLSession.replaying(…, matcher: \(matcher))"
     }
 
+    /// The fix when only the origin differs (the cassette was recorded at another host or port);
+    /// nil for `tapedeck run`, which has no option for it yet.
+    func originFix(recorded: String, sent: String) -> String? {
+        switch self {
+        case .repl:
+            return "send to where the cassette was recorded: base \(recorded)"
+        case .run:
+            return nil
+        case .unitTests:
+            return "serve the cassette at the origin you send to: withCassette(…, origin: URL(string: \"\(sent)\")!) "
+                + "or URLSession.replaying(…, origin: URL(string: \"\(sent)\")!)"
+        }
+    }
+
     /// How to redact the fields the lint named, or to turn the lint off for a false alarm.
     func lintFixes(_ findings: [SecretLint.Finding]) -> [String] {
         var headers: [String] = [], queryItems: [String] = [], pointers: [String] = []

@@ -108,6 +108,10 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
         if let change = matcherChange(diffs.first?.1, matcher), let fix = context.matcherFix(change.reason, change.option) {
             fixes.append(fix)
         }
+        if let (index, best) = diffs.first, best.kinds == [.origin],
+           let fix = context.originFix(recorded: NormalizedURL(interactions[index].request.url).origin, sent: incoming.origin) {
+            fixes.append(fix)
+        }
         fixes.append(context.recordFix(path: FixContext.display(path), mode: mode))
         return MismatchReport(request: request, cassettePath: path, interactionCount: interactions.count, mode: mode,
                               matching: matcher.summary, nearest: Array(nearest), skipped: skipped, fixes: fixes, context: context)

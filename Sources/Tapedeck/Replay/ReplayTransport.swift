@@ -26,15 +26,21 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         public var redactor: Redactor
         /// Where errors are read (REPL, `tapedeck run`, unit tests), which decides the fixes they print.
         public var context: FixContext
+        /// Serve the cassette as if it had been recorded at this origin (`http://127.0.0.1:8080`):
+        /// request URLs, `Location` and `Host` headers and text bodies are rewritten from
+        /// ``Cassette/recordedOrigin``. Recording sessions store new interactions back at the
+        /// recorded origin, so the file keeps one.
+        public var origin: URL?
 
         /// Creates options; the defaults match on method + URL, follow redirects and word fixes for unit tests.
         public init(matcher: Matcher = Matcher(), allowRepeats: Bool = false, followRedirects: Bool = true,
-                    redactor: Redactor = .standard, context: FixContext = .unitTests(filter: nil)) {
+                    redactor: Redactor = .standard, context: FixContext = .unitTests(filter: nil), origin: URL? = nil) {
             self.matcher = matcher
             self.allowRepeats = allowRepeats
             self.followRedirects = followRedirects
             self.redactor = redactor
             self.context = context
+            self.origin = origin
         }
     }
 
@@ -55,6 +61,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     }
 
     init(cassette: Cassette, path: String, options: Options, mode: RecordMode?) {
+        let cassette = options.origin.map(cassette.rewritingOrigin(to:)) ?? cassette
         self.cassette = cassette
         self.path = path
         self.options = options

@@ -60,6 +60,29 @@ struct FixContextTests {
             + "withCassette(…) or URLSession.recording(to: …) instead, then run TAPEDECK_RECORD_MODE=new swift test --filter TEST_NAME"))
     }
 
+    @Test("an origin-only difference tells the REPL which base to use and unit tests the origin option; run gets only the record fix")
+    func origin() {
+        let moved = "http://127.0.0.1:8080/feed?page=1&ts=111"
+        #expect(fixSection(report(.repl, mode: .none, sending: moved)) == """
+              - send to where the cassette was recorded: base http://api.test
+              - record it: record Sessions/feed.cassette.json --mode new, then send the request again
+            """)
+        #expect(fixSection(report(.run(scripts: ["a.tape"]), mode: .none, sending: moved))
+            == "  - record it: tapedeck run a.tape --record Sessions/feed.cassette.json --mode new")
+        #expect(fixSection(report(.unitTests(filter: "f"), mode: .once, sending: moved)).hasPrefix(
+            #"  - serve the cassette at the origin you send to: withCassette(…, origin: URL(string: "http://127.0.0.1:8080")!)"#))
+    }
+
+    @Test("a replay session at another origin offers the base URL at that origin")
+    func sessionBaseAtOrigin() throws {
+        let directory = TemporaryDirectory()
+        var cassette = Self.cassette
+        cassette.baseURL = URL(string: "http://api.test/v1")
+        try cassette.write(to: directory.file("b.json"))
+        let session = try CassetteSession.replay(path: directory.file("b.json").path, origin: URL(string: "http://localhost:9000")!)
+        #expect(session.baseURL?.absoluteString == "http://localhost:9000/v1")
+    }
+
     static let leaky = Interaction.make(.get, "http://api.test/login", requestHeaders: ["X-Session": "Bearer abcdefghijklmnop"],
                                         body: #"{"grant":"Bearer qrstuvwxyz012345"}"#)
 
