@@ -25,6 +25,8 @@ public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConverti
     case noMatch(MismatchReport)
     /// A record mode name (from an option or `TAPEDECK_RECORD_MODE`) is not one of the four.
     case invalidRecordMode(value: String, source: String)
+    /// A part of a matching spec (``Matcher/init(spec:)``) is not understood.
+    case invalidMatchSpec(spec: String, part: String)
 
     /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
@@ -55,6 +57,9 @@ public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConverti
         case .invalidRecordMode(let value, let source):
             return "record mode '\(value)' from \(source) is not valid; use one of: "
                 + RecordMode.allCases.map(\.rawValue).joined(separator: ", ")
+        case .invalidMatchSpec(let spec, let part):
+            return "'\(part)' in the matching spec '\(spec)' is not understood; method and URL are always compared, "
+                + "add any of: body, body:raw, body:form, header:NAME, ignore-query:NAME (e.g. body,header:Accept,ignore-query:ts)"
         }
     }
 

@@ -42,6 +42,33 @@ public struct Matcher: Sendable {
         self.custom = custom
     }
 
+    /// Parses a command-line matching spec, vcrpy `match_on` style: comma-separated `body`
+    /// (JSON-semantic, other bodies byte for byte), `body:raw`, `body:form`, `header:NAME` and
+    /// `ignore-query:NAME`, on top of method and URL, which are always compared. `method` and
+    /// `url` are accepted and change nothing.
+    ///
+    /// ```swift
+    /// let matcher = try Matcher(spec: "body,header:Accept,ignore-query:ts")   // tapedeck run --match …
+    /// ```
+    public init(spec: String) throws(CassetteError) {
+        self.init()
+        for rawPart in spec.split(separator: ",") {
+            let part = rawPart.trimmingCharacters(in: .whitespaces)
+            let pieces = part.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let value = pieces.count > 1 ? pieces[1] : ""
+            switch (pieces.first?.lowercased() ?? "", value.isEmpty) {
+            case ("method", true), ("url", true), ("", true): continue
+            case ("body", true): body = .json
+            case ("body", false):
+                guard let mode = BodyMatching(rawValue: value.lowercased()) else { throw .invalidMatchSpec(spec: spec, part: part) }
+                body = mode
+            case ("header", false), ("headers", false): headers.append(value)
+            case ("ignore-query", false): ignoredQueryItems.insert(value)
+            default: throw .invalidMatchSpec(spec: spec, part: part)
+            }
+        }
+    }
+
     /// One line describing what is compared, for reports.
     public var summary: String {
         var parts = ["method", "URL (query order ignored)"]

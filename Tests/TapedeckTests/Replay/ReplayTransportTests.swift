@@ -160,3 +160,29 @@ struct ReplayEdgeCaseTests {
         #expect(report.contains(#"query q: "%FF" → "%FE""#), "\(report)")
     }
 }
+
+@Suite("Matching specs for the command line")
+struct MatcherSpecTests {
+    @Test("a vcrpy-style spec sets body, header and ignored-query matching")
+    func parses() throws {
+        let matcher = try Matcher(spec: "method, url, body, header:Accept, header:X-Api-Version, ignore-query:ts")
+        #expect(matcher.body == .json)
+        #expect(matcher.headers == ["Accept", "X-Api-Version"])
+        #expect(matcher.ignoredQueryItems == ["ts"])
+        #expect(try Matcher(spec: "body:form").body == .form)
+        #expect(try Matcher(spec: "").summary == Matcher().summary)
+    }
+
+    @Test("an unknown part names itself and the parts that exist")
+    func rejects() {
+        for spec in ["host", "body:xml", "header:", "ignore-query"] {
+            #expect {
+                try Matcher(spec: spec)
+            } throws: { error in
+                let text = "\(error)"
+                return text.hasPrefix("'\(spec)' in the matching spec '\(spec)' is not understood")
+                    && text.contains("body, body:raw, body:form, header:NAME, ignore-query:NAME")
+            }
+        }
+    }
+}
