@@ -30,7 +30,15 @@ extension Interpreter {
             log.line("\(location)  \(request.method) \(request.url.absoluteString) → \(Exchange.summary(of: response))\(landed)")
         }
         guard options.echoResponses else { return }
-        output.line(render(response, options.colors))
+        if let parts = command.print {
+            let renderer = ResponseRenderer(options: RenderOptions(colors: options.colors, parts: parts))
+            let requestText = renderer.render(request)
+            if !requestText.isEmpty { output.line(requestText) }
+            let responseText = renderer.render(response)
+            if !responseText.isEmpty { output.line(responseText) }
+        } else {
+            output.line(render(response, options.colors))
+        }
         if !follow, let next = Exchange.redirect(from: request, to: response) {
             output.line("(redirect to \(next.url.absoluteString) not followed; add --follow to the request to follow it)")
         }

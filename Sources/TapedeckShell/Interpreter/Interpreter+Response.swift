@@ -14,13 +14,18 @@ extension Interpreter {
         let predicate = expected.map { assertion.predicate.replacingValue($0) } ?? assertion.predicate
         let shown = Assertion(query: assertion.query, predicate: predicate, negated: assertion.negated)
         var shownActual = ValueLiteral.describe(actual, limit: 120)
-        if case .count = predicate, let actual, let size = Predicate.size(actual) {
-            shownActual = "count \(size) in \(shownActual)"
+        var shownNote = actual == nil ? note : nil
+        if case .count = predicate, let actual {
+            if let size = Predicate.size(actual) {
+                shownActual = "count \(size) in \(shownActual)"
+            } else {
+                shownNote = "count needs an array, an object or a string; compare the value itself with == instead"
+            }
         }
         throw .assertionFailed(AssertionFailure(
             assertion: shown.description, query: assertion.query.description,
             expected: (assertion.negated ? "not " : "") + predicate.description,
-            actual: shownActual, note: actual == nil ? note : nil, location: location,
+            actual: shownActual, note: shownNote, location: location,
             exchange: lastExchange
         ))
     }

@@ -94,10 +94,14 @@ public struct RequestCommand: Hashable, Sendable {
     public var timeout: Word?
     /// `--follow` / `-F`: follow redirects for this request.
     public var follow: Bool
+    /// What the REPL prints of this exchange (`--print HBhb`, `-v`, `-b`, `--headers`), when
+    /// not the default response headers and body.
+    public var print: PrintParts?
 
     /// Creates a request command.
     public init(method: String, target: Word? = nil, items: [Word] = [], form: Bool = false,
-                multipart: Bool = false, body: BodySource? = nil, timeout: Word? = nil, follow: Bool = false) {
+                multipart: Bool = false, body: BodySource? = nil, timeout: Word? = nil, follow: Bool = false,
+                print: PrintParts? = nil) {
         self.method = method
         self.target = target
         self.items = items
@@ -106,6 +110,7 @@ public struct RequestCommand: Hashable, Sendable {
         self.body = body
         self.timeout = timeout
         self.follow = follow
+        self.print = print
     }
 }
 

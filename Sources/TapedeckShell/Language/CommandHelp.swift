@@ -29,7 +29,7 @@ public enum CommandHelp {
         Entry(name: "set", usage: "set name = value", summary: "set a variable, used as {{name}}", example: "set user = ada"),
         Entry(name: "unset", usage: "unset name", summary: "remove a variable", example: "unset user"),
         Entry(name: "vars", usage: "vars", summary: "list the variables", example: "vars"),
-        Entry(name: "get", usage: "get [PATH|URL] [ITEM...] [--form|--multipart] [--timeout S] [--follow] [--raw TEXT | < FILE | <<EOF]",
+        Entry(name: "get", usage: "get [PATH|URL] [ITEM...] [--form|--multipart] [--timeout S] [--follow] [-v|-b|--print HBhb] [--raw TEXT | < FILE | <<EOF]",
               summary: """
                 send a request (PATH is relative to the current path, /PATH to the base, or a full URL)
                 items (as in HTTPie; they apply to this request only):
@@ -39,6 +39,8 @@ public enum CommandHelp {
                 flags:
                   --form, -f         fields urlencoded      --multipart    fields and files as parts
                   --timeout SECONDS  deadline for this one  --follow, -F   follow redirects
+                  -v, --verbose      show the request too   -b, --body     the response body only
+                  --headers          response headers only  --print HBhb   choose, as in HTTPie
                   --raw TEXT, < FILE, <<EOF … EOF   the body as given; without a Content-Type it is sent
                                      as application/json when it parses as JSON, else text/plain
                 """,

@@ -3,7 +3,8 @@ import Foundation
 /// Parses the arguments of `get/post/… [PATH] [ITEM…] [FLAGS] [< FILE | <<EOF]`.
 enum RequestParser {
     /// The flags a request line accepts.
-    static let flags = ["--form", "-f", "--multipart", "--raw", "--timeout", "--follow", "-F"]
+    static let flags = ["--form", "-f", "--multipart", "--raw", "--timeout", "--follow", "-F",
+                        "--verbose", "-v", "--body", "-b", "--headers", "--print", "-p"]
 
     /// A `--timeout` value: a positive, finite number of seconds up to 2,000,000 (as the CLI).
     static func seconds(_ text: String) -> TimeInterval? {
@@ -46,8 +47,16 @@ enum RequestParser {
                 }
                 try setBody(.file(path), at: word.location, marker: text)
             } else if !word.quoted, text.hasPrefix("-"), text.count > 1,
-                      !text.contains("=") || text.hasPrefix("--raw=") || text.hasPrefix("--timeout=") {
+                      !text.contains("=") || text.hasPrefix("--raw=") || text.hasPrefix("--timeout=") || text.hasPrefix("--print=") {
                 switch text {
+                case "--verbose", "-v": request.print = .all
+                case "--body", "-b": request.print = .responseBody
+                case "--headers": request.print = .responseHeaders
+                case "--print", "-p":
+                    guard let value = try scanner.word() else {
+                        throw ParseError(.missingArgument(command: method.lowercased(), expected: "the letters after --print (H request headers, B request body, h response headers, b response body)"), at: scanner.location)
+                    }
+                    request.print = try printParts(value)
                 case "--form", "-f": request.form = true
                 case "--multipart": request.multipart = true
                 case "--follow", "-F": request.follow = true
@@ -64,6 +73,8 @@ enum RequestParser {
                 default:
                     if text.hasPrefix("--raw=") {
                         try setBody(.raw(Word(String(text.dropFirst(6)), location: word.location.advanced(by: 6))), at: word.location, marker: text)
+                    } else if text.hasPrefix("--print=") {
+                        request.print = try printParts(Word(String(text.dropFirst(8)), location: word.location.advanced(by: 8)))
                     } else if text.hasPrefix("--timeout=") {
                         request.timeout = try timeout(Word(String(text.dropFirst(10)), location: word.location.advanced(by: 10)))
                     } else {
@@ -77,6 +88,15 @@ enum RequestParser {
             }
         }
         return (request, heredoc)
+    }
+
+    /// `--print` letters, as HTTPie's.
+    private static func printParts(_ word: Word) throws(ParseError) -> PrintParts {
+        do {
+            return try PrintParts(letters: word.text)
+        } catch {
+            throw ParseError(.invalidValue(word.text, expected: "a set of --print letters: H request headers, B request body, h response headers, b response body (e.g. --print Hhb)"), at: word.location)
+        }
     }
 
     /// A `--timeout` value, checked now unless it holds a `{{variable}}`.

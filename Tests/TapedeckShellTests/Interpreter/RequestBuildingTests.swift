@@ -42,6 +42,33 @@ struct RequestBuildingTests {
         #expect(text.contains("curl 'http://api.test/x?q=1' -H 'User-Agent: \(HTTPRequest.defaultUserAgent)' -H 'Accept: */*' -H 'X-Team: ios'"))
     }
 
+    @Test("-v, -b, --headers and --print choose what the REPL shows of one exchange")
+    func printFlags() async throws {
+        let shell = Interpreter(transport: server.transport, output: captured.output,
+                                options: .init(environment: [:], echoResponses: true))
+        try await shell.run(source: "base http://api.test\npost /x a=1 -v\n", file: "t.tape")
+        #expect(captured.value.hasPrefix("POST /x HTTP/1.1\nHost: api.test\nUser-Agent: tapedeck/"))
+        #expect(captured.value.contains("\n\n{\n    \"a\": \"1\"\n}\n\nHTTP/1.1 200 OK"))
+        let body = Captured()
+        let quiet = Interpreter(transport: server.transport, output: body.output, options: .init(environment: [:], echoResponses: true))
+        try await quiet.run(source: "base http://api.test\nget /x -b\nget /x --print h\n", file: "t.tape")
+        #expect(body.value.hasPrefix("{\n"))
+        #expect(body.value.contains("}\nHTTP/1.1 200 OK"))
+        #expect(!body.value.contains("GET /x HTTP/1.1"))
+        #expect(throws: ParseError.self) { try Parser.parseLine("get /x --print Z", file: "t.tape") }
+    }
+
+    @Test("count on a value that has no size says so")
+    func countNote() async throws {
+        let shell = shell()
+        do {
+            try await shell.run(source: "base http://api.test\nget /x\nexpect json $.items[0].id count == 1\n", file: "t.tape")
+            Issue.record("count on a number passed")
+        } catch {
+            #expect(error.localizedDescription.contains("  actual:   1\n  note:     count needs an array, an object or a string"))
+        }
+    }
+
     @Test("base takes HTTPie's URL shorthands")
     func baseShorthand() async throws {
         let shell = shell()
