@@ -28,6 +28,10 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     public var allowRepeats: Bool
     /// Whether interactions the test never requested fail it.
     public var requireAllPlayed: Bool
+    /// What is replaced before anything is written.
+    public var redactor: Redactor
+    /// Serve the cassette as if recorded at this origin (see ``Tapedeck/ReplayTransport/Options/origin``).
+    public var origin: URL?
     /// The file whose `__Cassettes__` directory holds the cassette.
     var file: StaticString
 
@@ -42,7 +46,8 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         // A suite's own scope has no test case to run; its tests get theirs (isRecursive).
         guard testCase != nil || !test.isSuite else { return try await function() }
         try await runCassette(name, mode: mode, matcher: matcher, allowRepeats: allowRepeats,
-                              requireAllPlayed: requireAllPlayed, file: file, warn: reportWarning) { session in
+                              requireAllPlayed: requireAllPlayed, redactor: redactor, origin: origin, file: file,
+                              warn: reportWarning) { session in
             try await CassetteTrait.$session.withValue(session) { try await function() }
         }
     }
@@ -50,12 +55,22 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == CassetteTrait {
     /// Runs the test with the cassette `name` (`__Cassettes__/NAME.cassette.json` next to this
-    /// file); the test sends through `URLSession.cassette`.
-    public static func cassette(_ name: String, mode: RecordMode? = nil, matcher: Matcher = Matcher(),
-                                allowRepeats: Bool = false, requireAllPlayed: Bool = false,
+    /// file) in the mode `TAPEDECK_RECORD_MODE` names, else `none` on CI, else `once`; the test
+    /// sends through `URLSession.cassette`.
+    public static func cassette(_ name: String, matcher: Matcher = Matcher(), allowRepeats: Bool = false,
+                                requireAllPlayed: Bool = false, redactor: Redactor = .standard, origin: URL? = nil,
                                 file: StaticString = #filePath) -> Self {
-        CassetteTrait(name: name, mode: mode, matcher: matcher, allowRepeats: allowRepeats,
-                      requireAllPlayed: requireAllPlayed, file: file)
+        CassetteTrait(name: name, mode: nil, matcher: matcher, allowRepeats: allowRepeats, requireAllPlayed: requireAllPlayed,
+                      redactor: redactor, origin: origin, file: file)
+    }
+
+    /// ``cassette(_:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:)`` in `mode` (still
+    /// overridden by `TAPEDECK_RECORD_MODE`): `.none` replays only, `.all` re-records.
+    public static func cassette(_ name: String, mode: RecordMode, matcher: Matcher = Matcher(), allowRepeats: Bool = false,
+                                requireAllPlayed: Bool = false, redactor: Redactor = .standard, origin: URL? = nil,
+                                file: StaticString = #filePath) -> Self {
+        CassetteTrait(name: name, mode: mode, matcher: matcher, allowRepeats: allowRepeats, requireAllPlayed: requireAllPlayed,
+                      redactor: redactor, origin: origin, file: file)
     }
 }
 

@@ -23,9 +23,18 @@ struct CassetteTraitTests {
             Issue.record("an unmatched request was answered")
         } catch {
             #expect("\(error)".hasSuffix("  - record it: TAPEDECK_RECORD_MODE=new swift test --filter namesThisTest"), "\(error)")
+            #expect("\(error)".contains("(4 interactions, mode none)"), "\(error)")
             // swift test runs in the package root, so the path reads as the user would type it.
             #expect("\(error)".contains("\ncassette: Tests/TapedeckTestingTests/__Cassettes__/httpbin.cassette.json ("), "\(error)")
         }
+    }
+
+    @Test("mode: .none pins replay-only (not an Optional's nil, which would mean the default mode)")
+    func modeNoneIsReplayOnly() {
+        let pinned: CassetteTrait = .cassette("httpbin", mode: .none)
+        #expect(pinned.mode == RecordMode.none)
+        let unpinned: CassetteTrait = .cassette("httpbin")
+        #expect(unpinned.mode == nil)
     }
 
     @Test("URLSession.cassette outside a trait fails each request, saying to add the trait")

@@ -28,8 +28,8 @@ struct ReplayingAtAnotherOriginTests {
         } catch {
             let text = "\(error)"
             #expect(text.contains("       origin: http://httpbin.local → http://127.0.0.1:8080\n"), "\(text)")
-            #expect(text.contains("  - serve the cassette at the origin you send to: withCassette(…, origin: URL(string: \"http://127.0.0.1:8080\")!) "
-                + "or URLSession.replaying(…, origin: URL(string: \"http://127.0.0.1:8080\")!)\n"), "\(text)")
+            #expect(text.contains("  - serve the cassette at the origin you send to: pass origin: URL(string: \"http://127.0.0.1:8080\")! "
+                + "to withCassette, .cassette or URLSession.replaying\n"), "\(text)")
         }
     }
 

@@ -28,7 +28,7 @@ public final class CassetteSession: Sendable {
         /// `record Sessions/a.cassette.json (mode new) · 2 recorded · 3 played · 1 unused · 9 in cassette`.
         public var description: String {
             let modeText = kind == "replay" ? "" : " (mode \(mode))"
-            return "\(kind) \(path)\(modeText) · \(counts.recorded) recorded · \(counts.played) played · "
+            return "\(kind) \(FixContext.display(path))\(modeText) · \(counts.recorded) recorded · \(counts.played) played · "
                 + "\(counts.unused) unused · \(counts.total) in cassette"
         }
     }

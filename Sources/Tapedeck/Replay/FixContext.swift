@@ -51,14 +51,14 @@ public enum FixContext: Sendable, Hashable {
     /// (the REPL and `tapedeck run` record the repeat instead).
     var repeatFix: String? {
         guard case .unitTests = self else { return nil }
-        return "allow reusing the last match: withCassette(…, allowRepeats: true) or URLSession.replaying(…, allowRepeats: true)"
+        return "allow reusing the last match: pass allowRepeats: true to withCassette, .cassette or URLSession.replaying"
     }
 
     /// The fix that changes the matcher (`Matcher(ignoredQueryItems: ["ts"])`); nil outside code,
     /// where the matcher cannot be configured.
     func matcherFix(_ reason: String, _ matcher: String) -> String? {
         guard case .unitTests = self else { return nil }
-        return "\(reason): withCassette(…, matcher: \(matcher)) or URLSession.replaying(…, matcher: \(matcher))"
+        return "\(reason): pass matcher: \(matcher) to withCassette, .cassette or URLSession.replaying"
     }
 
     /// The fix when only the origin differs (the cassette was recorded at another host or port);
@@ -70,8 +70,8 @@ public enum FixContext: Sendable, Hashable {
         case .run:
             return nil
         case .unitTests:
-            return "serve the cassette at the origin you send to: withCassette(…, origin: URL(string: \"\(sent)\")!) "
-                + "or URLSession.replaying(…, origin: URL(string: \"\(sent)\")!)"
+            return "serve the cassette at the origin you send to: pass origin: URL(string: \"\(sent)\")! "
+                + "to withCassette, .cassette or URLSession.replaying"
         }
     }
 
@@ -111,8 +111,8 @@ public enum FixContext: Sendable, Hashable {
             var lines: [String] = []
             if !arguments.isEmpty {
                 let redactor = "Redactor(\(arguments.joined(separator: ", ")))"
-                lines.append("redact them: withCassette(…, redactor: \(redactor)) or "
-                    + "URLSession.recording(to: …, options: RecordingTransport.Options(replay: .init(redactor: \(redactor))))")
+                lines.append("redact them: pass redactor: \(redactor) to withCassette or .cassette "
+                    + "(URLSession.recording: options: RecordingTransport.Options(replay: .init(redactor: …)))")
             }
             if !unredactable.isEmpty {
                 lines.append("\(unredactable.joined(separator: ", ")) cannot be redacted by name; "

@@ -147,7 +147,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         guard !unused.isEmpty else { return "" }
         let lines = unused.prefix(20).map { "  #\($0) \(MismatchReport.summary(cassette.interactions[$0].request))" }
         let more = unused.count > 20 ? ["  … and \(unused.count - 20) more"] : []
-        return (["\(unused.count) of \(cassette.interactions.count) interactions in \(path) were never played:"] + lines + more)
+        return (["\(unused.count) of \(cassette.interactions.count) interactions in \(FixContext.display(path)) were never played:"] + lines + more)
             .joined(separator: "\n")
     }
 }

@@ -50,8 +50,8 @@ struct FixContextTests {
     func unitTests() {
         let text = report(.unitTests(filter: "readsFeed"), mode: .once)
         #expect(fixSection(text) == """
-              - if those query items don't matter, ignore them: withCassette(…, matcher: Matcher(ignoredQueryItems: ["ts"])) \
-            or URLSession.replaying(…, matcher: Matcher(ignoredQueryItems: ["ts"]))
+              - if those query items don't matter, ignore them: pass matcher: Matcher(ignoredQueryItems: ["ts"]) \
+            to withCassette, .cassette or URLSession.replaying
               - record it: TAPEDECK_RECORD_MODE=new swift test --filter readsFeed
             """, "\(text)")
         #expect(!text.contains("tapedeck run") && !text.contains("record Sessions"))
@@ -70,7 +70,7 @@ struct FixContextTests {
         #expect(fixSection(report(.run(scripts: ["a.tape"]), mode: .none, sending: moved))
             == "  - record it: tapedeck run a.tape --record Sessions/feed.cassette.json --mode new")
         #expect(fixSection(report(.unitTests(filter: "f"), mode: .once, sending: moved)).hasPrefix(
-            #"  - serve the cassette at the origin you send to: withCassette(…, origin: URL(string: "http://127.0.0.1:8080")!)"#))
+            #"  - serve the cassette at the origin you send to: pass origin: URL(string: "http://127.0.0.1:8080")! to withCassette"#))
     }
 
     @Test("a replay session at another origin offers the base URL at that origin")
@@ -111,7 +111,7 @@ struct FixContextTests {
             """)
         let redactor = #"Redactor(headers: Redactor.defaultHeaders.union(["x-session"]), jsonPaths: ["/grant"])"#
         #expect(lintMessage(.unitTests(filter: nil)) == head + """
-              - redact them: withCassette(…, redactor: \(redactor)) or URLSession.recording(to: …, options: RecordingTransport.Options(replay: .init(redactor: \(redactor))))
+              - redact them: pass redactor: \(redactor) to withCassette or .cassette (URLSession.recording: options: RecordingTransport.Options(replay: .init(redactor: …)))
               - for a false alarm: URLSession.recording(to: …, options: RecordingTransport.Options(lint: false))
             """)
     }

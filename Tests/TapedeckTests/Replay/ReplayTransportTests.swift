@@ -28,7 +28,7 @@ struct ReplayTransportTests {
             Issue.record("a third identical request was served")
         } catch let CassetteError.noMatch(report) {
             #expect(report.skipped == ["#1 GET http://api.test/items was already played (2 of 2 used); identical requests are served in recorded order"])
-            #expect(report.fixes.first == "allow reusing the last match: withCassette(…, allowRepeats: true) or URLSession.replaying(…, allowRepeats: true)")
+            #expect(report.fixes.first == "allow reusing the last match: pass allowRepeats: true to withCassette, .cassette or URLSession.replaying")
         }
         let repeating = ReplayTransport(cassette: cassette, options: .init(allowRepeats: true))
         for expected in ["first", "second", "second", "second"] {
