@@ -69,6 +69,8 @@ public final class ReplSession {
         chunkStart = lineNumber
         switch editor.read(prompt: prompt()) {
         case .endOfInput:
+            // Ctrl-D leaves the cursor after the prompt; the shell's prompt starts a new line.
+            if editor.interactive { errors.line("") }
             return nil
         case .interrupted:
             echoInterrupt()

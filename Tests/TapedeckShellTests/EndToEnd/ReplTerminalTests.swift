@@ -135,6 +135,18 @@ struct ReplTerminalTests {
         #expect(single.matched && !single.screen.contains("[1/1]"), "\(single.screen)")
     }
 
+    @Test("Ctrl-D at the prompt exits 0 and leaves the cursor on a fresh line")
+    func endOfInput() throws {
+        let tmux = TmuxSession(home: try Binary.temporaryDirectory("eof"))
+        defer { tmux.stop(); try? FileManager.default.removeItem(at: tmux.home) }
+        try tmux.start(["repl"], holdAfterExit: true)
+        #expect(try tmux.waitFor { $0.contains("[live]>") }.matched)
+        try tmux.send("C-d")
+        let done = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(done.matched, "\(done.screen)")
+        #expect(lines(done.screen).contains("[exit 0]"), "the next output starts its own line: \(done.screen)")
+    }
+
     @Test("UTF-8 typed at the prompt round-trips through a request and back")
     func unicode() throws {
         try withRepl(["repl", base]) { tmux in
