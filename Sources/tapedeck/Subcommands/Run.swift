@@ -14,8 +14,11 @@ extension TapedeckCommand {
             abstract: "Runs .tape scripts non-interactively, as tests.",
             discussion: """
                 Each file is a test; a file stops at its first failure unless --continue-on-error.
-                Variables: --var k=v, --env-file .env, and {{env.NAME}} from the environment.
-                The run ends with 'N passed, N failed'.
+                Variables: --var k=v, --env-file .env, and {{env.NAME}} from the environment;
+                --var and --env-file win over a script's 'set', so 'set' gives defaults.
+                A failed expect prints file:line:column, the query, expected, actual and the
+                request it looked at; -v adds a line per request.
+                The run ends with 'N passed, N failed' (one test per file, as in Hurl).
 
                 EXIT CODES
                   0  every script passed
