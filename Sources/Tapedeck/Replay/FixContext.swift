@@ -79,7 +79,10 @@ public enum FixContext: Sendable, Hashable {
     func lintFixes(_ findings: [SecretLint.Finding]) -> [String] {
         var headers: [String] = [], queryItems: [String] = [], pointers: [String] = []
         var unredactable: [String] = []
-        for finding in findings {
+        // A redacted header's value is also scrubbed where a response echoes it (httpbin's /headers),
+        // so a finding with the same value as a header finding needs nothing more.
+        let headerValues = Set(findings.filter { $0.field.contains(" header ") }.map(\.excerpt))
+        for finding in findings where finding.field.contains(" header ") || !headerValues.contains(finding.excerpt) {
             let words = finding.field.split(separator: " ", maxSplits: 2).map(String.init)
             let name = words.count == 3 ? words[2] : ""
             switch words.count == 3 ? words[1] : "" {
@@ -92,16 +95,15 @@ public enum FixContext: Sendable, Hashable {
         switch self {
         case .repl, .run:
             let list = headers + queryItems + pointers
-            let prefix = self == .repl ? "quit, then start tapedeck with" : "run with"
-            let suffix = self == .repl ? "" : " \(runCommand)"
+            let again = self == .repl ? "quit and start tapedeck again" : "run again"
             var lines: [String] = []
             if !list.isEmpty {
-                lines.append("redact them: \(prefix) TAPEDECK_REDACT=\(Self.word(list.joined(separator: ",")))\(suffix)")
+                lines.append("redact them: \(again) with TAPEDECK_REDACT=\(Self.word(list.joined(separator: ","))) in the environment")
             }
             if !unredactable.isEmpty {
                 lines.append("\(unredactable.joined(separator: ", ")) cannot be redacted by name; leave the credential out of the request")
             }
-            lines.append("for a false alarm: \(prefix) TAPEDECK_SECRET_LINT=off\(suffix)")
+            lines.append("for a false alarm: \(again) with TAPEDECK_SECRET_LINT=off in the environment")
             return lines
         case .unitTests:
             var arguments: [String] = []

@@ -102,18 +102,27 @@ struct FixContextTests {
 
             """
         #expect(lintMessage(.repl) == head + """
-              - redact them: quit, then start tapedeck with TAPEDECK_REDACT=x-session,/grant
-              - for a false alarm: quit, then start tapedeck with TAPEDECK_SECRET_LINT=off
+              - redact them: quit and start tapedeck again with TAPEDECK_REDACT=x-session,/grant in the environment
+              - for a false alarm: quit and start tapedeck again with TAPEDECK_SECRET_LINT=off in the environment
             """)
         #expect(lintMessage(.run(scripts: ["login.tape"])) == head + """
-              - redact them: run with TAPEDECK_REDACT=x-session,/grant tapedeck run login.tape
-              - for a false alarm: run with TAPEDECK_SECRET_LINT=off tapedeck run login.tape
+              - redact them: run again with TAPEDECK_REDACT=x-session,/grant in the environment
+              - for a false alarm: run again with TAPEDECK_SECRET_LINT=off in the environment
             """)
         let redactor = #"Redactor(headers: Redactor.defaultHeaders.union(["x-session"]), jsonPaths: ["/grant"])"#
         #expect(lintMessage(.unitTests(filter: nil)) == head + """
               - redact them: pass redactor: \(redactor) to withCassette or .cassette (URLSession.recording: options: RecordingTransport.Options(replay: .init(redactor: …)))
               - for a false alarm: URLSession.recording(to: …, options: RecordingTransport.Options(lint: false))
             """)
+    }
+
+    @Test("a response echoing a flagged header's value needs only the header redacted (the echo is scrubbed with it)")
+    func echoedHeader() {
+        let echo = Interaction.make(.get, "http://api.test/anything", requestHeaders: ["X-Session": "Bearer abcdefghijklmnop"],
+                                    body: #"{"headers":{"X-Session":"Bearer abcdefghijklmnop"}}"#)
+        let findings = SecretLint.findings(in: echo, index: 0)
+        #expect(findings.count == 2)
+        #expect(FixContext.run(scripts: []).lintFixes(findings).first == "redact them: run again with TAPEDECK_REDACT=x-session in the environment")
     }
 
     @Test("a missing cassette in replay-only mode names the way to record it there")
