@@ -152,7 +152,7 @@ public struct AssertionFailure: Hashable, Sendable {
     /// The multi-line message printed for the failure.
     public var message: String {
         var lines = [
-            "\(location): expect failed: \(assertion)",
+            "\(location): \(assertion.hasPrefix("capture ") ? "capture" : "expect") failed: \(assertion)",
             "  query:    \(query)",
             "  expected: \(expected)",
             "  actual:   \(actual)",

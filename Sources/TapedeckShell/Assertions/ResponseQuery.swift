@@ -66,7 +66,8 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
                 let type = response.headers["Content-Type"] ?? "no Content-Type"
                 return (nil, "the body is not JSON (\(type)): \(error.localizedDescription)")
             }
-            return (path.evaluate(on: document), nil)
+            let value = path.evaluate(on: document)
+            return (value, value == nil ? path.missingReason(in: document) : nil)
         case .body:
             guard let text = response.text else { return (nil, "the body is not UTF-8 text (\(response.body.count) bytes)") }
             return (.string(text), nil)

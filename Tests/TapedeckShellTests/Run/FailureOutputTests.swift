@@ -44,6 +44,13 @@ struct FailureOutputTests {
         #expect(blocks.last?.hasPrefix("c.tape:4:1: expect failed: header X-Count == 3") == true)
     }
 
+    @Test("a missing JSON member gets a note with the nearest name; a failed capture says capture")
+    func missingNote() async {
+        let (_, errors) = await run([ScriptSource(name: "m.tape", text: "base http://api.test\nget /x\ncapture m = json $.metod\n")])
+        #expect(errors.hasPrefix("m.tape:3:1: capture failed: capture m = json $.metod\n"))
+        #expect(errors.contains("  note:     $ has no member 'metod' (members: method, url, headers, data, items); did you mean $.method?\n"))
+    }
+
     @Test("a long actual value is cut with a count of what was left out")
     func longActual() async {
         let (_, errors) = await run([ScriptSource(name: "long.tape", text: "base http://api.test\nget /x\nexpect json $ == 1\n")])
