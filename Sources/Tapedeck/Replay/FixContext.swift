@@ -48,31 +48,46 @@ public enum FixContext: Sendable, Hashable {
     }
 
     /// The fix when every exact match was already played; nil where repeats cannot be turned on
-    /// (the REPL and `tapedeck run` record the repeat instead).
-    var repeatFix: String? {
-        guard case .unitTests = self else { return nil }
-        return "allow reusing the last match: pass allowRepeats: true to withCassette, .cassette or URLSession.replaying"
+    /// (`tapedeck run` and a recording session record the repeat instead).
+    func repeatFix(path: String, mode: RecordMode?) -> String? {
+        switch self {
+        case .repl where mode == RecordMode.none:
+            return "allow reusing the last match: replay \(Self.word(path)) --repeat"
+        case .repl, .run:
+            return nil
+        case .unitTests:
+            return "allow reusing the last match: pass allowRepeats: true to withCassette, .cassette or URLSession.replaying"
+        }
     }
 
-    /// The fix that changes the matcher (`Matcher(ignoredQueryItems: ["ts"])`); nil outside code,
-    /// where the matcher cannot be configured.
-    func matcherFix(_ reason: String, _ matcher: String) -> String? {
-        guard case .unitTests = self else { return nil }
-        return "\(reason): pass matcher: \(matcher) to withCassette, .cassette or URLSession.replaying"
+    /// The fix that changes the matcher: `option` is the Swift expression (`Matcher(ignoredQueryItems: ["ts"])`),
+    /// `spec` the `--match` spec of the whole changed matcher; nil at the prompt, where it cannot be changed.
+    func matcherFix(_ reason: String, _ option: String, spec: String, path: String, mode: RecordMode?) -> String? {
+        switch self {
+        case .repl: return nil
+        case .run: return "\(reason): \(runCommand) \(Self.cassetteOption(path: path, mode: mode)) --match \(Self.word(spec))"
+        case .unitTests: return "\(reason): pass matcher: \(option) to withCassette, .cassette or URLSession.replaying"
+        }
     }
 
-    /// The fix when only the origin differs (the cassette was recorded at another host or port);
-    /// nil for `tapedeck run`, which has no option for it yet.
-    func originFix(recorded: String, sent: String) -> String? {
+    /// The fix when only the origin differs (the cassette was recorded at another host or port).
+    func originFix(recorded: String, sent: String, path: String, mode: RecordMode?) -> String? {
         switch self {
         case .repl:
             return "send to where the cassette was recorded: base \(recorded)"
         case .run:
-            return nil
+            return "serve the cassette at the origin you send to: \(runCommand) \(Self.cassetteOption(path: path, mode: mode)) "
+                + "--origin \(Self.word(sent))"
         case .unitTests:
             return "serve the cassette at the origin you send to: pass origin: URL(string: \"\(sent)\")! "
                 + "to withCassette, .cassette or URLSession.replaying"
         }
+    }
+
+    /// `--replay PATH` for a replay-only session, else `--record PATH --mode MODE`.
+    private static func cassetteOption(path: String, mode: RecordMode?) -> String {
+        guard let mode, mode != .none else { return "--replay \(word(path))" }
+        return "--record \(word(path)) --mode \(mode.rawValue)"
     }
 
     /// How to redact the fields the lint named, or to turn the lint off for a false alarm.

@@ -69,6 +69,20 @@ public struct Matcher: Sendable {
         }
     }
 
+    /// The command-line spec for this matcher (``init(spec:)`` reads it back); `method,url` when
+    /// only those are compared. A custom predicate has no spec and is left out.
+    public var spec: String {
+        var parts: [String] = []
+        switch body {
+        case .ignore: break
+        case .json: parts.append("body")
+        case .raw, .form: parts.append("body:\(body.rawValue)")
+        }
+        parts += headers.map { "header:\($0)" }
+        parts += ignoredQueryItems.sorted().map { "ignore-query:\($0)" }
+        return parts.isEmpty ? "method,url" : parts.joined(separator: ",")
+    }
+
     /// One line describing what is compared, for reports.
     public var summary: String {
         var parts = ["method", "URL (query order ignored)"]

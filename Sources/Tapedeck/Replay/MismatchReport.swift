@@ -104,12 +104,15 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
                       differences: diff.lines)
         }
         var fixes: [String] = []
-        if !exact.isEmpty, let fix = context.repeatFix { fixes.append(fix) }
-        if let change = matcherChange(diffs.first?.1, matcher), let fix = context.matcherFix(change.reason, change.option) {
+        let shown = FixContext.display(path)
+        if !exact.isEmpty, let fix = context.repeatFix(path: shown, mode: mode) { fixes.append(fix) }
+        if let change = matcherChange(diffs.first?.1, matcher),
+           let fix = context.matcherFix(change.reason, change.option, spec: change.spec, path: shown, mode: mode) {
             fixes.append(fix)
         }
         if let (index, best) = diffs.first, best.kinds == [.origin],
-           let fix = context.originFix(recorded: NormalizedURL(interactions[index].request.url).origin, sent: incoming.origin) {
+           let fix = context.originFix(recorded: NormalizedURL(interactions[index].request.url).origin, sent: incoming.origin,
+                                       path: shown, mode: mode) {
             fixes.append(fix)
         }
         fixes.append(context.recordFix(path: FixContext.display(path), mode: mode))
@@ -118,19 +121,24 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
     }
 
     /// The matcher option that would have let the nearest interaction match, when only one kind of field differs.
-    private static func matcherChange(_ best: RequestDiff?, _ matcher: Matcher) -> (reason: String, option: String)? {
+    /// `option` is the Swift expression, `spec` the whole changed matcher as a `--match` spec.
+    private static func matcherChange(_ best: RequestDiff?, _ matcher: Matcher) -> (reason: String, option: String, spec: String)? {
         guard let best else { return nil }
         let quoted = { (names: [String]) in names.map { "\"\($0)\"" }.joined(separator: ", ") }
+        var changed = matcher
         if best.kinds == [.query] {
             let names = best.lines.compactMap { $0.split(separator: ":").first?.dropFirst("query ".count) }.map(String.init)
-            return ("if those query items don't matter, ignore them", "Matcher(ignoredQueryItems: [\(quoted(names))])")
+            changed.ignoredQueryItems.formUnion(names)
+            return ("if those query items don't matter, ignore them", "Matcher(ignoredQueryItems: [\(quoted(names))])", changed.spec)
         }
         if best.kinds == [.header] {
             let kept = matcher.headers.filter { name in !best.lines.contains { $0.hasPrefix("header \(name):") } }
-            return ("if those headers don't matter, stop comparing them", "Matcher(headers: [\(quoted(kept))])")
+            changed.headers = kept
+            return ("if those headers don't matter, stop comparing them", "Matcher(headers: [\(quoted(kept))])", changed.spec)
         }
         if best.kinds == [.body], matcher.body == .raw {
-            return ("if only the JSON layout differs, compare bodies as JSON", "Matcher(body: .json)")
+            changed.body = .json
+            return ("if only the JSON layout differs, compare bodies as JSON", "Matcher(body: .json)", changed.spec)
         }
         return nil
     }

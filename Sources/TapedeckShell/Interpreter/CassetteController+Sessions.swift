@@ -7,8 +7,10 @@ extension CassetteController {
     /// `TAPEDECK_RECORD_MODE` (and `CI=true` → `none`), `replay` never touches the network,
     /// and `live`/exit write what was recorded. Mismatch reports and lint refusals word their
     /// fixes for `context`: commands to type (`record PATH --mode new`) unless told otherwise.
+    /// `matcher` decides what matches (`--match`); `origin` serves cassettes as if recorded there (`--origin`).
     public static func sessions(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                allowRepeats: Bool = false, context: FixContext = .repl) -> CassetteController {
+                                allowRepeats: Bool = false, matcher: Matcher = Matcher(), origin: URL? = nil,
+                                context: FixContext = .repl) -> CassetteController {
         let current = CurrentCassette()
         return CassetteController(
             record: { path, mode, live, base in
@@ -16,15 +18,16 @@ extension CassetteController {
                 let resolved = try RecordMode.resolve(requested, environment: environment)
                 let metadata = base.map { [Cassette.MetadataKey.baseURL: $0.absoluteString] } ?? [:]
                 let session = try CassetteSession(path: path, mode: resolved, live: live,
-                                                  options: RecordingTransport.Options(metadata: metadata),
+                                                  options: RecordingTransport.Options(
+                                                      replay: .init(matcher: matcher, origin: origin), metadata: metadata),
                                                   context: context, environment: environment)
                 current.set(session)
                 let kind = resolved == .none ? "replay" : "record"
                 return Switch(transport: session.transport, mode: "\(kind) \((path as NSString).lastPathComponent)", baseURL: session.baseURL)
             },
-            replay: { path in
-                let session = try CassetteSession.replay(path: path, allowRepeats: allowRepeats, context: context,
-                                                         environment: environment)
+            replay: { path, repeats in
+                let session = try CassetteSession.replay(path: path, allowRepeats: allowRepeats || repeats, matcher: matcher,
+                                                         origin: origin, context: context, environment: environment)
                 current.set(session)
                 return Switch(transport: session.transport, mode: "replay \((path as NSString).lastPathComponent)", baseURL: session.baseURL)
             },

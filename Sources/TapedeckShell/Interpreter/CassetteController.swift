@@ -24,8 +24,9 @@ public struct CassetteController: Sendable {
     /// Starts recording `path` (mode once/new/all/none or nil for the default) around the
     /// live transport, noting the session's base URL; returns where requests go now.
     public var record: @Sendable (_ path: String, _ mode: String?, _ live: any HTTPTransport, _ base: URL?) async throws -> Switch
-    /// Starts replaying `path`; returns the transport and the mode description.
-    public var replay: @Sendable (_ path: String) async throws -> Switch
+    /// Starts replaying `path` (`repeats`: serve the last match again once all were played);
+    /// returns the transport and the mode description.
+    public var replay: @Sendable (_ path: String, _ repeats: Bool) async throws -> Switch
     /// Finishes the current cassette (writes a recording, reports unused replays); returns a
     /// line for the user, if any.
     public var finish: @Sendable () async throws -> String?
@@ -35,7 +36,7 @@ public struct CassetteController: Sendable {
     /// Creates a controller from its four operations.
     public init(
         record: @escaping @Sendable (String, String?, any HTTPTransport, URL?) async throws -> Switch,
-        replay: @escaping @Sendable (String) async throws -> Switch,
+        replay: @escaping @Sendable (String, Bool) async throws -> Switch,
         finish: @escaping @Sendable () async throws -> String?,
         status: @escaping @Sendable () async -> String
     ) {

@@ -57,9 +57,9 @@ extension Interpreter {
                 if let message = try await cassettes.finish() { output.line(message) }
                 let path = resolvePath(try expand(word)).path
                 adopt(try await cassettes.record(path, try mode.map(expand), liveTransport, state.base))
-            case .replay(let word):
+            case .replay(let word, let repeats):
                 if let message = try await cassettes.finish() { output.line(message) }
-                adopt(try await cassettes.replay(resolvePath(try expand(word)).path))
+                adopt(try await cassettes.replay(resolvePath(try expand(word)).path, repeats))
             case .live:
                 if let message = try await cassettes.finish() { output.line(message) }
                 (transport, modeDescription) = (liveTransport, "live")

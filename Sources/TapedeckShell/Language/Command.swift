@@ -42,8 +42,8 @@ public enum Command: Hashable, Sendable {
     case exit
     /// `record PATH [--mode M]`
     case record(Word, mode: Word?)
-    /// `replay PATH`
-    case replay(Word)
+    /// `replay PATH [--repeat]`: `repeats` serves the last match again once every identical one was played.
+    case replay(Word, repeats: Bool)
     /// `live`
     case live
     /// `tape`

@@ -70,7 +70,7 @@ public enum CommandHelp {
         Entry(name: "help", usage: "help [COMMAND]", summary: "list the commands, or show one command's syntax and an example", example: "help expect"),
         Entry(name: "exit", usage: "exit", summary: "leave the REPL or stop the script (Ctrl-D also exits)", example: "exit"),
         Entry(name: "record", usage: "record PATH [--mode once|new|all|none]", summary: "send requests live and record them into a cassette", example: "record Sessions/tour.cassette.json --mode all"),
-        Entry(name: "replay", usage: "replay PATH", summary: "answer requests from a cassette instead of the network", example: "replay Sessions/tour.cassette.json"),
+        Entry(name: "replay", usage: "replay PATH [--repeat]", summary: "answer requests from a cassette instead of the network (--repeat serves the last match again once all were played)", example: "replay Sessions/tour.cassette.json --repeat"),
         Entry(name: "live", usage: "live", summary: "send requests to the network again (saves a cassette being recorded)", example: "live"),
         Entry(name: "tape", usage: "tape", summary: "show where requests go (live, recording or replaying) and the cassette's state", example: "tape"),
     ]

@@ -40,7 +40,7 @@ struct LineParser {
         case "help": command = .help(try helpTopic())
         case "exit", "quit": command = .exit
         case "record": command = try record()
-        case "replay": command = .replay(try required("a cassette path"))
+        case "replay": command = try replay()
         case "live": command = .live
         case "tape": command = .tape
         default:
@@ -174,6 +174,13 @@ struct LineParser {
             throw ParseError.unknown(mode.text, kind: "record mode", valid: ["once", "new", "all", "none"], at: mode.location)
         }
         return .record(path, mode: mode)
+    }
+
+    private mutating func replay() throws(ParseError) -> Command {
+        let path = try required("a cassette path")
+        guard let flag = try scanner.word() else { return .replay(path, repeats: false) }
+        guard flag.text == "--repeat" else { throw ParseError.unknown(flag.text, kind: "option", valid: ["--repeat"], at: flag.location) }
+        return .replay(path, repeats: true)
     }
 
     private static func unquote(_ text: String) -> String {

@@ -42,6 +42,8 @@ extension TapedeckCommand {
 
         @OptionGroup var transportOptions: SessionTransportOptions
 
+        @OptionGroup var cassetteOptions: CassetteMatchOptions
+
         func validate() throws {
             if replay != nil, record != nil { throw ValidationError("use either --replay or --record, not both") }
             if mode != nil, record == nil { throw ValidationError("--mode needs --record CASSETTE") }
@@ -66,8 +68,8 @@ extension TapedeckCommand {
                 output: ShellOutput { Console.write($0) },
                 options: options
             )
-            interpreter.cassettes = .sessions(environment: environment)
             do {
+                interpreter.cassettes = try cassetteOptions.sessions(environment: environment)
                 interpreter.state.variables = try VariableOption.load(envFiles: envFiles, variables: variables)
             } catch {
                 errors.line(error.localizedDescription)
@@ -123,6 +125,39 @@ struct SessionTransportOptions: ParsableArguments {
         options.timeout = timeout
         options.followRedirects = follow
         options.insecure = insecure
+    }
+}
+
+/// `--match SPEC` and `--origin URL` for the cassettes of the REPL and `tapedeck run`.
+struct CassetteMatchOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "What else a request must match, comma-separated: body (as JSON), body:raw, body:form, header:NAME, ignore-query:NAME (method and URL always).",
+        valueName: "spec"))
+    var match: String?
+
+    @Option(name: .long, help: ArgumentHelp("Serve the cassette as if it was recorded at this origin (e.g. http://127.0.0.1:8080).", valueName: "url"))
+    var origin: String?
+
+    func validate() throws {
+        _ = try matcher()
+        _ = try originURL()
+    }
+
+    func matcher() throws -> Matcher {
+        guard let match else { return Matcher() }
+        do { return try Matcher(spec: match) } catch { throw ValidationError("--match: " + (error.errorDescription ?? "")) }
+    }
+
+    func originURL() throws -> URL? {
+        guard let origin else { return nil }
+        guard let url = URL(string: origin), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+            throw ValidationError("--origin '\(origin)' is not an origin; give scheme, host and port, e.g. --origin http://127.0.0.1:8080")
+        }
+        return url
+    }
+
+    func sessions(environment: [String: String], context: FixContext = .repl) throws -> CassetteController {
+        .sessions(environment: environment, matcher: try matcher(), origin: try originURL(), context: context)
     }
 }
 

@@ -61,6 +61,8 @@ extension TapedeckCommand {
 
         @OptionGroup var transportOptions: SessionTransportOptions
 
+        @OptionGroup var cassetteOptions: CassetteMatchOptions
+
         func validate() throws {
             if files.isEmpty { throw ValidationError("give at least one script: tapedeck run smoke.tape (or - for stdin)") }
             if replay != nil, record != nil { throw ValidationError("use either --replay or --record, not both") }
@@ -102,13 +104,17 @@ extension TapedeckCommand {
             var transport: any HTTPTransport = transportOptions.makeTransport()
             var session: CassetteSession?
             var modeDescription = "live"
+            let matcher = try cassetteOptions.matcher(), origin = try cassetteOptions.originURL()
+            let context = FixContext.run(scripts: files)
             do {
                 if let replay {
-                    session = try CassetteSession.replay(path: replay)
+                    session = try CassetteSession.replay(path: replay, matcher: matcher, origin: origin, context: context)
                     modeDescription = "replay \((replay as NSString).lastPathComponent)"
                 } else if let record {
                     let resolved = try RecordMode.resolve(mode.flatMap(RecordMode.init(rawValue:)), environment: environment)
-                    session = try CassetteSession(path: record, mode: resolved, live: transport)
+                    let replayOptions = ReplayTransport.Options(matcher: matcher, followRedirects: false, origin: origin)
+                    session = try CassetteSession(path: record, mode: resolved, live: transport,
+                                                  options: .init(replay: replayOptions), context: context)
                     modeDescription = "record \((record as NSString).lastPathComponent)"
                 }
             } catch {
@@ -123,7 +129,7 @@ extension TapedeckCommand {
             let progress = scripts.count > 1 && isatty(STDERR_FILENO) == 1 ? errors : nil
             let runner = ScriptRunner(transport: transport, output: ShellOutput { Console.write($0) },
                                       errors: errors, progress: progress, options: options)
-            runner.cassettes = .sessions(environment: environment)
+            runner.cassettes = try cassetteOptions.sessions(environment: environment)
             runner.modeDescription = modeDescription
             let summary = await runner.run(scripts)
             var code = summary.exitCode
