@@ -141,12 +141,15 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         uses.withLock { $0.reduce(0, +) }
     }
 
-    /// "2 of 6 interactions were never played:" and one line per unused interaction; "" when all were.
+    /// "2 of 6 interactions were never played:" and a line for each of the first five unused
+    /// interactions, then "… and N more" naming `tapedeck cassette show PATH`; "" when all were played.
     public func unusedReport() -> String {
         let unused = unusedInteractions
         guard !unused.isEmpty else { return "" }
-        let lines = unused.prefix(20).map { "  #\($0) \(MismatchReport.summary(cassette.interactions[$0].request))" }
-        let more = unused.count > 20 ? ["  … and \(unused.count - 20) more"] : []
+        let shown = 5
+        let lines = unused.prefix(shown).map { "  #\($0) \(MismatchReport.summary(cassette.interactions[$0].request))" }
+        let more = unused.count > shown
+            ? ["  … and \(unused.count - shown) more (tapedeck cassette show \(FixContext.word(FixContext.display(path))) lists them)"] : []
         return (["\(unused.count) of \(cassette.interactions.count) interactions in \(FixContext.display(path)) were never played:"] + lines + more)
             .joined(separator: "\n")
     }

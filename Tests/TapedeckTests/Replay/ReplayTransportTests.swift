@@ -45,6 +45,17 @@ struct ReplayTransportTests {
         #expect(replay.unusedReport() == "1 of 2 interactions in u.json were never played:\n  #1 GET http://api.test/other")
     }
 
+    @Test("lists at most five never-played interactions, then how many more and where to see them")
+    func unusedReportIsShort() {
+        let interactions = (0..<8).map { Interaction.make(.get, "http://api.test/item/\($0)") }
+        let replay = ReplayTransport(cassette: Cassette(interactions: interactions), path: "Sessions/big tour.json")
+        let lines = replay.unusedReport().split(separator: "\n").map(String.init)
+        #expect(lines.count == 7)
+        #expect(lines.first == "8 of 8 interactions in Sessions/big tour.json were never played:")
+        #expect(lines[5] == "  #4 GET http://api.test/item/4")
+        #expect(lines.last == "  … and 3 more (tapedeck cassette show 'Sessions/big tour.json' lists them)")
+    }
+
     @Test("a header allow-list, body modes, ignored query items and a custom predicate refine matches")
     func matcherOptions() async throws {
         let json = Interaction.make(.post, "http://api.test/orders", requestHeaders: ["Accept": "application/json"],
