@@ -9,7 +9,9 @@ struct OneShotOptions: ParsableArguments {
     @Flag(name: .long, help: "Send fields and files as multipart/form-data.")
     var multipart = false
 
-    @Option(name: .long, help: ArgumentHelp("Send TEXT as the body (no body items allowed).", valueName: "TEXT"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Send TEXT as the body (no body items allowed), as application/json if it parses as JSON, else text/plain; add Content-Type:… to override.",
+        valueName: "TEXT"))
     var raw: String?
 
     @Option(name: .long, help: ArgumentHelp("Seconds to wait for the whole response.", valueName: "SECONDS"))
