@@ -25,7 +25,7 @@ struct TourCassetteTests {
     get /anything?page=2
     get /html
     get /image/png
-    get /redirect/2
+    get /redirect/2 --follow
     get /gzip
     """
 
@@ -42,7 +42,9 @@ struct TourCassetteTests {
         for (tape, mode) in [(script.path, "all"), (Self.root.appendingPathComponent("Sessions/httpbin-tour.tape").path, "new")] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["run", tape, "--record", recording.path, "--mode", mode, "--var", "base=\(live.absoluteString)"]
+            // Bodies are compared, so the tour's POSTs record beside the first steps' instead of replaying them.
+            process.arguments = ["run", tape, "--record", recording.path, "--mode", mode, "--match", "body",
+                                 "--var", "base=\(live.absoluteString)"]
             process.environment = Self.environment.filter { $0.key != "TAPEDECK_RECORD_MODE" }
             try process.run()
             process.waitUntilExit()
