@@ -27,21 +27,29 @@ struct FixContextTests {
         #expect(!text.contains("swift test") && !text.contains("Matcher(") && !text.contains("tapedeck run"))
     }
 
-    @Test("the REPL's exhausted repeat is fixed by recording it, since the REPL cannot allow repeats")
+    @Test("the REPL's exhausted repeat in a replay session offers replay PATH --repeat, then recording it")
     func replRepeat() {
-        let replay = ReplayTransport(cassette: Self.cassette, path: Self.path, options: .init(context: .repl), mode: .none)
+        let replay = ReplayTransport(cassette: Self.cassette, path: Self.path, options: .init(context: .repl), mode: RecordMode.none)
         let request = HTTPRequest(url: URL(string: "http://api.test/feed?ts=111&page=1")!)
         _ = replay.lookup(request)
         guard case .failure(let error) = replay.lookup(request) else { Issue.record("a second identical request was served"); return }
-        #expect(fixSection(error.description) == "  - record it: record Sessions/feed.cassette.json --mode new, then send the request again")
+        #expect(fixSection(error.description) == """
+              - allow reusing the last match: replay Sessions/feed.cassette.json --repeat
+              - record it: record Sessions/feed.cassette.json --mode new, then send the request again
+            """)
     }
 
-    @Test("tapedeck run is told its own command line with --record and --mode new")
+    @Test("tapedeck run is told its own command line: --match for the matcher, --record and --mode new")
     func run() {
-        let replaying = report(.run(scripts: ["smoke.tape"]), mode: .none)
-        #expect(fixSection(replaying) == "  - record it: tapedeck run smoke.tape --record Sessions/feed.cassette.json --mode new", "\(replaying)")
+        let replaying = report(.run(scripts: ["smoke.tape"]), mode: RecordMode.none)
+        #expect(fixSection(replaying) == """
+              - if those query items don't matter, ignore them: tapedeck run smoke.tape --replay Sessions/feed.cassette.json --match ignore-query:ts
+              - record it: tapedeck run smoke.tape --record Sessions/feed.cassette.json --mode new
+            """, "\(replaying)")
         let once = report(.run(scripts: ["smoke.tape", "my tests/login.tape"]), mode: .once)
-        #expect(fixSection(once) == "  - record it: tapedeck run smoke.tape 'my tests/login.tape' --record Sessions/feed.cassette.json --mode new "
+        #expect(fixSection(once) == "  - if those query items don't matter, ignore them: tapedeck run smoke.tape 'my tests/login.tape' "
+            + "--record Sessions/feed.cassette.json --mode once --match ignore-query:ts\n"
+            + "  - record it: tapedeck run smoke.tape 'my tests/login.tape' --record Sessions/feed.cassette.json --mode new "
             + "(or TAPEDECK_RECORD_MODE=new tapedeck run smoke.tape 'my tests/login.tape' --record Sessions/feed.cassette.json)", "\(once)")
         #expect(!once.contains("swift test") && !once.contains("Matcher("))
     }
@@ -60,15 +68,17 @@ struct FixContextTests {
             + "withCassette(…) or URLSession.recording(to: …) instead, then run TAPEDECK_RECORD_MODE=new swift test --filter TEST_NAME"))
     }
 
-    @Test("an origin-only difference tells the REPL which base to use and unit tests the origin option; run gets only the record fix")
+    @Test("an origin-only difference tells the REPL which base to use, run its --origin and unit tests the origin option")
     func origin() {
         let moved = "http://127.0.0.1:8080/feed?page=1&ts=111"
         #expect(fixSection(report(.repl, mode: .none, sending: moved)) == """
               - send to where the cassette was recorded: base http://api.test
               - record it: record Sessions/feed.cassette.json --mode new, then send the request again
             """)
-        #expect(fixSection(report(.run(scripts: ["a.tape"]), mode: .none, sending: moved))
-            == "  - record it: tapedeck run a.tape --record Sessions/feed.cassette.json --mode new")
+        #expect(fixSection(report(.run(scripts: ["a.tape"]), mode: RecordMode.none, sending: moved)) == """
+              - serve the cassette at the origin you send to: tapedeck run a.tape --replay Sessions/feed.cassette.json --origin http://127.0.0.1:8080
+              - record it: tapedeck run a.tape --record Sessions/feed.cassette.json --mode new
+            """)
         #expect(fixSection(report(.unitTests(filter: "f"), mode: .once, sending: moved)).hasPrefix(
             #"  - serve the cassette at the origin you send to: pass origin: URL(string: "http://127.0.0.1:8080")! to withCassette"#))
     }
