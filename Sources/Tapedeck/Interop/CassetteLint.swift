@@ -47,7 +47,7 @@ public enum CassetteLint {
             Finding(interaction: secret.interaction, field: fieldPath(secret.field), kind: .secret,
                     message: "\(secret.kind) \"\(secret.excerpt)\"; redact it (Redactor) or re-record with redaction on")
         }
-        found += duplicates(in: cassette)
+        found += unreachable(in: cassette)
         for (index, interaction) in cassette.interactions.enumerated() {
             found += bodyFindings(interaction.request.headers, interaction.request.body ?? Data(),
                                   side: "request", index: index)
@@ -67,23 +67,32 @@ public enum CassetteLint {
         return words.count == 3 ? "\(words[0]).\(words[1])\(words[1] == "body" ? " " : ".")\(words[2])" : "\(words[0]).\(words[1])"
     }
 
-    /// Interactions identical in request and response to an earlier one: replay serves identical
-    /// requests in order, so the copy only answers a repeat the recording never made twice for a reason.
-    private static func duplicates(in cassette: Cassette) -> [Finding] {
+    /// Interactions identical in request and response to an earlier one. They are not findings:
+    /// replay serves identical requests in recorded order, so each copy answers one repeat of
+    /// the request; a copy is only worth dropping when the client never sends it twice.
+    public static func duplicates(in cassette: Cassette) -> [(interaction: Int, duplicateOf: Int)] {
         var firstSeen: [Fingerprint: Int] = [:]
-        var found: [Finding] = []
+        var found: [(interaction: Int, duplicateOf: Int)] = []
         for (index, interaction) in cassette.interactions.enumerated() {
             let key = Fingerprint(interaction)
             if let first = firstSeen[key] {
-                found.append(Finding(
-                    interaction: index, field: "request", kind: .unreachable,
-                    message: "exact duplicate of interactions[\(first)] (same request and response); it is only "
-                        + "served to a repeated request, which replay with --repeat answers anyway: prune it"))
+                found.append((index, first))
             } else {
                 firstSeen[key] = index
             }
         }
         return found
+    }
+
+    /// Interactions no request can match: a recorded URL without an http(s) scheme or a host.
+    private static func unreachable(in cassette: Cassette) -> [Finding] {
+        cassette.interactions.enumerated().compactMap { index, interaction in
+            let url = interaction.request.url
+            let scheme = url.scheme?.lowercased()
+            guard scheme != "http" && scheme != "https" || (url.host ?? "").isEmpty else { return nil }
+            return Finding(interaction: index, field: "request.url", kind: .unreachable,
+                           message: "'\(url.absoluteString)' is not an http(s) URL with a host, so no request can match it; fix the URL or prune it")
+        }
     }
 
     private struct Fingerprint: Hashable {

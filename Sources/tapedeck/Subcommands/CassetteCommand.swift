@@ -52,9 +52,13 @@ extension TapedeckCommand.CassetteCommand {
         func run() async throws {
             var total = 0
             for path in cassettes {
-                let findings = CassetteLint.findings(in: try CassetteFile.load(URL(fileURLWithPath: path)))
+                let cassette = try CassetteFile.load(URL(fileURLWithPath: path))
+                let findings = CassetteLint.findings(in: cassette)
                 total += findings.count
                 for finding in findings { Console.write("\(path): \(finding)\n") }
+                for copy in CassetteLint.duplicates(in: cassette) {
+                    Console.write("\(path): note: interactions[\(copy.interaction)] repeats interactions[\(copy.duplicateOf)] exactly; replay serves them in order, so keep it if the request is sent twice\n")
+                }
             }
             if total > 0 {
                 Console.write("\(total) finding\(total == 1 ? "" : "s")\n")

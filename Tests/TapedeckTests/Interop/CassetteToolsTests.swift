@@ -25,13 +25,17 @@ struct CassetteToolsTests {
         #expect(findings.map { "\($0.interaction) \($0.field) \($0.kind.rawValue)" } == [
             "0 request.headers.Authorization secret",
             "0 response.body undecodable",
-            "2 request unreachable",
             "3 response.headers.Content-Encoding undecodable",
             "4 response.headers.Content-Length undecodable",
         ])
         #expect(findings[1].description == "interactions[0].response.body: [undecodable] Content-Type is application/json "
             + "but the body is not valid JSON (line 1, column 9: unexpected end of input)")
         #expect(CassetteLint.findings(in: InteropFixtures.sampleCassette()).isEmpty)
+        // Identical interactions are served in recorded order: a note, not a finding.
+        #expect(CassetteLint.duplicates(in: cassette).map { "\($0.interaction)=\($0.duplicateOf)" } == ["2=1"])
+        var ftp = cassette
+        ftp.interactions[1].request.url = URL(fileURLWithPath: "/health")
+        #expect(CassetteLint.findings(in: ftp).contains { $0.interaction == 1 && $0.kind == .unreachable && $0.field == "request.url" })
     }
 
     @Test("diff pairs interactions by method and URL and lists field changes, JSON bodies by pointer")

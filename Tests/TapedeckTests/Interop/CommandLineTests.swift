@@ -57,7 +57,7 @@ struct CommandLineTests {
         #expect(result.stderr == "tapedeck: error: \(bad.path): log.entries[0].response.content.text: not valid base64 (\"!!\")\n")
     }
 
-    @Test("show prints the table; lint exits 4 on findings and 0 on a clean cassette")
+    @Test("show prints the table; lint exits 4 on findings, only notes exact duplicates, and exits 0 on a clean cassette")
     func showAndLint() throws {
         let source = InteropFixtures.url("vcrpy-httpbin.yaml").path
         let show = try tapedeck("cassette", "show", source)
@@ -75,9 +75,17 @@ struct CommandLineTests {
         let file = directory.appendingPathComponent("dup.yaml")
         try duplicated.write(to: file, format: .vcrYAML)
         let lint = try tapedeck("cassette", "lint", file.path)
-        #expect(lint.status == 4)
-        #expect(lint.stdout.contains("interactions[5].request: [unreachable] exact duplicate of interactions[0]"))
-        #expect(lint.stdout.hasSuffix("1 finding\n"))
+        #expect(lint.status == 0)
+        #expect(lint.stdout.contains("note: interactions[5] repeats interactions[0] exactly; replay serves them in order"))
+        #expect(lint.stdout.hasSuffix("no findings\n"))
+        var leaky = InteropFixtures.sampleCassette()
+        leaky.interactions[0].request.headers["Authorization"] = "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlc2ln"
+        let leakyFile = directory.appendingPathComponent("leaky.yaml")
+        try leaky.write(to: leakyFile, format: .vcrYAML)
+        let findings = try tapedeck("cassette", "lint", leakyFile.path)
+        #expect(findings.status == 4)
+        #expect(findings.stdout.contains("interactions[0].request.headers.Authorization: [secret]"))
+        #expect(findings.stdout.hasSuffix("1 finding\n"))
     }
 
     @Test("tapedeck run --replay passes when the usage record cannot be written, with a warning on stderr")
