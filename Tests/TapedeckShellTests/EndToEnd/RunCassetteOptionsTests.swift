@@ -14,7 +14,7 @@ struct RunCassetteOptionsTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = ["HOME": folder.path, "XDG_STATE_HOME": folder.path, "TAPEDECK_USAGE_DIR": folder.path]
         try Data("get {{base}}/get?ts=1\nexpect 200\nget {{base}}/json\n".utf8).write(to: folder.appendingPathComponent("record.tape"))
-        let recorded = try Binary.run(["run", "record.tape", "--record", "c.json", "--var", "base=\(base)"], in: folder,
+        let recorded = try Binary.run(["run", "record.tape", "--record", "c.json", "--mode", "once", "--var", "base=\(base)"], in: folder,
                                       extraEnvironment: environment)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
