@@ -251,15 +251,21 @@ public final class Interpreter {
 
     private func save(to path: String, at location: SourceLocation) throws(ShellError) {
         let url = resolvePath(path)
+        let redacted = state.history.map { CommandRedaction.redact($0) }
+        let secrets = redacted.reduce(0) { $0 + $1.count }
         var text = "# Saved by tapedeck; run it with: tapedeck run \(path)\n"
-        text += state.history.joined(separator: "\n") + "\n"
+        if secrets > 0 {
+            text += "# Credentials were replaced by \(Redactor.placeholder); pass them as variables, e.g. --var token=…\n"
+        }
+        text += redacted.map(\.text).joined(separator: "\n") + "\n"
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
             throw .writeFailed(path: url.path, reason: error.localizedDescription, at: location)
         }
-        output.line("saved \(state.history.count) commands to \(url.path)")
+        let note = secrets > 0 ? "; \(secrets) credential\(secrets == 1 ? "" : "s") replaced by \(Redactor.placeholder): use {{variables}} for them" : ""
+        output.line("saved \(state.history.count) commands to \(url.path)\(note)")
     }
 
     func recordFailure(_ error: ShellError) {

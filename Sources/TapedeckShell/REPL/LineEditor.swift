@@ -65,10 +65,11 @@ public final class LineEditor {
         return .line(String(cString: raw))
     }
 
-    /// Adds a non-empty entry to the history and saves the file.
+    /// Adds a non-empty entry to the history, credentials replaced (``CommandRedaction``),
+    /// and saves the file.
     public func remember(_ entry: String) {
         guard interactive, !entry.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-        add_history(entry)
+        add_history(CommandRedaction.redact(entry).text)
         guard historyReady, let historyURL else { return }
         _ = write_history(historyURL.path)
         chmod(historyURL.path, 0o600)

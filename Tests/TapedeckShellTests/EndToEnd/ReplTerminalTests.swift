@@ -41,6 +41,7 @@ struct ReplTerminalTests {
     func historyPersists() throws {
         try withRepl(["repl"]) { tmux in
             try tmux.type("print first-run-marker", then: "Enter")
+            try tmux.type("header Authorization: Bearer sekrit-token-4711", then: "Enter")
             try tmux.type("print second", then: "Enter")
             #expect(try tmux.waitFor { self.lines($0).contains("second") }.matched)
             try tmux.send("C-d")
@@ -49,6 +50,8 @@ struct ReplTerminalTests {
             #expect((attributes[.posixPermissions] as? Int) == 0o600)
             let saved = try String(contentsOf: tmux.historyFile, encoding: .utf8)
             #expect(saved.contains("first-run-marker"))
+            #expect(!saved.contains("sekrit-token-4711"), "a credential reached the history file")
+            #expect(saved.contains("REDACTED"))
 
             try tmux.start(["repl"])
             #expect(try tmux.waitFor { $0.contains("[live]>") }.matched)

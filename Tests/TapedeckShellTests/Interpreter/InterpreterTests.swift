@@ -180,6 +180,18 @@ struct InterpreterTests {
         #expect(replayServer.last?.body == server.last?.body)
     }
 
+    @Test("save replaces credentials and says so; the saved script carries no token")
+    func saveRedacts() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("save-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shell = shell(.init(environment: [:], workingDirectory: folder))
+        try await shell.run(source: "base http://api.test\nheader Authorization: Bearer tok-12345678\nget /me api_key==k-secret-1\nsave s.tape\n", file: "<repl>")
+        let saved = try String(contentsOf: folder.appendingPathComponent("s.tape"), encoding: .utf8)
+        #expect(!saved.contains("tok-12345678") && !saved.contains("k-secret-1"))
+        #expect(saved.contains("header Authorization: <REDACTED>\nget /me api_key==<REDACTED>\n"))
+        #expect(captured.value.contains("2 credentials replaced by <REDACTED>: use {{variables}} for them"))
+    }
+
     @Test("show curl prints a shell-quoted command")
     func curl() async throws {
         let shell = shell()

@@ -1,0 +1,75 @@
+import Foundation
+import Tapedeck
+
+/// Replaces credentials in command lines before they reach disk (the history file, `save`),
+/// with the same rules cassettes use: credential headers, key-like query items and
+/// credential-named JSON fields and variables, bearer tokens and JWTs anywhere.
+///
+/// ```swift
+/// CommandRedaction.redact("get /me Authorization:'Bearer abc' api_key==k1").text
+/// // get /me Authorization:'<REDACTED>' api_key==<REDACTED>
+/// ```
+public enum CommandRedaction {
+    /// The line with every credential replaced by ``Redactor/placeholder``, and how many were.
+    public static func redact(_ line: String, redactor: Redactor = .standard) -> (text: String, count: Int) {
+        var text = line
+        var count = 0
+        // `header Authorization: value` and `set token = value` hold the value to the end of the line.
+        text = replace(in: text, pattern: #"^(\s*header\s+)([A-Za-z0-9!#$%&'*+.^_`|~-]+)(\s*:\s*)(.+)$"#, count: &count) { groups in
+            redactor.headers.contains(groups[2].lowercased()) ? groups[1] + groups[2] + groups[3] + Redactor.placeholder : nil
+        }
+        text = replace(in: text, pattern: #"^(\s*set\s+)([A-Za-z0-9_.-]+)(\s*=\s*)(.+)$"#, count: &count) { groups in
+            isCredentialName(groups[2], redactor) ? groups[1] + groups[2] + groups[3] + Redactor.placeholder : nil
+        }
+        // Request items: Name:value headers, name==value query items, name=value / name:=value fields.
+        let value = #"('[^']*'|"[^"]*"|[^\s'"]+)"#
+        text = replace(in: text, pattern: #"(^|\s)(['"]?)([A-Za-z0-9_.\[\]-]+)(==|:=|=|:)"# + value, count: &count) { groups in
+            let name = groups[3], separator = groups[4]
+            let secret = switch separator {
+            case ":": redactor.headers.contains(name.lowercased())
+            case "==": redactor.redactsQueryItem(name)
+            default: isCredentialName(name, redactor)
+            }
+            guard secret, !groups[5].contains("{{") else { return nil }
+            let quote = groups[5].first.flatMap { $0 == "'" || $0 == "\"" ? String($0) : nil } ?? ""
+            return groups[1] + groups[2] + name + separator + quote + Redactor.placeholder + quote
+        }
+        // Query items inside a typed URL.
+        text = replace(in: text, pattern: ##"([?&])([A-Za-z0-9_.-]+)=([^&\s'"#]+)"##, count: &count) { groups in
+            redactor.redactsQueryItem(groups[2]) && !groups[3].contains("{{") ? groups[1] + groups[2] + "=" + Redactor.placeholder : nil
+        }
+        text = replace(in: text, pattern: #"(?i)(bearer\s+)([A-Za-z0-9._~+/=-]{8,})"#, count: &count) { groups in
+            groups[2] == Redactor.placeholder ? nil : groups[1] + Redactor.placeholder
+        }
+        text = replace(in: text, pattern: #"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+"#, count: &count) { _ in
+            Redactor.placeholder
+        }
+        return (text, count)
+    }
+
+    private static func isCredentialName(_ name: String, _ redactor: Redactor) -> Bool {
+        let leaf = name.split(whereSeparator: { $0 == "[" || $0 == "]" || $0 == "." }).last.map(String.init) ?? name
+        return redactor.redactsJSONKey(leaf) || redactor.redactsQueryItem(leaf)
+    }
+
+    /// Replaces each match for which `make` returns a replacement; counts the replacements.
+    private static func replace(in text: String, pattern: String, count: inout Int,
+                                _ make: ([String]) -> String?) -> String {
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines]) else { return text }
+        let source = text as NSString
+        var result = ""
+        var last = 0
+        for match in regex.matches(in: text, range: NSRange(location: 0, length: source.length)) {
+            let groups = (0..<match.numberOfRanges).map { index -> String in
+                let range = match.range(at: index)
+                return range.location == NSNotFound ? "" : source.substring(with: range)
+            }
+            guard let replacement = make(groups) else { continue }
+            result += source.substring(with: NSRange(location: last, length: match.range.location - last)) + replacement
+            last = match.range.location + match.range.length
+            count += 1
+        }
+        guard last > 0 else { return text }
+        return result + source.substring(from: last)
+    }
+}
