@@ -5,8 +5,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
-BENCH="${TAPEDECK_BENCH_BIN:-.build/release/TapedeckBench}"
-VENV="${TAPEDECK_VENV:-.venv}"
 N="${CASSETTE_BENCH_N:-10000}"
 # vcrpy scans every recorded interaction for each request (O(N) per request): replaying all
 # 10,000 requests of the big cassette would take the better part of an hour, so it replays an
@@ -15,7 +13,7 @@ VCR_N="${CASSETTE_BENCH_VCR_N:-1000}"
 VCR_SAMPLE="${CASSETTE_BENCH_VCR_SAMPLE:-100}"
 work="Benchmarks/.work/cassette"
 mkdir -p "$work"
-[ -x "$BENCH" ] || { echo "missing $BENCH (swift build -c release --product TapedeckBench)" >&2; exit 1; }
+require_built "$BENCH"
 
 
 transport=$("$BENCH" cassette-replay-transport "$N") || exit 1

@@ -5,16 +5,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
-BENCH="${TAPEDECK_BENCH_BIN:-.build/release/TapedeckBench}"
-TAPEDECK="${TAPEDECK_RELEASE_BIN:-.build/release/tapedeck}"
-VENV="${TAPEDECK_VENV:-.venv}"
+TAPEDECK="$BIN"
 N="${INTEROP_BENCH_N:-10000}"
 # vcrpy scans the whole cassette for every request (O(N) per request), so replaying all N
 # requests would take the better part of an hour; it replays SAMPLE of them, evenly spread.
 SAMPLE="${INTEROP_VCR_SAMPLE:-100}"
 work="Benchmarks/.work/interop"
 mkdir -p "$work"
-[ -x "$BENCH" ] || { echo "missing $BENCH (swift build -c release --product TapedeckBench)" >&2; exit 1; }
+require_built "$BENCH"
 
 
 "$BENCH" interop-write "$work/replay.cassette.json" "$N" >/dev/null || exit 1

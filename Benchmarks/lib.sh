@@ -1,5 +1,19 @@
 # Shared helpers for the benchmark scripts (sourced, not run).
 
+# The release binaries and the venv (Benchmarks/run.sh exports them; these are the defaults).
+BIN="${TAPEDECK_RELEASE_BIN:-.build/release/tapedeck}"
+BENCH="${TAPEDECK_BENCH_BIN:-.build/release/TapedeckBench}"
+VENV="${TAPEDECK_VENV:-.venv}"
+HTTP="$VENV/bin/http"
+
+# require_built PATH...: stop with the build command when a binary is missing.
+require_built() {
+  local tool
+  for tool in "$@"; do
+    [ -x "$tool" ] || { echo "missing $tool (swift build -c release --static-swift-stdlib)" >&2; exit 1; }
+  done
+}
+
 # A free TCP port on loopback.
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'

@@ -6,13 +6,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
-BIN="${TAPEDECK_RELEASE_BIN:-.build/release/tapedeck}"
-BENCH="${TAPEDECK_BENCH_BIN:-.build/release/TapedeckBench}"
-VENV="${TAPEDECK_VENV:-.venv}"
 N="${SHELL_BENCH_N:-1000}"
 HTTP_N="${SHELL_BENCH_HTTPIE_N:-50}"
-HTTP="$VENV/bin/http"
-for tool in "$BIN" "$BENCH"; do [ -x "$tool" ] || { echo "missing $tool (swift build -c release)" >&2; exit 1; }; done
+require_built "$BIN" "$BENCH"
 command -v nginx >/dev/null || { echo "needs nginx (make bench installs it)" >&2; exit 1; }
 
 work="$(mktemp -d -t tapedeck-shell-bench.XXXXXX)"
