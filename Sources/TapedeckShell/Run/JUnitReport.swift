@@ -1,7 +1,8 @@
 import Foundation
 
 /// JUnit XML for CI systems: one `<testcase>` per script; assertion failures are
-/// `<failure>`, parse and runtime errors are `<error>`.
+/// `<failure>`, parse and runtime errors are `<error>`. Credentials in failure texts are
+/// redacted (``CommandRedaction``), since the report is written to disk.
 public enum JUnitReport {
     /// The report document.
     public static func xml(for summary: RunSummary, timestamp: Date = Date()) -> String {
@@ -24,8 +25,9 @@ public enum JUnitReport {
             lines.append(open + line + ">")
             let element = first.category == .assertion ? "failure" : "error"
             let type = first.category == .parse ? "parse" : (first.category == .runtime ? "runtime" : "assertion")
-            let message = first.localizedDescription.split(separator: "\n").first.map(String.init) ?? ""
-            let body = result.failures.map(\.localizedDescription).joined(separator: "\n\n")
+            // Reports are files: credentials in failure texts (URLs, header values) are redacted.
+            let message = CommandRedaction.redact(first.localizedDescription.split(separator: "\n").first.map(String.init) ?? "").text
+            let body = CommandRedaction.redact(result.failures.map(\.localizedDescription).joined(separator: "\n\n")).text
             lines.append(#"      <\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(body))</\#(element)>"#)
             lines.append("    </testcase>")
         }

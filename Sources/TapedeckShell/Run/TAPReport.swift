@@ -1,6 +1,7 @@
 import Foundation
 
-/// TAP version 13: `ok N - name` / `not ok N - name` with a YAML block for failures.
+/// TAP version 13: `ok N - name` / `not ok N - name` with a YAML block for failures;
+/// credentials in failure texts are redacted (``CommandRedaction``).
 public enum TAPReport {
     /// The report text.
     public static func text(for summary: RunSummary) -> String {
@@ -13,7 +14,8 @@ public enum TAPReport {
             }
             lines.append("not ok \(index + 1) - \(name)")
             lines.append("  ---")
-            let message = result.failures.map(\.localizedDescription).joined(separator: "\n")
+            // Reports are files: credentials in failure texts (URLs, header values) are redacted.
+            let message = CommandRedaction.redact(result.failures.map(\.localizedDescription).joined(separator: "\n")).text
             lines.append("  message: |")
             lines += message.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
             lines.append("  severity: \(first.category == .assertion ? "fail" : "error")")
@@ -23,8 +25,8 @@ public enum TAPReport {
             lines.append("  column: \(first.location.column)")
             if case .assertionFailed(let failure) = first {
                 lines.append("  query: \(yamlString(failure.query))")
-                lines.append("  expected: \(yamlString(failure.expected))")
-                lines.append("  actual: \(yamlString(failure.actual))")
+                lines.append("  expected: \(yamlString(CommandRedaction.redact(failure.expected).text))")
+                lines.append("  actual: \(yamlString(CommandRedaction.redact(failure.actual).text))")
             }
             lines.append("  ...")
         }

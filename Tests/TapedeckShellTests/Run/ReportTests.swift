@@ -49,6 +49,20 @@ struct ReportTests {
         #endif
     }
 
+    @Test("reports written to disk carry no credential from a failure text")
+    func reportsRedact() async {
+        let server = EchoServer()
+        let runner = ScriptRunner(transport: server.transport, output: .discarding, errors: .discarding)
+        let summary = await runner.run([ScriptSource(name: "leak.tape", text: "base http://api.test\nget /x?api_key=k-4711-secret Authorization:'Bearer tok-4711-secret'\nexpect url == nope\n")])
+        let junit = JUnitReport.xml(for: summary)
+        let tap = TAPReport.text(for: summary)
+        #expect(junit.contains("expect failed") && tap.contains("expect failed"))
+        for report in [junit, tap] {
+            #expect(!report.contains("k-4711-secret"), "\(report)")
+            #expect(report.contains("REDACTED"))
+        }
+    }
+
     @Test("the TAP report has a plan, one line per script and a YAML block per failure")
     func tap() async {
         let lines = TAPReport.text(for: await summary()).split(separator: "\n").map(String.init)
