@@ -27,25 +27,6 @@ lookup=$("$BENCH" cassette-lookup) || exit 1
 save=$(cat "$work/save.json"); load=$(cat "$work/load.json")
 size_mb=$(awk -v b="$(field "$save" file_bytes)" 'BEGIN { printf "%.1f", b / 1048576 }')
 
-# vcrpy + requests replaying SAMPLE of the COUNT interactions Tapedeck's vcrpy codec wrote; one JSON line.
-vcr_replay() {
-  timeout 300 "$VENV/bin/python" - "$1" "$2" "$3" <<'PY'
-import sys, time, json, logging
-import vcr, requests
-path, n, sample = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-logging.disable(logging.CRITICAL)
-indexes = [k * n // sample for k in range(sample)]
-t0 = time.perf_counter()
-with vcr.use_cassette(path, record_mode="none") as cassette:
-    t1 = time.perf_counter()
-    session = requests.Session()
-    for i in indexes:
-        r = session.get(f"http://bench.local/items/{i}?page={i % 10}&sort=asc", headers={"Accept": "application/json"})
-        assert r.status_code == 200
-    t2 = time.perf_counter()
-print(json.dumps({"load_s": round(t1 - t0, 3), "us_per_request": round((t2 - t1) * 1e6 / len(indexes), 2)}))
-PY
-}
 
 vcr_us="n/a"; vcr_load="n/a"; vcr_big_us="n/a"; vcr_big_load="n/a"
 if [ -x "$VENV/bin/python" ]; then

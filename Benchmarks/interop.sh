@@ -21,27 +21,6 @@ require_built "$BENCH"
 native=$("$BENCH" interop-replay "$work/replay.cassette.json" "$N") || exit 1
 yaml=$("$BENCH" interop-replay "$work/replay.yaml" "$N") || exit 1
 
-# vcrpy + requests replaying SAMPLE requests from a cassette of COUNT interactions; one JSON line.
-vcr_replay() {
-  timeout 600 "$VENV/bin/python" - "$1" "$2" "$3" <<'PY'
-import json, logging, sys, time
-import requests, vcr
-path, n, sample = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-logging.disable(logging.CRITICAL)
-indexes = [k * n // sample for k in range(sample)]
-t0 = time.perf_counter()
-with vcr.use_cassette(path, record_mode="none") as cassette:
-    t1 = time.perf_counter()
-    session = requests.Session()   # never connects: bench.local is answered from the cassette
-    for i in indexes:
-        r = session.get(f"http://bench.local/items/{i}?page={i % 10}&sort=asc", headers={"Accept": "application/json"})
-        assert r.status_code == 200 and r.json()["id"] == i
-    t2 = time.perf_counter()
-per = (t2 - t1) / len(indexes)
-print(json.dumps({"load_s": round(t1 - t0, 3), "us_per_request": round(per * 1e6, 1),
-                  "end_to_end_us_per_request": round(((t1 - t0) + per * n) * 1e6 / n, 1)}))
-PY
-}
 
 vcr_us="n/a"; vcr_e2e="n/a"; vcr_load="n/a"; small_us="n/a"
 if [ -x "$VENV/bin/python" ]; then

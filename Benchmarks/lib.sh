@@ -57,3 +57,28 @@ wall_s() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; 
 
 # ratio A B: A / B as "2.50×", or n/a when either is not a positive number.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f×", a / b; else print "n/a" }'; }
+
+# vcr_replay YAML COUNT SAMPLE: vcrpy + requests replaying SAMPLE requests, evenly spread, from a
+# cassette of COUNT interactions Tapedeck wrote (GET http://bench.local/items/I?page=I%10&sort=asc,
+# never contacted); prints one JSON line. vcrpy matches by a linear scan, hence the sample.
+vcr_replay() {
+  timeout 600 "$VENV/bin/python" - "$1" "$2" "$3" <<'PY'
+import json, logging, sys, time
+import requests, vcr
+path, n, sample = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+logging.disable(logging.CRITICAL)
+indexes = [k * n // sample for k in range(sample)]
+t0 = time.perf_counter()
+with vcr.use_cassette(path, record_mode="none") as cassette:
+    t1 = time.perf_counter()
+    session = requests.Session()   # never connects: bench.local is answered from the cassette
+    for i in indexes:
+        r = session.get(f"http://bench.local/items/{i}?page={i % 10}&sort=asc", headers={"Accept": "application/json"})
+        body = r.json()
+        assert r.status_code == 200 and (not isinstance(body, dict) or body.get("id", i) == i)
+    t2 = time.perf_counter()
+per = (t2 - t1) / len(indexes)
+print(json.dumps({"load_s": round(t1 - t0, 3), "us_per_request": round(per * 1e6, 2),
+                  "end_to_end_us_per_request": round(((t1 - t0) + per * n) * 1e6 / n, 1)}))
+PY
+}
