@@ -3,15 +3,20 @@ import PackageDescription
 
 let package = Package(
     name: "Tapedeck",
-    platforms: [.macOS(.v15)],
+    // Swift Testing and `Synchronization.Mutex` set the floor on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Tapedeck", targets: ["Tapedeck"]),
         .library(name: "TapedeckTesting", targets: ["TapedeckTesting"]),
+        .library(name: "TapedeckCurl", targets: ["TapedeckCurl"]),
+        .library(name: "TapedeckServer", targets: ["TapedeckServer"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -24,25 +29,62 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .target(name: "Tapedeck", dependencies: ["CCurl", .product(name: "Yams", package: "Yams")]),
-        .target(name: "TapedeckTesting", dependencies: ["Tapedeck"]),
-        .target(name: "TapedeckShell", dependencies: ["Tapedeck", "CLibEdit"]),
+        // The core and the testing library build with Foundation and Yams alone, so an iOS or
+        // macOS test target can depend on them; libcurl, libedit and NIO stay at the edges.
+        .target(name: "Tapedeck", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // What the command line, the shell and the testing library print about cassettes (fixes
+        // worded for where they are read, tables, lint, diffs, usage records): not app code's concern.
+        .target(name: "TapedeckTooling", dependencies: ["Tapedeck"]),
+        .target(name: "TapedeckTesting", dependencies: ["Tapedeck", "TapedeckTooling"]),
+        .target(name: "TapedeckCurl", dependencies: ["Tapedeck", "CCurl"]),
+        // Checking cassettes against an OpenAPI document: OpenAPIKit stays out of the core.
+        .target(
+            name: "TapedeckOpenAPI",
+            dependencies: [
+                "Tapedeck",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .target(name: "TapedeckShell", dependencies: ["Tapedeck", "TapedeckTooling", "CLibEdit"]),
+        // `serve` and `proxy`: an HTTP front-end over any HTTPTransport, on swift-nio.
+        .target(
+            name: "TapedeckServer",
+            dependencies: [
+                "Tapedeck", "TapedeckTooling",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "tapedeck",
             dependencies: [
-                "Tapedeck", "TapedeckShell",
+                "Tapedeck", "TapedeckTooling", "TapedeckShell", "TapedeckCurl", "TapedeckServer", "TapedeckOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "TapedeckBench",
-            dependencies: ["Tapedeck", "TapedeckTesting", "TapedeckShell"],
+            dependencies: ["Tapedeck", "TapedeckTooling", "TapedeckTesting", "TapedeckShell", "TapedeckCurl"],
             path: "Benchmarks/Sources/TapedeckBench"
         ),
-        .testTarget(name: "TapedeckTests", dependencies: ["Tapedeck"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TapedeckTestingTests", dependencies: ["TapedeckTesting", "Tapedeck"], exclude: ["__Cassettes__"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TapedeckShellTests", dependencies: ["TapedeckShell", "Tapedeck"]),
-        .testTarget(name: "TapedeckCLITests", dependencies: ["Tapedeck"]),
+        // Helpers the test targets share (loopback servers, server processes, the seeded
+        // generator, the scratch folder): used by the test targets and the fuzzer, never a product.
+        .target(name: "TapedeckTestSupport", path: "Tests/Support/Swift"),
+        // Fuzzing: the targets and the seeded mutator (a short pass runs in the tests), and
+        // the long pass `make fuzz` runs.
+        .target(name: "TapedeckFuzzing", dependencies: ["Tapedeck", "TapedeckShell", "TapedeckTestSupport"], path: "Tests/Fuzz/Sources/TapedeckFuzzing"),
+        .executableTarget(name: "tapedeck-fuzz", dependencies: ["TapedeckFuzzing"], path: "Tests/Fuzz/Sources/tapedeck-fuzz"),
+        .testTarget(name: "TapedeckTests", dependencies: ["Tapedeck", "TapedeckTooling", "TapedeckCurl", "TapedeckTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TapedeckTestingTests", dependencies: ["TapedeckTesting", "Tapedeck", "TapedeckTooling", "TapedeckTestSupport"], exclude: ["__Cassettes__"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TapedeckShellTests", dependencies: ["TapedeckShell", "Tapedeck", "TapedeckTooling", "TapedeckFuzzing", "TapedeckTestSupport"]),
+        .testTarget(name: "TapedeckCLITests", dependencies: ["Tapedeck", "TapedeckTestSupport"]),
+        .testTarget(name: "TapedeckServerTests", dependencies: ["TapedeckServer", "Tapedeck", "TapedeckCurl", "TapedeckTesting"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "TapedeckOpenAPITests", dependencies: ["TapedeckOpenAPI", "Tapedeck"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,4 +32,7 @@ static inline CURLcode tapedeck_curl_getinfo_long(CURL *handle, CURLINFO info, l
 static inline CURLcode tapedeck_curl_getinfo_string(CURL *handle, CURLINFO info, char **value) {
     return curl_easy_getinfo(handle, info, value);
 }
+static inline CURLcode tapedeck_curl_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
 #endif

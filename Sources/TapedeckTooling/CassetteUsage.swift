@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Tooling) import Tapedeck
 
 /// What the last replay run of a cassette played, kept in the user's cache directory (see
 /// ``url(for:environment:)``) so `tapedeck cassette prune` can drop what it never played.

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Tooling) import Tapedeck
 
 /// Checks a cassette for what makes it unsafe or useless to replay: credentials left in it,
 /// interactions that replay can never reach, and bodies that cannot be decoded.

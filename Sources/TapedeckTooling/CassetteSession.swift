@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Tooling) import Tapedeck
 
 /// What the REPL, scripts and the CLI hold while a cassette is in use: the mode, the file, the
 /// counts, a ``transport`` to send through, and ``finish()`` to write and report.
@@ -76,7 +77,7 @@ public final class CassetteSession: Sendable {
         let offline = StubTransport { request in
             throw HTTPError.transport(url: request.url.absoluteString, detail: "replay sessions never use the network")
         }
-        return try CassetteSession(path: path, mode: .none, live: offline, options: .init(replay: replay),
+        return try CassetteSession(path: path, mode: .replayOnly, live: offline, options: .init(replay: replay),
                                    context: context, environment: environment)
     }
 
@@ -109,7 +110,7 @@ public final class CassetteSession: Sendable {
 
     /// Mode, path and counts.
     public var status: Status {
-        Status(kind: mode == .none ? "replay" : "record", mode: mode, path: path, counts: recorder.counts)
+        Status(kind: mode == .replayOnly ? "replay" : "record", mode: mode, path: path, counts: recorder.counts)
     }
 
     /// Writes anything recorded (atomically) and what was played (``CassetteUsage``, for

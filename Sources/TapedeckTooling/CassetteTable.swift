@@ -1,15 +1,16 @@
 import Foundation
+@_spi(Tooling) import Tapedeck
 
 /// Renders a cassette as a table for `tapedeck cassette show`: #, method, URL, status,
-/// response body size and recorded-at time (UTC).
+/// response body size, recorded-at time (UTC) and age.
 ///
 /// ```swift
 /// print(CassetteTable.render(cassette, urlWidth: 60))
 /// ```
 public enum CassetteTable {
-    /// The table, with URLs longer than `urlWidth` shortened in the middle (nil: never).
-    public static func render(_ cassette: Cassette, urlWidth: Int? = 60) -> String {
-        let header = ["#", "METHOD", "URL", "STATUS", "BODY", "RECORDED AT"]
+    /// The table, with URLs longer than `urlWidth` shortened in the middle (nil: never) and ages at `now`.
+    public static func render(_ cassette: Cassette, urlWidth: Int? = 60, now: Date = Date()) -> String {
+        let header = ["#", "METHOD", "URL", "STATUS", "BODY", "RECORDED AT", "AGE"]
         var rows: [[String]] = [header]
         for (index, interaction) in cassette.interactions.enumerated() {
             rows.append([
@@ -19,10 +20,11 @@ public enum CassetteTable {
                 String(interaction.response.status),
                 byteCount(interaction.response.body.count),
                 String(RFC3339Date.format(interaction.recordedAt, fractionDigits: 6).prefix(19)).replacingOccurrences(of: "T", with: " "),
+                MaxAge.describe(now.timeIntervalSince(interaction.recordedAt)),
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        let rightAligned: Set<Int> = [0, 3, 4]
+        let rightAligned: Set<Int> = [0, 3, 4, 6]
         return rows.map { row in
             row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)

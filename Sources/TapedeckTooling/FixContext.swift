@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 
 /// Where a mismatch report, a secret-lint refusal or a missing-cassette error will be read,
 /// so that its fix names only what works there: a REPL command, a `tapedeck run` command
@@ -6,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// var options = ReplayTransport.Options()
-/// options.context = .run(scripts: ["smoke.tape"])
+/// options.context = FixContext.run(scripts: ["smoke.tape"])
 /// // fix:
 /// //   - record it: tapedeck run smoke.tape --record Sessions/api.cassette.json --mode new
 /// ```
@@ -18,6 +19,9 @@ public enum FixContext: Sendable, Hashable {
     /// A user's unit tests through TapedeckTesting: fixes are `swift test` invocations and
     /// Swift options; `filter` is the test to name in `swift test --filter`, when known.
     case unitTests(filter: String?)
+    /// `tapedeck serve` and `tapedeck proxy`: fixes are their command lines; `upstream` is the
+    /// server to record from, when known.
+    case server(upstream: String?)
 
     /// The re-record fix for `path`; `mode` is nil for a replay-only session made in code (`URLSession.replaying`).
     func recordFix(path: String, mode: RecordMode?) -> String {
@@ -35,6 +39,9 @@ public enum FixContext: Sendable, Hashable {
                     + "URLSession.recording(to: …) instead, then run \(command)"
             }
             return "record it: \(command)"
+        case .server(let upstream):
+            return "record it: tapedeck proxy \(Self.word(upstream ?? "UPSTREAM")) --record \(Self.word(path)) --mode new, "
+                + "and send the request through the proxy"
         }
     }
 
@@ -44,6 +51,7 @@ public enum FixContext: Sendable, Hashable {
         case .repl: return "record it first: record \(Self.word(path))"
         case .run: return "record it first: \(runCommand) --record \(Self.word(path))"
         case .unitTests: return "record it first: TAPEDECK_RECORD_MODE=once \(swiftTest)"
+        case .server(let upstream): return "record it first: tapedeck proxy \(Self.word(upstream ?? "UPSTREAM")) --record \(Self.word(path))"
         }
     }
 
@@ -51,10 +59,12 @@ public enum FixContext: Sendable, Hashable {
     /// (`tapedeck run` and a recording session record the repeat instead).
     func repeatFix(path: String, mode: RecordMode?) -> String? {
         switch self {
-        case .repl where mode == RecordMode.none:
+        case .repl where mode == RecordMode.replayOnly:
             return "allow reusing the last match: replay \(Self.word(path)) --repeat"
         case .repl, .run:
             return nil
+        case .server:
+            return mode == .replayOnly ? "allow reusing the last match: tapedeck serve \(Self.word(path)) --repeat" : nil
         case .unitTests:
             return "allow reusing the last match: pass allowRepeats: true to withCassette, .cassette or URLSession.replaying"
         }
@@ -67,6 +77,7 @@ public enum FixContext: Sendable, Hashable {
         case .repl: return nil
         case .run: return "\(reason): \(runCommand) \(Self.cassetteOption(path: path, mode: mode)) --match \(Self.word(spec))"
         case .unitTests: return "\(reason): pass matcher: \(option) to withCassette, .cassette or URLSession.replaying"
+        case .server: return "\(reason): tapedeck serve \(Self.word(path)) --match \(Self.word(spec))"
         }
     }
 
@@ -78,6 +89,8 @@ public enum FixContext: Sendable, Hashable {
         case .run:
             return "serve the cassette at the origin you send to: \(runCommand) \(Self.cassetteOption(path: path, mode: mode)) "
                 + "--origin \(Self.word(sent))"
+        case .server:
+            return "serve the cassette at the origin you send to: tapedeck serve \(Self.word(path)) --origin \(Self.word(sent))"
         case .unitTests:
             return "serve the cassette at the origin you send to: pass origin: URL(string: \"\(sent)\")! "
                 + "to withCassette, .cassette or URLSession.replaying"
@@ -86,30 +99,17 @@ public enum FixContext: Sendable, Hashable {
 
     /// `--replay PATH` for a replay-only session, else `--record PATH --mode MODE`.
     private static func cassetteOption(path: String, mode: RecordMode?) -> String {
-        guard let mode, mode != .none else { return "--replay \(word(path))" }
+        guard let mode, mode != .replayOnly else { return "--replay \(word(path))" }
         return "--record \(word(path)) --mode \(mode.rawValue)"
     }
 
     /// How to redact the fields the lint named, or to turn the lint off for a false alarm.
     func lintFixes(_ findings: [SecretLint.Finding]) -> [String] {
-        var headers: [String] = [], queryItems: [String] = [], pointers: [String] = []
-        var unredactable: [String] = []
-        // A redacted header's value is also scrubbed where a response echoes it (httpbin's /headers),
-        // so a finding with the same value as a header finding needs nothing more.
-        let headerValues = Set(findings.filter { $0.field.contains(" header ") }.map(\.excerpt))
-        for finding in findings where finding.field.contains(" header ") || !headerValues.contains(finding.excerpt) {
-            let words = finding.field.split(separator: " ", maxSplits: 2).map(String.init)
-            let name = words.count == 3 ? words[2] : ""
-            switch words.count == 3 ? words[1] : "" {
-            case "header": Self.append(name.lowercased(), to: &headers)
-            case "query": Self.append(name, to: &queryItems)
-            case "body" where name.hasPrefix("/"): Self.append(name, to: &pointers)
-            default: Self.append(finding.field, to: &unredactable)
-            }
-        }
+        let redactions = SecretLint.Redactions(findings)
+        let unredactable = redactions.unredactable
         switch self {
-        case .repl, .run:
-            let list = headers + queryItems + pointers
+        case .repl, .run, .server:
+            let list = redactions.names
             let again = self == .repl ? "quit and start tapedeck again" : "run again"
             var lines: [String] = []
             if !list.isEmpty {
@@ -121,13 +121,8 @@ public enum FixContext: Sendable, Hashable {
             lines.append("for a false alarm: \(again) with TAPEDECK_SECRET_LINT=off in the environment")
             return lines
         case .unitTests:
-            var arguments: [String] = []
-            if !headers.isEmpty { arguments.append("headers: Redactor.defaultHeaders.union(\(Self.swiftArray(headers)))") }
-            if !queryItems.isEmpty { arguments.append("queryItems: Redactor.defaultQueryItems.union(\(Self.swiftArray(queryItems)))") }
-            if !pointers.isEmpty { arguments.append("jsonPaths: \(Self.swiftArray(pointers))") }
             var lines: [String] = []
-            if !arguments.isEmpty {
-                let redactor = "Redactor(\(arguments.joined(separator: ", ")))"
+            if let redactor = redactions.redactorExpression {
                 lines.append("redact them: pass redactor: \(redactor) to withCassette or .cassette "
                     + "(URLSession.recording: options: RecordingTransport.Options(replay: .init(redactor: …)))")
             }
@@ -150,25 +145,13 @@ public enum FixContext: Sendable, Hashable {
         return "swift test --filter \(Self.word(filter))"
     }
 
-    private static func append(_ value: String, to list: inout [String]) {
-        if !list.contains(value) { list.append(value) }
-    }
-
-    private static func swiftArray(_ values: [String]) -> String {
-        "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
-    }
-
     /// A path or value as one shell word: single-quoted when it holds anything a shell would split or expand.
     static func word(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) || "/._-,:=@+%".unicodeScalars.contains($0)
-        }
-        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        ShellWord.quote(text)
     }
 
     /// `path` relative to the working directory when it lies inside it (what a user typed), else as is.
     static func display(_ path: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String {
-        let base = workingDirectory.hasSuffix("/") ? workingDirectory : workingDirectory + "/"
-        return path.hasPrefix(base) && path.count > base.count ? String(path.dropFirst(base.count)) : path
+        DisplayPath.relative(path, to: workingDirectory)
     }
 }

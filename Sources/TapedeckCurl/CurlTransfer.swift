@@ -1,4 +1,5 @@
 import CCurl
+import Tapedeck
 import Foundation
 import Synchronization
 
@@ -7,47 +8,117 @@ import Synchronization
 final class CurlTransfer: Sendable {
     let request: HTTPRequest
     let options: CurlTransport.Options
+    let sink: CurlBodySink?
     private let cancelled = Atomic<Bool>(false)
+    /// The easy handle during `perform`, as an address, so callbacks can ask libcurl for counters.
+    private let easyAddress = Atomic<Int>(0)
     private let received = Mutex(Received())
 
     struct Received {
         var body = Data()
         var statusLine = ""
         var headers: [HTTPHeader] = []
+        /// Whether the blank line that ends the final header block has arrived.
+        var headComplete = false
+        /// Whether the body goes to the sink rather than into `body`.
+        var streaming = false
+        /// Decoded body bytes seen so far, streamed or kept.
+        var bodyBytes = 0
+        /// Why the transfer was stopped from a callback, if it was.
+        var stop: HTTPError?
     }
 
-    init(request: HTTPRequest, options: CurlTransport.Options) {
+    init(request: HTTPRequest, options: CurlTransport.Options, sink: CurlBodySink? = nil) {
         self.request = request
         self.options = options
+        self.sink = sink
     }
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
-    func appendBody(_ bytes: UnsafeRawBufferPointer) {
-        received.withLock { $0.body.append(contentsOf: bytes) }
+    /// Body bytes received so far before content decoding (libcurl counts them before it
+    /// decodes and hands over a chunk).
+    var wireBytes: Int {
+        guard let easy = UnsafeMutableRawPointer(bitPattern: easyAddress.load(ordering: .relaxed)) else { return 0 }
+        var count: curl_off_t = 0
+        _ = tapedeck_curl_getinfo_offset(easy, CURLINFO_SIZE_DOWNLOAD_T, &count)
+        return Int(count)
     }
 
-    /// A header line; a status line starts a new block (each redirect hop sends one).
+    /// Keeps or streams a chunk of the (decoded) body; false stops the transfer, with the reason
+    /// in `stop`. A compressed body may expand only as far as ``BodyLimits`` allows for the bytes
+    /// that came over the wire so far.
+    func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let rawBytes = wireBytes
+        let url = request.url.absoluteString
+        let limits = options.limits
+        let (streaming, failure): (Bool, HTTPError?) = received.withLock { state in
+            state.bodyBytes += bytes.count
+            let encoded = HTTPHeaders(state.headers).values(for: "Content-Encoding").contains { !$0.lowercased().contains("identity") }
+            if encoded, state.bodyBytes > limits.decodedLimit(compressedSize: max(rawBytes, 1)) {
+                state.stop = .decompressionLimit(url: url, compressed: rawBytes, limit: limits.decodedLimit(compressedSize: max(rawBytes, 1)))
+                return (state.streaming, state.stop)
+            }
+            guard !state.streaming else { return (true, nil) }
+            guard state.body.count + bytes.count <= limits.maximumBodySize else {
+                state.stop = .bodyTooLarge(url: url, limit: limits.maximumBodySize)
+                return (false, state.stop)
+            }
+            state.body.append(contentsOf: bytes)
+            return (false, nil)
+        }
+        if failure != nil { return false }
+        guard streaming, let sink else { return true }
+        do {
+            try sink.write(Data(bytes))
+            return true
+        } catch {
+            received.withLock { $0.stop = .transport(url: url, detail: "cannot write the body: \(error.localizedDescription)") }
+            return false
+        }
+    }
+
+    /// A header line; a status line starts a new block (each redirect hop and each 1xx sends one),
+    /// and the blank line after a final block hands the head to the sink.
     func appendHeaderLine(_ line: String) {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        received.withLock { state in
+        let head: HTTPResponse? = received.withLock { state in
             if trimmed.hasPrefix("HTTP/") {
                 state.statusLine = trimmed
                 state.headers = []
-            } else if let colon = trimmed.firstIndex(of: ":"), !trimmed.isEmpty {
+                state.headComplete = false
+            } else if trimmed.isEmpty {
+                let status = Int(state.statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
+                guard status >= 200, !state.headComplete else { return nil }
+                state.headComplete = true
+                return HTTPResponse(status: status, reason: CurlTransfer.reason(in: state.statusLine),
+                                    headers: HTTPHeaders(state.headers), body: Data(), url: request.url)
+            } else if let colon = trimmed.firstIndex(of: ":") {
                 let name = String(trimmed[..<colon])
                 let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 state.headers.append(HTTPHeader(name: name, value: value))
             }
+            return nil
         }
+        if let head, let sink, sink.accept(head) {
+            received.withLock { $0.streaming = true }
+        }
+    }
+
+    /// "HTTP/1.1 418 I'M A TEAPOT" → the phrase after the code; HTTP/2 sends none.
+    static func reason(in statusLine: String) -> String? {
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        return parts.count > 2 ? String(parts[2]) : nil
     }
 
     /// Runs the transfer synchronously on `handle` (call it off the cooperative pool).
     func perform(on handle: CurlHandle) -> Result<HTTPResponse, HTTPError> {
         let easy = handle.pointer
         curl_easy_reset(easy)
+        easyAddress.store(Int(bitPattern: easy), ordering: .relaxed)
+        defer { easyAddress.store(0, ordering: .relaxed) }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
@@ -71,6 +142,7 @@ final class CurlTransfer: Sendable {
         }
         let elapsed = clock.now - start
         let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let stop = received.withLock({ $0.stop }) { return .failure(stop) }
         guard code == CURLE_OK else { return .failure(error(for: code, detail: detail)) }
         return .success(response(easy, duration: elapsed))
     }
@@ -87,8 +159,11 @@ final class CurlTransfer: Sendable {
     private func configure(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, CurlTransfer.timeoutMilliseconds(options.timeout))
-        _ = tapedeck_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0)
-        _ = tapedeck_curl_setopt_long(easy, CURLOPT_MAXREDIRS, 30)
+        // Redirects are followed by the core's one rule (RedirectFollower), never by libcurl,
+        // and libcurl speaks nothing but HTTP even if asked.
+        _ = tapedeck_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        _ = tapedeck_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = tapedeck_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0)
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0)
         _ = tapedeck_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
@@ -130,9 +205,7 @@ final class CurlTransfer: Sendable {
         _ = tapedeck_curl_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
         let finalURL = effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
         let state = received.withLock { $0 }
-        // "HTTP/1.1 418 I'M A TEAPOT" → the phrase after the code; HTTP/2 sends none.
-        let parts = state.statusLine.split(separator: " ", maxSplits: 2)
-        let reason = parts.count > 2 ? String(parts[2]) : nil
+        let reason = CurlTransfer.reason(in: state.statusLine)
         return HTTPResponse(status: status, reason: reason, headers: HTTPHeaders(state.headers), body: state.body,
                             url: finalURL, duration: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
@@ -153,8 +226,11 @@ final class CurlTransfer: Sendable {
             return .tlsFailure(host: host, detail: message)
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE:
             return .noResponse(url: url, detail: message)
-        case CURLE_TOO_MANY_REDIRECTS:
-            return .transport(url: url, detail: "\(message); the server redirects in a loop")
+        case CURLE_OUT_OF_MEMORY where !received.withLock({ $0.headComplete }):
+            // libcurl refuses a header line over 100 KiB (or headers over 300 KiB) with "Out of memory".
+            return .headerTooLarge(url: url, detail: "a header line is over libcurl's limit of 100 KiB")
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .transport(url: url, detail: "\(message); only http and https URLs are sent")
         default: return .transport(url: url, detail: message)
         }
     }
@@ -166,8 +242,7 @@ private func transfer(_ context: UnsafeMutableRawPointer?) -> CurlTransfer? {
 
 private let curlWriteBody: curl_write_callback = { data, size, count, context in
     guard let data, let transfer = transfer(context) else { return 0 }
-    transfer.appendBody(UnsafeRawBufferPointer(start: data, count: size * count))
-    return size * count
+    return transfer.appendBody(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
 }
 
 private let curlWriteHeader: curl_write_callback = { data, size, count, context in

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Tooling) import Tapedeck
 
 /// Compares two cassettes interaction by interaction, for reviewing a re-record.
 ///
