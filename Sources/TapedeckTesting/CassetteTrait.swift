@@ -65,7 +65,7 @@ extension Trait where Self == CassetteTrait {
     }
 
     /// ``cassette(_:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:)`` in `mode` (still
-    /// overridden by `TAPEDECK_RECORD_MODE`): `.none` replays only, `.all` re-records.
+    /// overridden by `TAPEDECK_RECORD_MODE`): `.replayOnly` replays only, `.all` re-records.
     public static func cassette(_ name: String, mode: RecordMode, matcher: Matcher = Matcher(), allowRepeats: Bool = false,
                                 requireAllPlayed: Bool = false, redactor: Redactor = .standard, origin: URL? = nil,
                                 file: StaticString = #filePath) -> Self {
@@ -78,8 +78,8 @@ extension URLSession {
     /// The session of the enclosing `.cassette("name")` trait. Outside one, a session whose
     /// every request fails with a message saying to add the trait.
     public static var cassette: URLSession {
-        CassetteTrait.session ?? URLSession(configuration: TapedeckRoutes.configuration(.ephemeral, routingTo: .transport(
-            StubTransport { request in throw TapedeckTestingError.noCassetteTrait(url: request.url.absoluteString) })))
+        CassetteTrait.session ?? TapedeckRoutes.session(.ephemeral, routingTo: .transport(
+            StubTransport { request in throw TapedeckTestingError.noCassetteTrait(url: request.url.absoluteString) }))
     }
 }
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Tapedeck
+import TapedeckTooling
 #if canImport(Testing)
 import Testing
 #endif
@@ -21,10 +22,11 @@ enum CurrentTest {
         return .unitTests(filter: nil)
     }
 
-    /// `options` with the current test as context, unless the caller named a filter already.
+    /// `options` with the current test as context, unless the caller chose a wording or named a filter already.
     static func naming(_ options: RecordingTransport.Options) -> RecordingTransport.Options {
         var options = options
-        if options.replay.context == .unitTests(filter: nil) { options.replay.context = context }
+        let chosen = options.replay.context
+        if chosen is LibraryFixWording || (chosen as? FixContext) == .unitTests(filter: nil) { options.replay.context = context }
         return options
     }
 }

@@ -12,14 +12,30 @@ protocol RoutedProtocol: AnyObject {
 
 /// The URLProtocol every TapedeckTesting session uses; `S` encodes the session's route.
 ///
-/// Replays are answered synchronously inside `startLoading`; anything that needs a transport
-/// (recording, stubs) hops to `DispatchQueue.global()` first, since starting an inner
-/// URLSession task from `startLoading` deadlocks on Linux. Failures (a mismatch report, a
-/// network error) reach the caller's `URLSession` call as the thrown error.
+/// Each request is added to the route's sent-request log first. Replays are answered
+/// synchronously inside `startLoading` unless the session holds or delays responses; anything
+/// that needs a transport (recording, stubs, a held reply) runs in a `Task`, never inside
+/// `startLoading`, since starting an inner URLSession task from there deadlocks on Linux.
+/// Failures (a mismatch report, a network error) reach the caller's `URLSession` call as the
+/// thrown error.
+///
+/// Cancellation cannot be lost: `startLoading` and `stopLoading` meet in one `Mutex`-guarded
+/// state, so a stop that comes first means the transport is never called, and a stop that
+/// comes later cancels the running task.
+///
+/// Bodies given to `upload(for:from:)` and `upload(for:fromFile:)` are read from the task
+/// (``UploadBody``): Foundation on Linux hides them from URL protocols.
 final class RoutedURLProtocol<S: RouteSlot>: URLProtocol, RoutedProtocol {
     static var routeID: Int { S.id }
 
-    private let inFlight = Mutex<Task<Void, Never>?>(nil)
+    /// Where this request's work is.
+    private enum Loading {
+        case idle
+        case running(Task<Void, Never>)
+        case stopped
+    }
+
+    private let loading = Mutex(Loading.idle)
 
     override class func canInit(with request: URLRequest) -> Bool {
         let scheme = request.url?.scheme?.lowercased()
@@ -29,36 +45,59 @@ final class RoutedURLProtocol<S: RouteSlot>: URLProtocol, RoutedProtocol {
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     override func startLoading() {
-        let request = URLRequestConversion.httpRequest(from: self.request)
-        guard let handler = TapedeckRoutes.handler(for: S.id) else {
+        var converted = URLRequestConversion.httpRequest(from: self.request)
+        if converted.body == nil, let upload = UploadBody.read(from: task, request: self.request) {
+            switch upload {
+            case .success(let body): converted.body = body
+            case .failure(let error):
+                client?.urlProtocol(self, didFailWithError: error)
+                return
+            }
+        }
+        let request = converted
+        guard let route = TapedeckRoutes.route(for: S.id), let handler = route.handler else {
             client?.urlProtocol(self, didFailWithError: TapedeckTestingError.routeRemoved(url: request.url.absoluteString))
             return
         }
-        switch handler {
-        case .replay(let replay):
+        route.log.append(request)
+        if case .replay(let replay) = handler, !route.gate.defersResponses {
             do {
                 deliver(try replay.serve(request))
             } catch {
-                client?.urlProtocol(self, didFailWithError: error)
+                client?.urlProtocol(self, didFailWithError: URLErrorMapping.mapped(error, url: request.url))
             }
-        case .transport(let transport):
-            let box = ProtocolBox(self)
-            DispatchQueue.global().async {
-                let task = Task {
-                    do {
-                        let response = try await transport.send(request)
-                        box.value.deliver(response)
-                    } catch {
-                        box.value.client?.urlProtocol(box.value, didFailWithError: error)
-                    }
-                }
-                box.value.inFlight.withLock { $0 = task }
-            }
+            return
+        }
+        let box = ProtocolBox(self)
+        loading.withLock { state in
+            guard case .idle = state else { return }
+            state = .running(Task { await box.value.respond(to: request, with: handler, gate: route.gate) })
         }
     }
 
     override func stopLoading() {
-        inFlight.withLock { $0?.cancel() }
+        loading.withLock { state in
+            if case .running(let task) = state { task.cancel() }
+            state = .stopped
+        }
+    }
+
+    /// Sends or serves `request`, waits at the gate, and reports; after a stop it reports
+    /// nothing (URLSession has already failed the task as cancelled).
+    private func respond(to request: HTTPRequest, with handler: TapedeckRoutes.Handler, gate: ResponseGate) async {
+        do {
+            let response: HTTPResponse
+            switch handler {
+            case .replay(let replay): response = try replay.serve(request)
+            case .transport(let transport): response = try await transport.send(request)
+            }
+            try await gate.pass()
+            try Task.checkCancellation()
+            deliver(response)
+        } catch {
+            guard !Task.isCancelled else { return }
+            client?.urlProtocol(self, didFailWithError: URLErrorMapping.mapped(error, url: request.url))
+        }
     }
 
     private func deliver(_ response: HTTPResponse) {

@@ -31,13 +31,9 @@ public struct SampleResponse: Sendable {
         self.body = body
     }
 
-    /// Wraps a MockURLProtocol-style pair.
+    /// Wraps a MockURLProtocol-style pair; headers are sorted by name (Foundation keeps no order).
     public init(_ response: HTTPURLResponse, _ data: Data) {
-        var headers = HTTPHeaders()
-        for (key, value) in response.allHeaderFields {
-            if let name = key as? String, let value = value as? String { headers.add(name: name, value: value) }
-        }
-        self.init(status: response.statusCode, headers: headers, body: data)
+        self.init(status: response.statusCode, headers: HTTPHeaders(foundationFields: response.allHeaderFields), body: data)
     }
 
     /// 200 (or `status`) with a JSON body.

@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// The process-wide routing table that gives every Tapedeck `URLSession` its own transport.
 ///
-/// Each session made by ``Foundation/URLSession/replaying(_:allowRepeats:matcher:followRedirects:configuration:)``,
+/// Each session made by ``Foundation/URLSession/replaying(_:allowRepeats:matcher:followRedirects:origin:configuration:)``,
 /// `.recording(to:…)` or `.stubbing { }` gets a route number and a URLProtocol class of its own
 /// (`RoutedURLProtocol<Slot>`, a distinct generic specialisation per number) in its
 /// `configuration.protocolClasses`. The protocol looks its transport up here by that number,
@@ -15,7 +15,12 @@ import FoundationNetworking
 /// is registered globally (`URLProtocol.registerClass` does nothing on Linux). A routing header
 /// is not used because corelibs applies `httpAdditionalHeaders` after protocols see the request.
 ///
-/// The table is guarded by a `Mutex`; entries live until ``remove(_:)`` (``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` removes its own).
+/// A route lives as long as its session: the session's delegate (a ``RouteOwner``) removes it
+/// when the session is invalidated or released, so the cassette it holds is freed with the
+/// session and its number is reused. ``remove(_:)`` drops the transport earlier (the end of
+/// ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)``);
+/// the number stays taken until the session goes, so a stray request fails instead of reaching
+/// a later session. The table is guarded by a `Mutex`.
 public enum TapedeckRoutes {
     /// What answers a route's requests.
     enum Handler: Sendable {
@@ -25,59 +30,88 @@ public enum TapedeckRoutes {
         case transport(any HTTPTransport)
     }
 
+    /// One session's entry: its transport (nil once removed), what it was sent, and its response gate.
+    struct Route: Sendable {
+        var handler: Handler?
+        let log = SentRequestLog()
+        let gate = ResponseGate()
+        /// Tells this entry from a later one that reuses the number.
+        let serial: Int
+    }
+
     private struct Table {
-        var next = 1
-        var handlers: [Int: Handler] = [:]
+        var routes: [Int: Route] = [:]
+        /// Numbers whose sessions are gone, reused before new ones so protocol classes stay few.
+        var free: [Int] = []
+        var highest = 0
+        var serial = 0
     }
 
     private static let table = Mutex(Table())
 
-    /// Registers `handler` and returns the protocol class to put in `protocolClasses`.
-    static func register(_ handler: Handler) -> AnyClass {
-        let id = table.withLock { table in
-            defer { table.next += 1 }
-            table.handlers[table.next] = handler
-            return table.next
+    /// Registers `handler` and returns the number of its new route and the entry's serial.
+    private static func register(_ handler: Handler) -> (id: Int, serial: Int) {
+        table.withLock { table in
+            let id: Int
+            if let reused = table.free.popLast() {
+                id = reused
+            } else {
+                table.highest += 1
+                id = table.highest
+            }
+            table.serial += 1
+            table.routes[id] = Route(handler: handler, serial: table.serial)
+            return (id, table.serial)
         }
-        return RouteSlots.protocolClass(for: id)
     }
 
-    static func handler(for id: Int) -> Handler? {
-        table.withLock { $0.handlers[id] }
+    static func route(for id: Int) -> Route? {
+        table.withLock { $0.routes[id] }
     }
 
-    /// A session configuration whose only custom protocol routes to `handler`.
-    static func configuration(_ base: URLSessionConfiguration, routingTo handler: Handler) -> URLSessionConfiguration {
+    /// A session whose only custom protocol routes to `handler`; the route goes with the session.
+    static func session(_ base: URLSessionConfiguration, routingTo handler: Handler) -> URLSession {
+        let (id, serial) = register(handler)
         let configuration = base
-        configuration.protocolClasses = [register(handler)] + (configuration.protocolClasses ?? [])
+        configuration.protocolClasses = [RouteSlots.protocolClass(for: id)] + (configuration.protocolClasses ?? [])
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
-        return configuration
+        return URLSession(configuration: configuration, delegate: RouteOwner(id: id, serial: serial), delegateQueue: nil)
     }
 
-    /// Forgets the route of a session made by TapedeckTesting (its requests then fail); other sessions are untouched.
+    /// Forgets the transport of a session made by TapedeckTesting (its requests then fail); other sessions are untouched.
     public static func remove(_ session: URLSession) {
-        guard let id = route(of: session) else { return }
-        _ = table.withLock { $0.handlers.removeValue(forKey: id) }
+        guard let id = routeID(of: session) else { return }
+        table.withLock { $0.routes[id]?.handler = nil }
     }
 
-    /// The number of live routes (for tests of the table itself).
-    public static var count: Int { table.withLock { $0.handlers.count } }
+    /// Frees route `id` for reuse once the session that owned it is invalidated or released.
+    static func release(_ id: Int, serial: Int) {
+        table.withLock { table in
+            guard table.routes[id]?.serial == serial else { return }
+            table.routes[id] = nil
+            table.free.append(id)
+        }
+    }
+
+    /// The number of route numbers taken (live or removed, not yet released) and the highest
+    /// number ever used: what the protocol classes made so far cost.
+    static var usage: (taken: Int, highest: Int) { table.withLock { ($0.routes.count, $0.highest) } }
 
     /// The route number of a session made by TapedeckTesting.
-    static func route(of session: URLSession) -> Int? {
+    static func routeID(of session: URLSession) -> Int? {
         for protocolClass in session.configuration.protocolClasses ?? [] {
             if let routed = protocolClass as? any RoutedProtocol.Type { return routed.routeID }
         }
         return nil
     }
 
-    /// The transport behind a session, if it has one (replay counts, recorder flush).
-    static func transport(of session: URLSession) -> Handler? {
-        route(of: session).flatMap(handler(for:))
+    /// The entry behind a session, if it has one (replay counts, recorder flush, sent requests).
+    static func route(of session: URLSession) -> Route? {
+        routeID(of: session).flatMap(route(for:))
     }
 }
 

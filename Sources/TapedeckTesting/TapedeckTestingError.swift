@@ -13,6 +13,10 @@ public enum TapedeckTestingError: Error, LocalizedError, Sendable, CustomStringC
     case stubFailed(url: String, detail: String)
     /// `URLSession.cassette` was used outside a test with the `.cassette("name")` trait.
     case noCassetteTrait(url: String)
+    /// `session.tapedeck` was asked to wait on a session TapedeckTesting did not make.
+    case notATapedeckSession
+    /// An upload task's body could not be read, so it can be neither recorded nor matched.
+    case uploadBodyHidden(url: String, method: String)
 
     /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
@@ -28,6 +32,13 @@ public enum TapedeckTestingError: Error, LocalizedError, Sendable, CustomStringC
         case .noCassetteTrait(let url):
             return "request to \(url) went through URLSession.cassette outside a cassette trait; "
                 + "add .cassette(\"name\") to the test: @Test(.cassette(\"name\"))"
+        case .notATapedeckSession:
+            return "this URLSession was not made by TapedeckTesting, so it logs no requests; "
+                + "make it with URLSession.replaying(…), .recording(to:…), .stubbing { } or withCassette { }"
+        case let .uploadBodyHidden(url, method):
+            return "the body of \(method) \(url) went through URLSession's upload task, which hides it from URL protocols "
+                + "on this platform, so Tapedeck can neither record nor match it (it would store an empty body); "
+                + "send it with data(for:) and request.httpBody (or httpBodyStream) instead"
         }
     }
 

@@ -40,14 +40,30 @@ extension URLSession {
 
     /// A session that answers from an in-memory replay transport (counts and unused report stay readable on it).
     public static func replaying(_ replay: ReplayTransport, configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
-        URLSession(configuration: TapedeckRoutes.configuration(configuration, routingTo: .replay(replay)))
+        TapedeckRoutes.session(configuration, routingTo: .replay(replay))
+    }
+
+    /// A replaying session with latency and faults played over it (``Tapedeck/NetworkConditions``):
+    /// `reset` and `truncate` fail the call with `URLError(.networkConnectionLost)`, `timeout` with
+    /// `URLError(.timedOut)`, `status:503` answers 503.
+    ///
+    /// ```swift
+    /// let flaky = NetworkConditions(latency: .recorded, faults: [try FaultRule(parsing: "GET /users=reset@20%")], seed: 1)
+    /// let session = URLSession.replaying(try ReplayTransport(contentsOf: Cassettes.url("users")), conditions: flaky)
+    /// ```
+    public static func replaying(_ replay: ReplayTransport, conditions: NetworkConditions,
+                                 configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
+        let conditioned = ConditionedTransport(inner: replay, conditions: conditions)
+        return TapedeckRoutes.session(configuration, routingTo: .transport(conditioned))
     }
 
     /// A session that records into `cassette` in the mode `TAPEDECK_RECORD_MODE` names, else
     /// `none` on CI, else `once` (records only when the file is missing).
     ///
-    /// Each recorded interaction is redacted, linted and saved at once (atomically); requests go
-    /// out through an inner `URLSession` started from a background queue.
+    /// Each recorded interaction is redacted, linted and appended to the cassette's journal at
+    /// once; the journal is merged into the cassette (atomically) when the process exits, or
+    /// the next time the cassette is opened if it was killed. Requests go out through an inner
+    /// `URLSession` started from a background queue.
     ///
     /// ```swift
     /// let session = try URLSession.recording(to: Cassettes.url("httpbin"))
@@ -60,7 +76,7 @@ extension URLSession {
     }
 
     /// ``recording(to:options:configuration:)`` in `mode` (still overridden by
-    /// `TAPEDECK_RECORD_MODE`): `.all` re-records, `.new` adds what is missing, `.none` only replays.
+    /// `TAPEDECK_RECORD_MODE`): `.all` re-records, `.new` adds what is missing, `.replayOnly` only replays.
     public static func recording(to cassette: URL, mode: RecordMode,
                                  options: RecordingTransport.Options = RecordingTransport.Options(),
                                  configuration: URLSessionConfiguration = .ephemeral) throws(CassetteError) -> URLSession {
@@ -77,7 +93,7 @@ extension URLSession {
 
     /// A session that sends through an existing recorder (``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` uses it).
     public static func recording(_ recorder: RecordingTransport, configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
-        URLSession(configuration: TapedeckRoutes.configuration(configuration, routingTo: .transport(recorder)))
+        TapedeckRoutes.session(configuration, routingTo: .transport(recorder))
     }
 
     /// A session whose every request is answered by `handler`, MockURLProtocol-style.
@@ -99,6 +115,6 @@ extension URLSession {
             if let failure = sample.failure { throw URLError(failure) }
             return sample.response(for: request.url)
         }
-        return URLSession(configuration: TapedeckRoutes.configuration(configuration, routingTo: .transport(transport)))
+        return TapedeckRoutes.session(configuration, routingTo: .transport(transport))
     }
 }

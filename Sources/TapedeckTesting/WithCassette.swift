@@ -1,5 +1,6 @@
 import Foundation
 import Tapedeck
+import TapedeckTooling
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -34,6 +35,12 @@ public enum Cassettes {
 /// ``Tapedeck/CassetteUsage``). That record never fails a test: when it cannot be written,
 /// a Swift Testing test gets a warning issue (severity `.warning`, so it still passes) saying
 /// why and how to fix it (`TAPEDECK_USAGE_DIR`).
+///
+/// `TAPEDECK_RECORD_MODE=verify` sends every request live instead and throws
+/// ``CassetteDriftError`` (status and JSON shape compared, at JSON Pointers) when the live API
+/// answers differently from the cassette; the cassette is not written. `TAPEDECK_MAX_AGE=30d`
+/// with `TAPEDECK_ON_EXPIRY=warn|fail|rerecord` warns, fails or re-records when the cassette
+/// holds older interactions.
 ///
 /// `redactor` decides what is replaced before anything is written (and how incoming requests
 /// are compared); the secret lint's refusal names the `Redactor` to pass when it finds more.
@@ -75,11 +82,11 @@ public func withCassette<T>(
 }
 
 /// ``withCassette(_:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` in `mode` (still
-/// overridden by `TAPEDECK_RECORD_MODE`): `.none` replays only and fails when the cassette
+/// overridden by `TAPEDECK_RECORD_MODE`): `.replayOnly` replays only and fails when the cassette
 /// is missing, `.all` re-records.
 ///
 /// ```swift
-/// try await withCassette("httpbin", mode: .none) { session in … }
+/// try await withCassette("httpbin", mode: .replayOnly) { session in … }
 /// ```
 public func withCassette<T>(
     _ name: String,
@@ -113,9 +120,14 @@ func runCassette<T>(
     _ body: (URLSession) async throws -> T
 ) async throws -> T {
     let url = Cassettes.url(name, file: file)
+    if VerifyMode.isRequested(environment) {
+        return try await VerifyMode.run(cassette: url, matcher: matcher, redactor: redactor,
+                                        live: URLSessionTransport(options: .init(followRedirects: false)), body)
+    }
     let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, redactor: redactor,
                                          context: CurrentTest.context, origin: origin)
-    let recorder = try RecordingTransport(cassette: url, mode: try RecordMode.resolve(mode, environment: environment),
+    let expiredMode = try TestExpiry.check(url, environment: environment, warn: warn)
+    let recorder = try RecordingTransport(cassette: url, mode: try expiredMode ?? RecordMode.resolve(mode, environment: environment),
                                           inner: URLSessionTransport(options: .init(followRedirects: false)),
                                           options: .init(replay: replay))
     let session = URLSession.recording(recorder)

@@ -8,17 +8,35 @@ extension Cassette {
     /// ```swift
     /// let cassette = try Cassette.load(from: URL(fileURLWithPath: "Sessions/tour.cassette.json"))
     /// ```
-    public static func load(from url: URL) throws(CassetteError) -> Cassette {
-        if let format = CassetteFormat(for: url), format != .native { return try loadInterop(from: url, format: format) }
+    ///
+    /// A file larger than `maximumFileSize` (``defaultMaximumFileSize``, 1 GiB) is refused before
+    /// it is read, and compressed bodies in vcrpy and HAR files decode within ``BodyLimits``, so
+    /// no cassette can exhaust memory.
+    ///
+    /// Interactions a recording session journaled beside the file and has not merged yet
+    /// (`NAME.journal`, see ``CassetteStore``) are merged into it first, so a cassette reads
+    /// whole even while it is recorded into, or after the recorder was killed.
+    public static func load(from url: URL, maximumFileSize: Int = Cassette.defaultMaximumFileSize) throws(CassetteError) -> Cassette {
+        try CassetteMerge.read(url, maximumFileSize: maximumFileSize)
+    }
+
+    /// Reads the cassette file alone (``load(from:maximumFileSize:)`` without the journal).
+    static func loadFile(from url: URL, maximumFileSize: Int = Cassette.defaultMaximumFileSize) throws(CassetteError) -> Cassette {
+        if let format = CassetteFormat(for: url), format != .native {
+            return try loadInterop(from: url, format: format, maximumFileSize: maximumFileSize)
+        }
         let data: Data
         do {
-            data = try FileAccess.read(url)
+            data = try FileAccess.read(url, maximumSize: maximumFileSize)
         } catch {
             throw .unreadable(path: url.path, reason: error.reason)
         }
         if VCRCassetteReader.looksLikeVCRJSON(data) { return try decodeInterop(data, from: url, format: .vcrYAML) }
         return try CassetteCodec.decode(data, source: url.path)
     }
+
+    /// The largest cassette file ``load(from:maximumFileSize:)`` reads unless told otherwise: 1 GiB.
+    public static let defaultMaximumFileSize = 1 << 30
 
     /// The native-format bytes (deterministic: the same cassette always gives the same bytes).
     public func encoded() -> Data {

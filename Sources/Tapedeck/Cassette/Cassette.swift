@@ -47,11 +47,15 @@ public struct Interaction: Sendable, Hashable {
     public var response: HTTPResponse
     /// When the exchange happened.
     public var recordedAt: Date
+    /// The transport failure met instead of a response, when one was recorded; `response` is
+    /// then a placeholder (status 0) and replay throws the failure's error.
+    public var failure: TransportFailure?
 
     /// Creates an interaction.
-    public init(request: HTTPRequest, response: HTTPResponse, recordedAt: Date = Date()) {
+    public init(request: HTTPRequest, response: HTTPResponse, recordedAt: Date = Date(), failure: TransportFailure? = nil) {
         self.request = request
         self.response = response
         self.recordedAt = recordedAt
+        self.failure = failure
     }
 }

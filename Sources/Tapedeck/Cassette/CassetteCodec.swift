@@ -98,6 +98,14 @@ public enum CassetteCodec {
         if let url = response.url, url != request.url {
             responseMembers.append(("url", .string(url.absoluteString)))
         }
+        if let failure = interaction.failure {
+            return .object([
+                ("duration", .number(durationLiteral(response.duration))),
+                ("failure", .object([("detail", .string(failure.detail)), ("kind", .string(failure.kind.rawValue))])),
+                ("recordedAt", .string(RFC3339Date.format(interaction.recordedAt, fractionDigits: 3))),
+                ("request", .object(requestMembers)),
+            ])
+        }
         return .object([
             ("duration", .number(durationLiteral(response.duration))),
             ("recordedAt", .string(RFC3339Date.format(interaction.recordedAt, fractionDigits: 3))),
@@ -121,6 +129,7 @@ public enum CassetteCodec {
     // MARK: - Decoding
 
     private static func decodeInteraction(_ reader: FieldReader) throws(CassetteError) -> Interaction {
+        if let failureReader = try reader.optionalObject("failure") { return try decodeFailure(reader, failureReader) }
         let requestReader = try reader.object("request")
         let responseReader = try reader.object("response")
         let url = try requestReader.url("url")
@@ -129,11 +138,7 @@ public enum CassetteCodec {
             throw .invalidField(path: reader.source, pointer: requestReader.pointer + "/method",
                                 problem: "'\(methodName)' is not a valid HTTP method")
         }
-        var request = HTTPRequest(method: method, url: url, headers: try requestReader.headers("headers"))
-        if let body = try requestReader.optionalField("body") {
-            request.body = try CassetteBody.decode(body.value, at: body.pointer, in: reader.source)
-            fixContentLength(&request.headers, count: request.body?.count ?? 0)
-        }
+        let request = try decodeRequest(requestReader, method: method, url: url)
         let status = try responseReader.int("status")
         guard (100...999).contains(status) else {
             throw .invalidField(path: reader.source, pointer: responseReader.pointer + "/status",
@@ -156,6 +161,39 @@ public enum CassetteCodec {
                                 problem: "'\(recordedAt)' is not an ISO-8601 date such as 2026-01-02T10:00:00.123Z")
         }
         return Interaction(request: request, response: response, recordedAt: date)
+    }
+
+    private static func decodeRequest(_ reader: FieldReader, method: HTTPMethod, url: URL) throws(CassetteError) -> HTTPRequest {
+        var request = HTTPRequest(method: method, url: url, headers: try reader.headers("headers"))
+        if let body = try reader.optionalField("body") {
+            request.body = try CassetteBody.decode(body.value, at: body.pointer, in: reader.source)
+            fixContentLength(&request.headers, count: request.body?.count ?? 0)
+        }
+        return request
+    }
+
+    /// An interaction whose `failure` member stands in for the response (``TransportFailure``).
+    private static func decodeFailure(_ reader: FieldReader, _ failureReader: FieldReader) throws(CassetteError) -> Interaction {
+        let requestReader = try reader.object("request")
+        let url = try requestReader.url("url")
+        let methodName = try requestReader.string("method")
+        guard let method = try? HTTPMethod(validating: methodName) else {
+            throw .invalidField(path: reader.source, pointer: requestReader.pointer + "/method", problem: "'\(methodName)' is not a valid HTTP method")
+        }
+        let kindName = try failureReader.string("kind")
+        guard let kind = TransportFailure.Kind(rawValue: kindName) else {
+            throw .invalidField(path: reader.source, pointer: failureReader.pointer + "/kind",
+                                problem: "'\(kindName)' is not a transport failure; use one of "
+                                    + TransportFailure.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        let recordedAt = try reader.string("recordedAt")
+        guard let date = RFC3339Date.parse(recordedAt).map(RFC3339Date.roundedToMilliseconds) else {
+            throw .invalidField(path: reader.source, pointer: reader.pointer + "/recordedAt",
+                                problem: "'\(recordedAt)' is not an ISO-8601 date such as 2026-01-02T10:00:00.123Z")
+        }
+        return Interaction(request: try decodeRequest(requestReader, method: method, url: url),
+                           response: HTTPResponse(status: 0, reason: "", url: url, duration: try reader.optionalDouble("duration") ?? 0),
+                           recordedAt: date, failure: TransportFailure(kind: kind, detail: try failureReader.optionalString("detail") ?? ""))
     }
 
     /// Rewrites a present `Content-Length` so it matches the body actually served, except on

@@ -3,14 +3,14 @@ import Foundation
 /// Why a cassette could not be read, written, recorded into or served from.
 ///
 /// Every message names the file, the place inside it (a JSON Pointer such as
-/// `/interactions/3/response/status`) and what to do next, worded for the ``FixContext``
-/// where it is read. `description` is the same text, so a test that throws it shows the
+/// `/interactions/3/response/status`) and what to do next, worded by the ``FixWording``
+/// of the session (``LibraryFixWording`` unless a front-end passes its own). `description` is the same text, so a test that throws it shows the
 /// whole message (`Caught error: no recorded interaction matches …`), not an enum dump.
 public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConvertible {
     /// The file exists but could not be read.
     case unreadable(path: String, reason: String)
     /// Replay-only mode was asked for and the cassette does not exist.
-    case missing(path: String, context: FixContext)
+    case missing(path: String, context: any FixWording)
     /// The file is not valid JSON; `pointer` is where the parser was.
     case malformedJSON(path: String, line: Int, column: Int, pointer: String, reason: String)
     /// A field has the wrong type or an invalid value.
@@ -20,13 +20,16 @@ public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConverti
     /// Writing the file failed.
     case writeFailed(path: String, reason: String)
     /// The secret lint refused to save the cassette.
-    case secretsFound(path: String, findings: [SecretLint.Finding], context: FixContext)
+    case secretsFound(path: String, findings: [SecretLint.Finding], context: any FixWording)
     /// No recorded interaction matches a request.
     case noMatch(MismatchReport)
     /// A record mode name (from an option or `TAPEDECK_RECORD_MODE`) is not one of the four.
     case invalidRecordMode(value: String, source: String)
     /// A part of a matching spec (``Matcher/init(spec:)``) is not understood.
     case invalidMatchSpec(spec: String, part: String)
+    /// The matching interaction recorded a transport failure (``TransportFailure``): replay
+    /// fails the same way. ``ReplayTransport/send(_:)`` throws the ``HTTPError`` itself.
+    case recordedFailure(HTTPError)
 
     /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
@@ -34,8 +37,9 @@ public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConverti
         case .unreadable(let path, let reason):
             return "cannot read cassette \(path): \(reason)"
         case .missing(let path, let context):
-            return "cassette \(FixContext.display(path)) does not exist and the record mode is 'none' (replay only); "
-                + context.missingFix(path: FixContext.display(path))
+            let shown = DisplayPath.relative(path)
+            return "cassette \(shown) does not exist and the record mode is 'none' (replay only); "
+                + context.lines(for: .recordMissing(path: shown)).joined(separator: "; ")
         case .malformedJSON(let path, let line, let column, let pointer, let reason):
             return "\(path):\(line):\(column): cassette is not valid JSON at \(pointer.isEmpty ? "/" : pointer): \(reason); "
                 + "fix the file by hand or re-record it (TAPEDECK_RECORD_MODE=all)"
@@ -49,8 +53,8 @@ public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConverti
         case .secretsFound(let path, let findings, let context):
             let lines = findings.prefix(10).map { "  - \($0.description)" }
             let more = findings.count > 10 ? ["  … and \(findings.count - 10) more"] : []
-            let fixes = context.lintFixes(findings).map { "  - " + $0 }
-            return (["refusing to save \(FixContext.display(path)): it still holds \(findings.count) secret\(findings.count == 1 ? "" : "s"):"]
+            let fixes = context.lines(for: .redact(findings)).map { "  - " + $0 }
+            return (["refusing to save \(DisplayPath.relative(path)): it still holds \(findings.count) secret\(findings.count == 1 ? "" : "s"):"]
                 + lines + more + ["", "fix:"] + fixes).joined(separator: "\n")
         case .noMatch(let report):
             return report.description
@@ -60,6 +64,8 @@ public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConverti
         case .invalidMatchSpec(let spec, let part):
             return "'\(part)' in the matching spec '\(spec)' is not understood; method and URL are always compared, "
                 + "add any of: body, body:raw, body:form, header:NAME, ignore-query:NAME (e.g. body,header:Accept,ignore-query:ts)"
+        case .recordedFailure(let error):
+            return (error.errorDescription ?? "\(error)") + " (replayed from the cassette, where this failure was recorded)"
         }
     }
 

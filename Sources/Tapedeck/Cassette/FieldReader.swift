@@ -66,12 +66,14 @@ struct FieldReader {
         return double
     }
 
+    /// An absolute URL. Any scheme is read (a recorded redirect hop to `gopher:` must not make
+    /// the cassette unreadable): such an interaction can never match a request, and
+    /// `cassette lint` reports it as unreachable.
     func url(_ key: String) throws(CassetteError) -> URL {
         let text = try string(key)
-        guard let url = URL(string: text), let scheme = url.scheme, url.host != nil,
-              scheme == "http" || scheme == "https" else {
+        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
             throw .invalidField(path: source, pointer: pointer + "/" + key,
-                                problem: "'\(text)' is not an absolute http(s) URL")
+                                problem: "'\(text)' is not an absolute URL (scheme://host/path)")
         }
         return url
     }
@@ -85,7 +87,7 @@ struct FieldReader {
                 throw .invalidField(path: source, pointer: pair.pointer,
                                     problem: "expected a header pair [\"Name\", \"value\"], found \(CassetteBody.describe(pair.value))")
             }
-            headers.add(name: name, value: value)
+            headers.append(name: name, value: value)
         }
         return headers
     }

@@ -11,10 +11,10 @@ import Foundation
 /// RFC3339Date.parse("2024-05-01T12:00:00.5+02:00")                   // 2024-05-01 10:00:00.5 UTC
 /// RFC3339Date.format(date, fractionDigits: 3)                        // "2024-05-01T10:00:00.500Z"
 /// ```
-enum RFC3339Date {
+public enum RFC3339Date {
     /// Parses `2024-05-01T12:00:00.123456+02:00`, `…Z`, `…+0200` or no fraction at all; nil
-    /// for anything else (including month 13 or hour 24).
-    static func parse(_ text: String) -> Date? {
+    /// for anything else (including month 13, February 30 or hour 24).
+    public static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0
         func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
@@ -57,8 +57,8 @@ enum RFC3339Date {
             guard let minutes = number(2) else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
         }
-        guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
-              second <= 60 else { return nil }
+        guard index == bytes.count, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second <= 60 else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
@@ -66,7 +66,7 @@ enum RFC3339Date {
 
     /// `2024-05-01T10:00:00.123Z` with `fractionDigits` 3, `….123456Z` with 6 (rounded to
     /// the nearest unit; 0 gives no fraction).
-    static func format(_ date: Date, fractionDigits: Int) -> String {
+    public static func format(_ date: Date, fractionDigits: Int) -> String {
         let digits = min(max(fractionDigits, 0), 9)
         var unitsPerSecond: Int64 = 1
         for _ in 0..<digits { unitsPerSecond *= 10 }
@@ -85,8 +85,17 @@ enum RFC3339Date {
 
     /// `date` rounded to the nearest millisecond, as native cassettes store it, so decoding and
     /// re-encoding gives the same bytes.
-    static func roundedToMilliseconds(_ date: Date) -> Date {
+    public static func roundedToMilliseconds(_ date: Date) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
+
+    /// 28 to 31: the length of `month` in `year` of the proleptic Gregorian calendar.
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {

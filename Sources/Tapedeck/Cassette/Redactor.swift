@@ -4,37 +4,50 @@ import Foundation
 ///
 /// By default `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and API-key
 /// headers, key-like query items (`api_key`, `token`, `access_token`, `key`, `secret`,
-/// `password`, `signature`, `*_token`, `*_key`, …), string values of JSON members with such
-/// names at any depth (`{"password": …}`, `{"auth": {"refresh_token": …}}`: what ``SecretLint``
-/// would refuse) and the configured JSON Pointer paths (`*` matches any key or index) are replaced. The scheme of `Authorization` and cookie
-/// names and attributes stay readable (`Bearer <REDACTED>`, `session=<REDACTED>; Path=/`).
-/// Values removed this way are also scrubbed wherever a response echoes them (httpbin's
-/// `/headers`, a `Location` header, a text body).
+/// `password`, `signature`, `*_token`, `*_key`, …), values of JSON members, form fields and
+/// multipart fields with such names (`{"password": …}`, `password=…&client_secret=…`: what
+/// ``SecretLint`` would refuse) and the configured JSON Pointer paths (`*` matches any key or
+/// index) are replaced. The scheme of `Authorization` and cookie names and attributes stay
+/// readable (`Bearer <REDACTED>`, `session=<REDACTED>; Path=/`).
+///
+/// One value, one placeholder, everywhere: every value removed this way is also replaced
+/// wherever else it appears in the cassette (``redact(_:knownSecrets:)-(Cassette,_)``): in other
+/// interactions' URLs, paths, headers and bodies (an `access_token` from a login response
+/// reused in `/sessions/<token>`). The placeholder is always ``placeholder``; inside URLs and
+/// form bodies it is percent-encoded (``encodedPlaceholder``), as any `<` or `>` must be there,
+/// so a client that sends a replayed placeholder back in a URL sends exactly what was recorded.
+/// Values shorter than ``minimumScrubLength`` bytes are replaced in their own field only.
 ///
 /// Replay applies the same redactor to incoming requests before matching, so a request that
-/// carries the real token matches the recorded placeholder.
+/// carries the real token matches the recorded placeholder. Redacting twice changes nothing.
 ///
 /// ```swift
 /// let redactor = Redactor(jsonPaths: ["/password", "/users/*/ssn"])
-/// let safe = redactor.redact(interaction)
+/// let safe = redactor.redact(cassette)
 /// ```
 public struct Redactor: Sendable, Hashable {
-    /// What replaces header values and JSON values.
+    /// What replaces a credential, everywhere.
     public static let placeholder = "<REDACTED>"
-    /// What replaces query item values (URL-safe, so URLs stay readable).
-    public static let queryPlaceholder = "REDACTED"
+    /// ``placeholder`` percent-encoded, as it appears in URLs and form bodies.
+    public static let encodedPlaceholder = "%3CREDACTED%3E"
+    /// The query placeholder of cassettes written before one placeholder was used everywhere;
+    /// still recognised as a placeholder when reading and matching.
+    public static let legacyQueryPlaceholder = "REDACTED"
+    /// Secrets shorter than this (in UTF-8 bytes) are replaced in their field but not searched
+    /// for elsewhere: a two-letter value would match ordinary text.
+    public static let minimumScrubLength = 6
 
     /// Header names (case-insensitive) whose values are replaced.
     public var headers: Set<String>
     /// Query item names (case-insensitive) whose values are replaced, besides key-like ones.
     public var queryItems: Set<String>
-    /// Whether query item and JSON member names that look like keys (`*_token`, `*_key`,
-    /// `*_secret`, `*password*`) count too.
+    /// Whether query item, form field and JSON member names that look like keys (`*_token`,
+    /// `*_key`, `*_secret`, `*password*`) count too.
     public var keyLikeQueryItems: Bool
     /// JSON Pointers into request and response JSON bodies whose values are replaced.
     public var jsonPaths: [String]
     /// JSON member names (case-insensitive) whose string values are replaced wherever they
-    /// occur in a JSON body.
+    /// occur in a JSON body; form and multipart fields with these names are replaced too.
     public var jsonKeys: Set<String>
 
     /// The headers redacted by default.
@@ -82,6 +95,11 @@ public struct Redactor: Sendable, Hashable {
         return queryItems.contains(lower) || (keyLikeQueryItems && Redactor.isKeyLike(lower))
     }
 
+    /// Whether a form or multipart field with this name is redacted (a query item or JSON member name).
+    public func redactsFormField(_ name: String) -> Bool {
+        redactsQueryItem(name) || redactsJSONKey(name)
+    }
+
     /// `*_token`, `*_key`, `*_secret`, `*password*`, `*-token`, `*-key` (lower-case input).
     static func isKeyLike(_ lower: String) -> Bool {
         let normalized = lower.replacingOccurrences(of: "-", with: "_")
@@ -89,44 +107,116 @@ public struct Redactor: Sendable, Hashable {
             || normalized.contains("password") || normalized.hasSuffix("apikey")
     }
 
-    /// The interaction with credentials replaced and their echoes scrubbed from the response.
+    /// Whether `value` is (or holds) a placeholder, in any spelling Tapedeck ever wrote.
+    /// cassetter's and vcrpy users' common placeholders count too (`[FILTERED]`).
+    public static func isPlaceholder(_ value: String) -> Bool {
+        value.contains(placeholder) || value.contains(encodedPlaceholder) || value == legacyQueryPlaceholder
+            || foreignPlaceholders.contains(value)
+    }
+
+    /// Placeholders other tools write, left alone.
+    static let foreignPlaceholders: Set<String> = ["[FILTERED]", "FILTERED", "%5BFILTERED%5D"]
+
+    /// `value` rendered the way `body` was laid out when that is one of a cassette's JSON
+    /// layouts, else compact (so the cassette shows it as JSON, not escaped text).
+    static func render(_ value: JSONValue, like body: Data) -> Data {
+        (CassetteBody.structuredJSON(body)?.1 ?? .compact).render(value)
+    }
+
+    /// The cassette with credentials replaced in every interaction, and every value replaced
+    /// anywhere replaced everywhere else in it too. `knownSecrets` are values learned elsewhere
+    /// (an earlier recording session) that must not appear either. Idempotent.
+    public func redact(_ cassette: Cassette, knownSecrets: [String] = []) -> Cassette {
+        var secrets = knownSecrets
+        var result = cassette
+        result.interactions = cassette.interactions.map { redactFields($0, collecting: &secrets) }
+        let scrubbing = SecretScrubber(secrets)
+        if !scrubbing.isEmpty { result.interactions = result.interactions.map(scrubbing.scrub) }
+        return result
+    }
+
+    /// The cassette with every occurrence of `secrets` replaced (no field rules applied).
+    static func scrub(_ cassette: Cassette, secrets: [String]) -> Cassette {
+        let scrubbing = SecretScrubber(secrets)
+        guard !scrubbing.isEmpty else { return cassette }
+        var result = cassette
+        result.interactions = cassette.interactions.map(scrubbing.scrub)
+        return result
+    }
+
+    /// The interaction with credentials replaced and their echoes scrubbed from it.
     public func redact(_ interaction: Interaction) -> Interaction {
-        var secrets: [String] = []
+        redact(interaction, knownSecrets: []).interaction
+    }
+
+    /// The request as it would be recorded: what replay compares incoming requests in.
+    public func redact(_ request: HTTPRequest) -> HTTPRequest {
+        redact(request, knownSecrets: []).request
+    }
+
+    /// The interaction redacted, with `knownSecrets` scrubbed too, and the secrets it held.
+    public func redact(_ interaction: Interaction, knownSecrets: [String]) -> (interaction: Interaction, secrets: [String]) {
+        var found: [String] = []
+        let fields = redactFields(interaction, collecting: &found)
+        let scrubbing = SecretScrubber(knownSecrets + found)
+        return (scrubbing.isEmpty ? fields : scrubbing.scrub(fields), found)
+    }
+
+    /// The request redacted, with `knownSecrets` scrubbed too, and the secrets it held.
+    public func redact(_ request: HTTPRequest, knownSecrets: [String]) -> (request: HTTPRequest, secrets: [String]) {
+        redact(request, known: SecretScrubber(knownSecrets))
+    }
+
+    /// The request redacted, scrubbed of what `known` holds and of its own secrets.
+    func redact(_ request: HTTPRequest, known: SecretScrubber) -> (request: HTTPRequest, secrets: [String]) {
+        var found: [String] = []
+        var result = redactFields(request, collecting: &found)
+        if !known.isEmpty { result = known.scrub(result) }
+        let own = SecretScrubber(found)
+        if !own.isEmpty { result = own.scrub(result) }
+        return (result, found)
+    }
+
+    /// Free text (a report's failure message, an `actual:` value) with credentials in it
+    /// replaced: `"password": "…"` and `password=…` pairs, header lines, bearer tokens, JWTs,
+    /// and every value in `knownSecrets`.
+    public func redact(text: String, knownSecrets: [String] = []) -> String {
+        var secrets = knownSecrets
+        let redacted = TextRedaction.redact(text, redactor: self, collecting: &secrets)
+        return SecretScrubber(secrets).scrub(text: redacted)
+    }
+
+    /// `text` with bearer tokens and JWTs replaced (the rule free text and command lines share),
+    /// and how many were.
+    public static func redactTokens(in text: String) -> (text: String, count: Int) {
+        var found: [String] = []
+        let result = TextRedaction.tokens(in: text, collecting: &found)
+        return (result, found.count)
+    }
+
+    // MARK: - Field rules
+
+    private func redactFields(_ interaction: Interaction, collecting secrets: inout [String]) -> Interaction {
         var result = interaction
-        result.request = redact(interaction.request, collecting: &secrets)
+        result.request = redactFields(interaction.request, collecting: &secrets)
         var response = interaction.response
         response.headers = redact(response.headers, collecting: &secrets)
         response.url = response.url.map { redact($0, collecting: &secrets) }
-        response.body = redactJSON(response.body, contentType: response.headers["Content-Type"], collecting: &secrets)
-        let echoes = Set(secrets.filter { $0.utf8.count >= 6 }).sorted { $0.count > $1.count }
-        if !echoes.isEmpty {
-            response.headers = HTTPHeaders(response.headers.map { field in
-                HTTPHeader(name: field.name, value: Redactor.scrub(field.value, secrets: echoes))
-            })
-            if let text = String(validating: response.body, as: UTF8.self) {
-                let scrubbed = Redactor.scrub(text, secrets: echoes)
-                if scrubbed != text {
-                    response.body = Data(scrubbed.utf8)
-                    CassetteCodec.fixContentLength(&response.headers, count: response.body.count)
-                }
-            }
+        let body = redactBody(response.body, contentType: response.headers["Content-Type"], collecting: &secrets)
+        if body != response.body {
+            response.body = body
+            CassetteCodec.fixContentLength(&response.headers, count: body.count)
         }
         result.response = response
         return result
     }
 
-    /// The request as it would be recorded: what replay compares incoming requests in.
-    public func redact(_ request: HTTPRequest) -> HTTPRequest {
-        var secrets: [String] = []
-        return redact(request, collecting: &secrets)
-    }
-
-    private func redact(_ request: HTTPRequest, collecting secrets: inout [String]) -> HTTPRequest {
+    private func redactFields(_ request: HTTPRequest, collecting secrets: inout [String]) -> HTTPRequest {
         var result = request
         result.url = redact(request.url, collecting: &secrets)
         result.headers = redact(request.headers, collecting: &secrets)
         if let body = request.body {
-            result.body = redactJSON(body, contentType: request.headers["Content-Type"], collecting: &secrets)
+            result.body = redactBody(body, contentType: request.headers["Content-Type"], collecting: &secrets)
             if result.body != body { CassetteCodec.fixContentLength(&result.headers, count: result.body?.count ?? 0) }
         }
         return result
@@ -152,13 +242,15 @@ public struct Redactor: Sendable, Hashable {
         case "authorization", "proxy-authorization":
             let pieces = value.split(separator: " ", maxSplits: 1)
             if pieces.count == 2 {
-                secrets.append(String(pieces[1]))
-                secrets.append(value)
+                if !isPlaceholder(String(pieces[1])) {
+                    secrets.append(String(pieces[1]))
+                    secrets.append(value)
+                }
                 return pieces[0] + " " + placeholder
             }
             fallthrough
         default:
-            if value != placeholder { secrets.append(value) }
+            if !isPlaceholder(value), !value.isEmpty { secrets.append(value) }
             return placeholder
         }
     }
@@ -166,98 +258,15 @@ public struct Redactor: Sendable, Hashable {
     private static func redactCookiePair(_ pair: String, collecting secrets: inout [String]) -> String {
         guard let equals = pair.firstIndex(of: "=") else { return pair }
         let value = pair[pair.index(after: equals)...]
-        if value != placeholder, !value.isEmpty { secrets.append(String(value)) }
+        if !isPlaceholder(String(value)), !value.isEmpty { secrets.append(String(value)) }
         return pair[...equals] + placeholder
     }
 
     private func redact(_ url: URL, collecting secrets: inout [String]) -> URL {
-        guard let query = url.query(percentEncoded: true), !query.isEmpty else { return url }
-        var changed = false
-        let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, redactsQueryItem(PercentEncoding.decode(String(parts[0]))),
-                  parts[1] != Redactor.queryPlaceholder else { return String(item) }
-            changed = true
-            let value = PercentEncoding.decode(String(parts[1]).replacingOccurrences(of: "+", with: " "))
-            secrets.append(value)
-            secrets.append(String(parts[1]))
-            return parts[0] + "=" + Redactor.queryPlaceholder
-        }
-        guard changed, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        components.percentEncodedQuery = items.joined(separator: "&")
+        guard let query = url.query(percentEncoded: true), !query.isEmpty,
+              let redacted = FormFields.redact(query, collecting: &secrets, where: redactsQueryItem) else { return url }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.percentEncodedQuery = redacted
         return components.url ?? url
-    }
-
-    private func redactJSON(_ body: Data, contentType: String?, collecting secrets: inout [String]) -> Data {
-        guard !jsonPaths.isEmpty || !jsonKeys.isEmpty || keyLikeQueryItems, let contentType, MediaType.isJSON(contentType),
-              let value = try? JSONParser.parse(body) else { return body }
-        var redacted = replaceKeyed(in: value, collecting: &secrets)
-        for path in jsonPaths {
-            let tokens = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-                $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            }
-            redacted = Redactor.replace(in: redacted, tokens: tokens[...], collecting: &secrets)
-        }
-        guard redacted != value else { return body }
-        let layout = CassetteBody.structuredJSON(body)?.1 ?? .compact
-        return layout.render(redacted)
-    }
-
-    /// Replaces the non-empty string values of members ``redactsJSONKey(_:)`` names, at any depth.
-    private func replaceKeyed(in value: JSONValue, collecting secrets: inout [String]) -> JSONValue {
-        switch value {
-        case .object(let members):
-            return .object(members.map { member in
-                if redactsJSONKey(member.key), case .string(let string) = member.value, !string.isEmpty,
-                   !SecretLint.isPlaceholder(string) {
-                    secrets.append(string)
-                    return (member.key, .string(Redactor.placeholder))
-                }
-                return (member.key, replaceKeyed(in: member.value, collecting: &secrets))
-            })
-        case .array(let elements):
-            return .array(elements.map { replaceKeyed(in: $0, collecting: &secrets) })
-        default:
-            return value
-        }
-    }
-
-    private static func replace(in value: JSONValue, tokens: ArraySlice<String>, collecting secrets: inout [String]) -> JSONValue {
-        guard let token = tokens.first else {
-            switch value {
-            case .string(let string) where string != placeholder:
-                secrets.append(string)
-                return .string(placeholder)
-            case .number(let literal):
-                secrets.append(literal)
-                return .string(placeholder)
-            case .string, .null: return value
-            default: return .string(placeholder)
-            }
-        }
-        let rest = tokens.dropFirst()
-        switch value {
-        case .object(let members):
-            return .object(members.map { member in
-                guard token == "*" || member.key == token else { return member }
-                return (member.key, replace(in: member.value, tokens: rest, collecting: &secrets))
-            })
-        case .array(let elements):
-            return .array(elements.enumerated().map { index, element in
-                guard token == "*" || String(index) == token else { return element }
-                return replace(in: element, tokens: rest, collecting: &secrets)
-            })
-        default:
-            return value
-        }
-    }
-
-    /// Replaces every occurrence of each secret (longest first) with the placeholder.
-    static func scrub(_ text: String, secrets: [String]) -> String {
-        var result = text
-        for secret in secrets where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: placeholder)
-        }
-        return result
     }
 }

@@ -35,15 +35,41 @@ public enum SecretLint {
     }
 
     /// Throws ``CassetteError/secretsFound(path:findings:context:)`` when anything is found;
-    /// `context` decides the fixes it names.
-    public static func check(_ cassette: Cassette, path: String, context: FixContext = .unitTests(filter: nil)) throws(CassetteError) {
+    /// `context` words the fixes it names.
+    public static func check(_ cassette: Cassette, path: String, context: any FixWording = LibraryFixWording()) throws(CassetteError) {
         let found = findings(in: cassette)
         if !found.isEmpty { throw .secretsFound(path: path, findings: found, context: context) }
     }
 
-    /// Every credential in the cassette, in interaction order.
+    /// Every credential in the cassette, in interaction order; then every field that
+    /// redacting the cassette again would still change (redaction is idempotent, so a cassette
+    /// Tapedeck saved has none: a value redacted in one place but left in another is found here).
     public static func findings(in cassette: Cassette) -> [Finding] {
-        cassette.interactions.enumerated().flatMap { findings(in: $1, index: $0) }
+        let found = cassette.interactions.enumerated().flatMap { findings(in: $1, index: $0) }
+        return found + unredacted(in: cassette, besides: found)
+    }
+
+    /// The fields ``Redactor/standard`` would change in `cassette`, except those already in `found`.
+    static func unredacted(in cassette: Cassette, besides found: [Finding]) -> [Finding] {
+        // Cookies are redacted when recording but, as above, not findings in a cassette from elsewhere.
+        let again = Redactor(headers: Redactor.defaultHeaders.subtracting(["cookie", "set-cookie"])).redact(cassette)
+        let known = Set(found.map { "\($0.interaction) \($0.field.split(separator: " ").prefix(2).joined(separator: " ").replacingOccurrences(of: "query", with: "URL"))" })
+        var result: [Finding] = []
+        for (index, (old, new)) in zip(cassette.interactions, again.interactions).enumerated() {
+            let fields: [(String, Bool, String)] = [
+                ("request URL", old.request.url != new.request.url, old.request.url.absoluteString),
+                ("request header", old.request.headers != new.request.headers, ""),
+                ("request body", old.request.body != new.request.body, String(decoding: old.request.body ?? Data(), as: UTF8.self)),
+                ("response URL", old.response.url != new.response.url, old.response.url?.absoluteString ?? ""),
+                ("response header", old.response.headers != new.response.headers, ""),
+                ("response body", old.response.body != new.response.body, String(decoding: old.response.body, as: UTF8.self)),
+            ]
+            for (field, changed, value) in fields where changed && !known.contains("\(index) \(field)") {
+                result.append(Finding(interaction: index, field: field, kind: "value redaction would replace (redacted elsewhere in the cassette)",
+                                      excerpt: mask(value)))
+            }
+        }
+        return result
     }
 
     /// The credentials in one interaction.
@@ -98,6 +124,16 @@ public enum SecretLint {
             }
             return found
         }
+        let fields: [(name: String, value: String?)] = switch contentType.map(MediaType.essence) {
+        case "application/x-www-form-urlencoded": FormFields.pairs(text)
+        case "multipart/form-data": MultipartFields.fields(body, contentType: contentType ?? "").map { ($0.name, $0.value) }
+        default: []
+        }
+        for field in fields where Redactor.standard.redactsFormField(field.name) {
+            guard let value = field.value, !value.isEmpty, !isPlaceholder(value) else { continue }
+            found.append(Finding(interaction: index, field: "\(side) body \(field.name)", kind: "key-like value", excerpt: mask(value)))
+        }
+        if !found.isEmpty { return found }
         if let jwt = firstJWT(in: text) {
             found.append(Finding(interaction: index, field: "\(side) body", kind: "JWT", excerpt: mask(jwt)))
         } else if let token = bearerToken(in: text), !isPlaceholder(token) {
@@ -109,7 +145,7 @@ public enum SecretLint {
     private static let jsonSecretKeys = Redactor.defaultJSONKeys
 
     static func isPlaceholder(_ value: String) -> Bool {
-        value.contains(Redactor.placeholder) || value == Redactor.queryPlaceholder
+        Redactor.isPlaceholder(value)
     }
 
     /// The token after `Bearer ` (case-insensitive) if one of at least 8 token characters follows.
@@ -165,9 +201,6 @@ public enum SecretLint {
 
     private static func queryItems(of url: URL) -> [(name: String, value: String)] {
         guard let query = url.query(percentEncoded: true) else { return [] }
-        return query.split(separator: "&").map { item in
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (PercentEncoding.decode(String(parts[0])), parts.count > 1 ? PercentEncoding.decode(String(parts[1])) : "")
-        }
+        return FormFields.pairs(query).map { ($0.name, $0.value ?? "") }
     }
 }

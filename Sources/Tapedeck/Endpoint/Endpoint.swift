@@ -46,6 +46,13 @@ public struct Endpoint<Response>: Sendable {
         self.decode = decode
     }
 
+    /// Throws for a header whose name is not a token or whose value holds CR, LF or NUL.
+    /// ``APIClient/request(for:)`` calls it before anything is built or sent; the initialisers
+    /// stay non-throwing so endpoints can be declared as `static` values.
+    public func validate() throws(HTTPError) {
+        try headers.validate()
+    }
+
     /// Returns a copy whose body is `value` encoded as JSON with `encoder`.
     public func withJSONBody<Body: Encodable>(_ value: Body, encoder: JSONEncoder = JSONEncoder()) throws(HTTPError) -> Endpoint {
         var copy = self

@@ -18,8 +18,8 @@ public struct HTTPHeader: Hashable, Sendable, Codable {
 ///
 /// ```swift
 /// var headers: HTTPHeaders = ["Accept": "application/json"]
-/// headers.add(name: "Set-Cookie", value: "a=1")
-/// headers.add(name: "Set-Cookie", value: "b=2")
+/// try headers.add(name: "Set-Cookie", value: "a=1")
+/// try headers.add(name: "Set-Cookie", value: "b=2")
 /// headers["accept"]             // "application/json"
 /// headers.values(for: "set-cookie")  // ["a=1", "b=2"]
 /// ```
@@ -61,6 +61,8 @@ public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByD
     public var isEmpty: Bool { fields.isEmpty }
 
     /// The first value for `name` (case-insensitive); setting replaces every field of that name.
+    /// Setting does not validate (it cannot throw): ``APIClient`` and the live transports check
+    /// every field before anything is sent (``HTTPRequest/validateForSending()``).
     public subscript(name: String) -> String? {
         get { fields.first { $0.name.caseInsensitiveEquals(name) }?.value }
         set {
@@ -78,9 +80,29 @@ public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByD
         fields.contains { $0.name.caseInsensitiveEquals(name) }
     }
 
-    /// Appends a field, keeping any existing ones with the same name.
-    public mutating func add(name: String, value: String) {
+    /// Appends a field, keeping any existing ones with the same name; throws
+    /// ``HTTPError/invalidHeaderName(_:)`` or ``HTTPError/invalidHeaderValue(name:value:)``
+    /// for a name that is not a token or a value with CR, LF or NUL, so data from outside
+    /// cannot inject a header.
+    public mutating func add(name: String, value: String) throws(HTTPError) {
+        try HTTPHeaders.validate(name: name)
+        try HTTPHeaders.validate(value: value, name: name)
         fields.append(HTTPHeader(name: name, value: value))
+    }
+
+    /// Appends a field as received or read from a file, unchecked (a server's bytes are
+    /// recorded as they came).
+    mutating func append(name: String, value: String) {
+        fields.append(HTTPHeader(name: name, value: value))
+    }
+
+    /// Throws for the first field whose name or value could not be sent as given (see
+    /// ``add(name:value:)``).
+    public func validate() throws(HTTPError) {
+        for field in fields {
+            try HTTPHeaders.validate(name: field.name)
+            try HTTPHeaders.validate(value: field.value, name: field.name)
+        }
     }
 
     /// Replaces the first field named `name` in place and drops later ones, or appends.
@@ -94,7 +116,7 @@ public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByD
                 return seen
             }
         } else {
-            add(name: name, value: value)
+            append(name: name, value: value)
         }
     }
 
@@ -126,7 +148,7 @@ public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByD
 
 extension String {
     /// ASCII case-insensitive comparison, as header names need.
-    func caseInsensitiveEquals(_ other: String) -> Bool {
+    @_spi(Tooling) public func caseInsensitiveEquals(_ other: String) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
         return zip(a, b).allSatisfy { x, y in

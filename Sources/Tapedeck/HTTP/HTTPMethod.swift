@@ -10,8 +10,15 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, Codable, CustomS
     /// The method as sent on the wire, upper-cased for the common methods.
     public var rawValue: String
 
-    /// Wraps a method name as given; use ``init(validating:)`` for user input.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Wraps a method name as given, or nil when it is not an RFC 9110 token (empty, or with
+    /// spaces, CR, LF or separators), so no method can inject into a request line; use
+    /// ``init(validating:)`` for an error that says why.
+    public init?(rawValue: String) {
+        guard !rawValue.isEmpty, rawValue.utf8.allSatisfy(HTTPMethod.isTokenByte) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(token: String) { self.rawValue = token }
 
     /// Parses a user-typed method: the common methods in any case, or a custom RFC 9110 token.
     public init(validating input: String) throws(HTTPError) {
@@ -27,32 +34,34 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, Codable, CustomS
     }
 
     /// `GET`
-    public static let get = HTTPMethod(rawValue: "GET")
+    public static let get = HTTPMethod(token: "GET")
     /// `POST`
-    public static let post = HTTPMethod(rawValue: "POST")
+    public static let post = HTTPMethod(token: "POST")
     /// `PUT`
-    public static let put = HTTPMethod(rawValue: "PUT")
+    public static let put = HTTPMethod(token: "PUT")
     /// `PATCH`
-    public static let patch = HTTPMethod(rawValue: "PATCH")
+    public static let patch = HTTPMethod(token: "PATCH")
     /// `DELETE`
-    public static let delete = HTTPMethod(rawValue: "DELETE")
+    public static let delete = HTTPMethod(token: "DELETE")
     /// `HEAD`
-    public static let head = HTTPMethod(rawValue: "HEAD")
+    public static let head = HTTPMethod(token: "HEAD")
     /// `OPTIONS`
-    public static let options = HTTPMethod(rawValue: "OPTIONS")
+    public static let options = HTTPMethod(token: "OPTIONS")
 
     /// The seven common methods, in the order help text lists them.
     public static let common: [HTTPMethod] = [.get, .post, .put, .patch, .delete, .head, .options]
-
-    /// Whether this is one of ``common``.
-    public var isCommon: Bool { HTTPMethod.common.contains(self) }
 
     /// The raw value, as typed.
     public var description: String { rawValue }
 
     /// Decodes from the form ``encode(to:)`` writes.
     public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let method = HTTPMethod(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: HTTPError.invalidMethod(text).localizedDescription)
+        }
+        self = method
     }
 
     /// Encodes as the plain form a cassette stores.

@@ -35,4 +35,18 @@ public struct HTTPRequest: Hashable, Sendable, Codable {
         }
         headers["Content-Length"] = String(encoded.data.count)
     }
+
+    /// Checks what a transport is about to put on the wire: the method is a token, every
+    /// header name a token and no header value holds CR, LF or NUL (so a value taken from
+    /// user data cannot inject a header), and the scheme is http or https.
+    public func validateForSending() throws(HTTPError) {
+        guard !method.rawValue.isEmpty, method.rawValue.utf8.allSatisfy(HTTPMethod.isTokenByte) else {
+            throw .invalidMethod(method.rawValue)
+        }
+        try headers.validate()
+        let scheme = url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw .invalidURL(input: url.absoluteString, reason: "only http and https URLs are sent")
+        }
+    }
 }

@@ -32,9 +32,6 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
         self.duration = duration
     }
 
-    /// Whether the status is 2xx.
-    public var isSuccess: Bool { (200..<300).contains(status) }
-
     /// The body as UTF-8 text, or nil when it is not valid UTF-8.
     public var text: String? { String(bytes: body, encoding: .utf8) }
 

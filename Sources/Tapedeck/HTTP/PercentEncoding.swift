@@ -24,7 +24,13 @@ public enum PercentEncoding {
 
     /// Decodes `%XX` escapes; invalid escapes are kept as typed.
     public static func decode(_ text: String) -> String {
-        let bytes = Array(text.utf8)
+        String(decoding: decodedBytes(text.utf8), as: UTF8.self)
+    }
+
+    /// The bytes `%XX` escapes stand for: exactly two hex digits after `%` (`%+f` and `%2` are
+    /// kept as typed); everything else byte for byte.
+    public static func decodedBytes(_ text: some Collection<UInt8>) -> [UInt8] {
+        let bytes = Array(text)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
@@ -38,7 +44,7 @@ public enum PercentEncoding {
                 index += 1
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     static func hex(_ byte: UInt8) -> String {

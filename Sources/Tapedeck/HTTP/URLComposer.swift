@@ -73,6 +73,9 @@ public enum URLComposer {
         return url
     }
 
+    /// Why a relative path alone is not a URL, the start of that ``HTTPError/invalidURL(input:reason:)``'s reason.
+    public static let relativeWithoutBase = "it is relative and no base URL is set"
+
     /// Resolves `path` against `base` and appends `query`.
     ///
     /// - `path` may be a full `http(s)://` URL, which replaces the base.
@@ -87,7 +90,7 @@ public enum URLComposer {
             url = try parseBase(path)
         } else {
             guard let base else {
-                throw .invalidURL(input: path, reason: "it is relative and no base URL is set; run 'base http://host:port' first or give a full URL")
+                throw .invalidURL(input: path, reason: URLComposer.relativeWithoutBase + "; set a base URL or give a full URL")
             }
             url = try join(base: base, path: path)
         }

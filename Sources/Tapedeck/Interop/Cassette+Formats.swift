@@ -4,10 +4,11 @@ extension Cassette {
     /// Reads a vcrpy or HAR file for ``load(from:)``, which dispatches here by extension so
     /// every replay site (REPL `replay`, `tapedeck run --replay`, `URLSession.replaying`)
     /// accepts all three formats. Errors keep the interop message (file, path inside, problem).
-    static func loadInterop(from url: URL, format: CassetteFormat) throws(CassetteError) -> Cassette {
+    static func loadInterop(from url: URL, format: CassetteFormat,
+                            maximumFileSize: Int = Cassette.defaultMaximumFileSize) throws(CassetteError) -> Cassette {
         let data: Data
         do {
-            data = try FileAccess.read(url)
+            data = try FileAccess.read(url, maximumSize: maximumFileSize)
         } catch {
             throw .unreadable(path: url.path, reason: error.reason)
         }
@@ -52,6 +53,7 @@ extension Cassette {
         case .native: try CassetteCodec.decode(data, source: file)
         case .vcrYAML: try VCRCassetteReader.read(data, file: file, defaultDate: defaultDate)
         case .har: try HARReader.read(data, file: file)
+        case .cassetter: try CassetterReader.read(data, file: file, defaultDate: defaultDate)
         }
     }
 
@@ -61,6 +63,7 @@ extension Cassette {
         case .native: (CassetteCodec.encode(self), [])
         case .vcrYAML: VCRCassetteWriter.write(self)
         case .har: HARWriter.write(self)
+        case .cassetter: CassetterWriter.write(self)
         }
     }
 

@@ -53,7 +53,7 @@ public enum HARReader {
             let cookies = try cursor.list("cookies").map { cookie throws(InteropError) in
                 "\(try cookie.required("name").string())=\(try cookie.optional("value")?.string() ?? "")"
             }
-            if !cookies.isEmpty { headers.add(name: "Cookie", value: cookies.joined(separator: "; ")) }
+            if !cookies.isEmpty { headers.append(name: "Cookie", value: cookies.joined(separator: "; ")) }
         }
         let body = try cursor.optional("postData").map { postData throws(InteropError) in try self.body(postData) }
         return HTTPRequest(method: method, url: url, headers: headers, body: body)
@@ -86,10 +86,10 @@ public enum HARReader {
         let reason = try cursor.optional("statusText")?.string()
         var headers = try self.headers(cursor.required("headers"))
         if !headers.contains("Set-Cookie") {
-            for cookie in try cursor.list("cookies") { headers.add(name: "Set-Cookie", value: try setCookie(cookie)) }
+            for cookie in try cursor.list("cookies") { headers.append(name: "Set-Cookie", value: try setCookie(cookie)) }
         }
         if let redirect = try cursor.optional("redirectURL")?.string(), !redirect.isEmpty, !headers.contains("Location") {
-            headers.add(name: "Location", value: redirect)
+            headers.append(name: "Location", value: redirect)
         }
         let content = try cursor.required("content")
         var body = Data()
@@ -105,9 +105,13 @@ public enum HARReader {
         }
         if !body.isEmpty, !headers.contains("Content-Type"), let mime = try content.optional("mimeType")?.string(),
            !mime.isEmpty {
-            headers.add(name: "Content-Type", value: mime)
+            headers.append(name: "Content-Type", value: mime)
         }
-        ContentCoding.normalize(headers: &headers, body: &body)
+        do {
+            try ContentCoding.normalize(headers: &headers, body: &body)
+        } catch {
+            throw content.failure("the compressed body cannot be decoded: \(error.reason)")
+        }
         var url: URL? = requestURL
         if let custom = try cursor.optional("_url") {
             let text = try custom.string()
@@ -133,7 +137,7 @@ public enum HARReader {
     private static func headers(_ cursor: JSONCursor) throws(InteropError) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for (name, value) in try cursor.nameValuePairs() where !name.hasPrefix(":") {
-            headers.add(name: name, value: value)
+            headers.append(name: name, value: value)
         }
         return headers
     }

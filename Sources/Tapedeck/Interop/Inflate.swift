@@ -1,16 +1,33 @@
 import Foundation
 
+// Why this decoder is written here instead of calling system zlib:
+//
+// - The core (`Tapedeck`) is what an app's tests import on iOS, macOS and Linux, and it must
+//   build with Foundation (and Yams) alone. On Linux, zlib is reachable from Swift only through
+//   a `.systemLibrary` target (module map + pkg-config), and a core that depends on a system
+//   library target is exactly what `PackageLayoutTests` forbids (issue: the core is portable).
+//   Apple's `Compression` framework does raw deflate only and does not exist on Linux.
+// - Live traffic never comes here: the libcurl transport (outside the core) decodes responses
+//   with libcurl's own system zlib, and URLSession decodes them itself. This decoder only
+//   reads bodies that other tools stored still compressed in vcrpy and HAR cassettes.
+// - It is bounded: every call takes a maximum output size (``BodyLimits``: size and expansion
+//   ratio), checked before each byte is written, so a decompression bomb in a cassette stops
+//   with an error naming the limit instead of exhausting memory.
+
 /// A small DEFLATE (RFC 1951) decoder with gzip (RFC 1952) and zlib (RFC 1950) framing, so
-/// compressed bodies stored by other tools can be decoded without linking zlib.
+/// compressed bodies stored by other tools can be decoded in the core, with a bound on the
+/// decoded size.
 ///
 /// ```swift
-/// let text = try Inflate.gunzip(compressed)
+/// let text = try Inflate.gunzip(compressed, limit: 10 * 1024 * 1024)
 /// ```
 public enum Inflate {
     /// Why a compressed stream could not be decoded.
     public struct Failure: Error, Sendable, Equatable {
         /// What was wrong with the stream.
         public var reason: String
+        /// Whether decoding stopped at the output limit (the stream itself may be fine).
+        public var exceededLimit: Bool = false
     }
 
     /// Whether `data` starts with the gzip magic bytes.
@@ -19,14 +36,15 @@ public enum Inflate {
     }
 
     /// Decodes a gzip member (header, deflate stream, trailer); concatenated members are joined.
-    public static func gunzip(_ data: Data) throws(Failure) -> Data {
+    /// Throws a ``Failure`` with `exceededLimit` once the output would pass `limit` bytes.
+    public static func gunzip(_ data: Data, limit: Int) throws(Failure) -> Data {
         let bytes = [UInt8](data)
         var output: [UInt8] = []
         var offset = 0
         repeat {
             offset = try gzipHeaderEnd(bytes, from: offset)
             var reader = BitReader(bytes: bytes, position: offset)
-            try inflate(&reader, into: &output)
+            try inflate(&reader, into: &output, limit: limit)
             offset = reader.alignedPosition + 8
         } while offset + 18 <= bytes.count && bytes[offset] == 0x1F && bytes[offset + 1] == 0x8B
         return Data(output)
@@ -34,13 +52,14 @@ public enum Inflate {
 
     /// Decodes a zlib-framed stream, or a raw deflate stream when there is no zlib header
     /// (servers send both for `Content-Encoding: deflate`).
-    public static func inflateZlibOrRaw(_ data: Data) throws(Failure) -> Data {
+    /// Throws a ``Failure`` with `exceededLimit` once the output would pass `limit` bytes.
+    public static func inflateZlibOrRaw(_ data: Data, limit: Int) throws(Failure) -> Data {
         let bytes = [UInt8](data)
         var output: [UInt8] = []
         let hasZlibHeader = bytes.count >= 2 && bytes[0] & 0x0F == 8
             && (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0
         var reader = BitReader(bytes: bytes, position: hasZlibHeader ? 2 : 0)
-        try inflate(&reader, into: &output)
+        try inflate(&reader, into: &output, limit: limit)
         return Data(output)
     }
 
@@ -76,18 +95,18 @@ public enum Inflate {
                                                7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
     private static let codeLengthOrder: [Int] = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 
-    private static func inflate(_ reader: inout BitReader, into output: inout [UInt8]) throws(Failure) {
+    private static func inflate(_ reader: inout BitReader, into output: inout [UInt8], limit: Int) throws(Failure) {
         var isFinal = false
         while !isFinal {
             isFinal = try reader.bits(1) == 1
             switch try reader.bits(2) {
             case 0:
-                try reader.copyStored(into: &output)
+                try reader.copyStored(into: &output, limit: limit)
             case 1:
-                try inflateBlock(&reader, literals: .fixedLiterals, distances: .fixedDistances, into: &output)
+                try inflateBlock(&reader, literals: .fixedLiterals, distances: .fixedDistances, into: &output, limit: limit)
             case 2:
                 let (literals, distances) = try readDynamicTables(&reader)
-                try inflateBlock(&reader, literals: literals, distances: distances, into: &output)
+                try inflateBlock(&reader, literals: literals, distances: distances, into: &output, limit: limit)
             default:
                 throw Failure(reason: "invalid deflate block type")
             }
@@ -119,11 +138,12 @@ public enum Inflate {
     }
 
     private static func inflateBlock(
-        _ reader: inout BitReader, literals: Huffman, distances: Huffman, into output: inout [UInt8]
+        _ reader: inout BitReader, literals: Huffman, distances: Huffman, into output: inout [UInt8], limit: Int
     ) throws(Failure) {
         while true {
             let symbol = try literals.decode(&reader)
             if symbol < 256 {
+                guard output.count < limit else { throw .limit(limit) }
                 output.append(UInt8(symbol))
             } else if symbol == 256 {
                 return
@@ -135,6 +155,7 @@ public enum Inflate {
                 guard distanceSymbol < distanceBase.count else { throw Failure(reason: "invalid distance symbol") }
                 let distance = distanceBase[distanceSymbol] + (try reader.bits(distanceExtra[distanceSymbol]))
                 guard distance <= output.count else { throw Failure(reason: "distance too far back") }
+                guard output.count + length <= limit else { throw .limit(limit) }
                 let start = output.count - distance
                 for offset in 0..<length { output.append(output[start + offset]) }
             }
@@ -209,7 +230,7 @@ public enum Inflate {
             return value
         }
 
-        mutating func copyStored(into output: inout [UInt8]) throws(Failure) {
+        mutating func copyStored(into output: inout [UInt8], limit: Int) throws(Failure) {
             bitBuffer = 0
             position -= bitCount / 8
             bitCount = 0
@@ -219,8 +240,17 @@ public enum Inflate {
             guard length == ~complement & 0xFFFF else { throw Failure(reason: "stored block length mismatch") }
             position += 4
             guard position + length <= bytes.count else { throw Failure(reason: "truncated stored block") }
+            guard output.count + length <= limit else { throw .limit(limit) }
             output += bytes[position..<position + length]
             position += length
         }
+    }
+}
+
+extension Inflate.Failure {
+    /// The decoded output would pass `limit` bytes.
+    static func limit(_ limit: Int) -> Inflate.Failure {
+        Inflate.Failure(reason: "it decodes to more than \(ByteCount.describe(limit)), the limit for this body "
+                        + "(BodyLimits: maximum size, or expansion ratio for its compressed size)", exceededLimit: true)
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// Handles headers as lists or plain strings, `!!binary`, null and string bodies, the
 /// `body: {string: …}` form, `status: {code, message}`, pre-1.0 cassettes (a top-level
 /// list, `protocol`/`host`/`port`/`path` instead of `uri`, raw response header lines,
-/// Python object tags) and compressed bodies (decoded per the model's body rule).
+/// Python object tags) and compressed bodies (decoded per the model's body rule). A `.yaml`
+/// file in cassetter's dialect is handed to ``CassetterReader``.
 ///
 /// ```swift
 /// let cassette = try VCRCassetteReader.read(data, file: "github.yaml", defaultDate: .now)
@@ -14,6 +15,7 @@ public enum VCRCassetteReader {
     /// Decodes a vcrpy cassette; interactions without Tapedeck metadata get `defaultDate`.
     public static func read(_ data: Data, file: String, defaultDate: Date) throws(InteropError) -> Cassette {
         let root = try YAMLCursor.root(data, file: file)
+        if CassetterReader.recognizes(root) { return try CassetterReader.read(root: root, defaultDate: defaultDate) }
         let items: [YAMLCursor]
         var extras: [YAMLCursor] = []
         var metadata: [String: String] = [:]
@@ -130,6 +132,8 @@ public enum VCRCassetteReader {
             throw cursor.failure("expected a body string, !!binary or {string: …}, found a mapping")
         case .sequence:
             throw cursor.failure("expected a body string, !!binary or {string: …}, found a sequence")
+        case .alias:
+            throw cursor.failure("expected a body string, !!binary or {string: …}, found \(cursor.kind)")
         }
     }
 
@@ -159,7 +163,11 @@ public enum VCRCassetteReader {
             }
         }
         headers.remove(name: "Transfer-Encoding")
-        ContentCoding.normalize(headers: &headers, body: &body)
+        do {
+            try ContentCoding.normalize(headers: &headers, body: &body)
+        } catch {
+            throw (try cursor.optional("body") ?? cursor).failure("the compressed body cannot be decoded: \(error.reason)")
+        }
         return HTTPResponse(status: status, reason: reason, headers: headers, body: body)
     }
 
@@ -173,9 +181,9 @@ public enum VCRCassetteReader {
         case .mapping:
             for (name, value) in try cursor.mapping() {
                 if case .sequence = value.node {
-                    for item in try value.sequence() { headers.add(name: name, value: try item.string()) }
+                    for item in try value.sequence() { headers.append(name: name, value: try item.string()) }
                 } else {
-                    headers.add(name: name, value: try value.string())
+                    headers.append(name: name, value: try value.string())
                 }
             }
         case .sequence:
@@ -188,18 +196,18 @@ public enum VCRCassetteReader {
                     for pairCursor in pairs {
                         let pair = try pairCursor.sequence()
                         guard pair.count == 2 else { throw pairCursor.failure("expected a [name, value] pair") }
-                        headers.add(name: try pair[0].string(), value: try pair[1].string())
+                        headers.append(name: try pair[0].string(), value: try pair[1].string())
                     }
                 } else {
                     let line = try item.string().trimmingCharacters(in: .newlines)
                     guard let colon = line.firstIndex(of: ":") else {
                         throw item.failure("expected a \"Name: value\" header line")
                     }
-                    headers.add(name: String(line[..<colon]),
+                    headers.append(name: String(line[..<colon]),
                                 value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
                 }
             }
-        case .scalar:
+        case .scalar, .alias:
             throw cursor.failure("expected a mapping of header names to lists of values, found \(cursor.kind)")
         }
         return headers

@@ -1,6 +1,19 @@
 import Foundation
 import Yams
 
+// Why a cursor of Tapedeck's own beside Yams (Yams parses; this only walks its nodes):
+// - Plain scalars stay the text written. Decoding vcrpy YAML through Codable or Yams' default
+//   resolver types them: a header `yes` becomes true, `0123` an octal 83, `1.0` a float, `~`
+//   null, and the bytes replayed would differ (VCRCassetteReaderTests: "plain scalars stay
+//   the text written").
+// - vcrpy's dialects differ by shape, not by type (headers as lists, strings or raw lines;
+//   bodies as strings, `!!binary`, `{string: …}` or pickled objects), which a Codable model
+//   cannot express without a custom decoder as long as this file.
+// - Errors name the file, the path inside it (`interactions[2].response.status.code`) and the
+//   line, as the JSON and HAR readers do.
+// YAMLNesting guards Yams against deep nesting first; `make fuzz` runs a million mutated
+// cassettes through both with no crash.
+
 /// A YAML node with its path inside the document, for reading with errors that say where.
 ///
 /// Documents are composed with Yams' basic resolver (no implicit typing), so every plain
@@ -14,6 +27,11 @@ struct YAMLCursor {
     static func root(_ data: Data, file: String) throws(InteropError) -> YAMLCursor {
         guard let text = String(data: data, encoding: .utf8) else {
             throw .malformed(file: file, path: "(document)", problem: "not UTF-8 text; a vcrpy cassette is UTF-8 YAML")
+        }
+        if let excess = YAMLNesting.firstExcess(in: text) {
+            throw .syntax(file: file, line: excess.line, column: excess.column,
+                          problem: "YAML nested deeper than \(YAMLNesting.maximumDepth) levels; a cassette nests a few "
+                              + "levels, so this file is damaged or hostile: fix or re-record it")
         }
         do {
             guard let node = try Yams.compose(yaml: text, .basic) else {
@@ -69,6 +87,8 @@ struct YAMLCursor {
         case .mapping: "a mapping"
         case .sequence: "a sequence"
         case let .scalar(scalar): isNull ? "null" : "\"\(scalar.string.prefix(40))\""
+        // Yams resolves aliases while composing; an unresolved one is named, not read.
+        case .alias: "an alias"
         }
     }
 

@@ -3,12 +3,18 @@ import Foundation
 /// Writes YAML scalars that PyYAML (vcrpy's loader) and Yams read back as exactly the same
 /// string: plain where that is unambiguous, a literal block for readable multi-line text,
 /// double-quoted with escapes otherwise.
-enum YAMLScalar {
+@_spi(Tooling) public enum YAMLScalar {
     /// A scalar on the same line as its key: plain or double-quoted.
     static func inline(_ text: String) -> String {
         if isSafePlain(text) { return text }
         if canBeSingleQuoted(text) { return "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
         return doubleQuoted(text)
+    }
+
+    /// A string that every YAML loader reads back as a string: plain when that is safe, else
+    /// double-quoted (never single-quoted, which some loaders fold differently).
+    static func doubleQuotedIfNeeded(_ text: String) -> String {
+        isSafePlain(text) && !text.contains(where: { "&*!|>%@`#,[]{}".contains($0) }) ? text : doubleQuoted(text)
     }
 
     /// Single-quoted scalars hold printable text on one line; only `'` needs doubling.
@@ -92,7 +98,7 @@ enum YAMLScalar {
     }
 
     /// A YAML double-quoted scalar with every non-printable character escaped.
-    static func doubleQuoted(_ text: String) -> String {
+    public static func doubleQuoted(_ text: String) -> String {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

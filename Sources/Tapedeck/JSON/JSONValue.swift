@@ -6,6 +6,10 @@ import Foundation
 /// `==` is structural (same order, same literals); use ``semanticallyEquals(_:)`` to
 /// compare the way a JSON consumer would.
 ///
+/// Duplicate keys are kept as written, and every lookup reads the **last** one: the
+/// subscript, ``value(at:)``, semantic equality, `Decodable`, the interop readers and the
+/// shell's JSONPath (RFC 8259 leaves it open; JavaScript's `JSON.parse` and Python's `json` do the same).
+///
 /// ```swift
 /// let body = try JSONParser.parse(#"{"id": 7, "tags": ["a", "b"]}"#)
 /// body["tags"]?[1]?.stringValue            // "b"
@@ -181,9 +185,38 @@ extension JSONValue {
     }
 }
 
+extension JSONValue {
+    /// Orders two JSON number literals by value, exactly, with no floating-point rounding
+    /// (`9007199254740993` is greater than `9007199254740992`; `1.0`, `1` and `1e0` are equal):
+    /// negative, zero or positive as `a` is less than, equal to or greater than `b`. Both must be
+    /// JSON number literals (what ``JSONParser`` produces).
+    public static func compareNumbers(_ a: String, _ b: String) -> Int {
+        if a == b { return 0 }
+        return CanonicalNumber(a).compare(CanonicalNumber(b))
+    }
+}
+
 /// A number literal reduced to sign, significant digits and a power of ten, so that
 /// numerically equal literals compare equal without floating-point rounding.
 struct CanonicalNumber: Equatable {
+    /// Negative, zero or positive as `self` is less than, equal to or greater than `other`.
+    func compare(_ other: CanonicalNumber) -> Int {
+        let sign = digits.isEmpty ? 0 : (isNegative ? -1 : 1)
+        let otherSign = other.digits.isEmpty ? 0 : (other.isNegative ? -1 : 1)
+        guard sign == otherSign, sign != 0 else { return sign - otherSign }
+        // Same sign: compare magnitudes by the place of the leading digit, then digit by digit.
+        let magnitude: Int
+        let (place, otherPlace) = (digits.count + exponent, other.digits.count + other.exponent)
+        if place != otherPlace {
+            magnitude = place < otherPlace ? -1 : 1
+        } else if digits == other.digits {
+            magnitude = 0
+        } else {
+            magnitude = digits.lexicographicallyPrecedes(other.digits) ? -1 : 1
+        }
+        return sign * magnitude
+    }
+
     var isNegative = false
     /// Significant digits without leading or trailing zeros; empty for zero.
     var digits: [UInt8] = []
@@ -276,26 +309,6 @@ extension JSONValue: ExpressibleByDictionaryLiteral {
     /// A dictionary literal becomes an object whose members keep the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(elements.map { (key: $0.0, value: $0.1) })
-    }
-}
-
-// MARK: - Lossless round trip
-
-extension JSONValue {
-    /// Parses `data` and returns the value if it is valid JSON that re-serializes, compact and
-    /// pretty, back to the same structure with every literal (key order, duplicates, `1.0`)
-    /// intact; otherwise nil.
-    ///
-    /// Because ``JSONValue`` keeps literals, any valid JSON qualifies: callers can store the
-    /// structure (e.g. a body embedded in a cassette) and replay semantically identical JSON.
-    /// Whitespace is not kept, so replayed bytes may differ in layout only.
-    public static func isLosslessRoundTrip(_ data: Data) -> JSONValue? {
-        guard let value = try? JSONParser.parse(data) else { return nil }
-        for options in [JSONWriter.Options(), .pretty] {
-            let written: [UInt8] = JSONWriter.writeBytes(value, options: options)
-            guard let reparsed = try? JSONParser.parse(bytes: written), reparsed == value else { return nil }
-        }
-        return value
     }
 }
 

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Serializes ``JSONValue``s deterministically: numbers as their literals, non-ASCII as
-/// UTF-8, `/` never escaped.
+/// UTF-8, `/` never escaped. The one JSON serializer: cassette files, HAR and usage records,
+/// request bodies and the shell's coloured output all go through it (a ``Layout`` sets the
+/// indentation, one-line scalar arrays and colours).
 ///
 /// ```swift
 /// JSONWriter.write(["b": 1, "a": [true, nil]], options: [.pretty, .sortedKeys])
@@ -29,6 +31,50 @@ public struct JSONWriter: Sendable {
         public static let sortedKeys = Options(rawValue: 1 << 1)
     }
 
+    /// The kinds of token a ``Layout`` can decorate.
+    public enum Token: Sendable, Hashable, CaseIterable {
+        /// An object member's key.
+        case key
+        /// A string value.
+        case string
+        /// A number.
+        case number
+        /// `true`, `false` or `null`.
+        case literal
+    }
+
+    /// How a pretty layout looks beyond ``Options``.
+    public struct Layout: Sendable, Hashable {
+        /// Spaces per level.
+        public var indentWidth: Int
+        /// Arrays of scalars stay on one line (`["Accept", "*/*"]`) when they have at most two
+        /// elements or their line is at most this many bytes; nil puts every element on its own line.
+        public var inlineScalarArrays: Int?
+        /// Text written before and after each kind of token (ANSI colours), none when absent.
+        public var decorations: [Token: Decoration]
+
+        /// The text around a decorated token.
+        public struct Decoration: Sendable, Hashable {
+            /// Written before the token.
+            public var prefix: String
+            /// Written after the token.
+            public var suffix: String
+
+            /// Creates a decoration.
+            public init(prefix: String, suffix: String) {
+                self.prefix = prefix
+                self.suffix = suffix
+            }
+        }
+
+        /// Creates a layout; the defaults are ``Options/pretty``'s: two spaces, one element per line, no decoration.
+        public init(indentWidth: Int = 2, inlineScalarArrays: Int? = nil, decorations: [Token: Decoration] = [:]) {
+            self.indentWidth = indentWidth
+            self.inlineScalarArrays = inlineScalarArrays
+            self.decorations = decorations
+        }
+    }
+
     /// Serializes `value` as a string (no trailing newline).
     public static func write(_ value: JSONValue, options: Options = []) -> String {
         String(decoding: writeBytes(value, options: options), as: UTF8.self)
@@ -39,9 +85,14 @@ public struct JSONWriter: Sendable {
         Data(writeBytes(value, options: options))
     }
 
+    /// Serializes `value` pretty-printed in `layout` (no trailing newline); `options` may add ``Options/sortedKeys``.
+    public static func write(_ value: JSONValue, layout: Layout, options: Options = []) -> String {
+        String(decoding: writeBytes(value, options: options.union(.pretty), layout: layout), as: UTF8.self)
+    }
+
     /// Serializes `value` into a byte array.
-    static func writeBytes(_ value: JSONValue, options: Options) -> [UInt8] {
-        var writer = Writer(pretty: options.contains(.pretty), sortedKeys: options.contains(.sortedKeys))
+    static func writeBytes(_ value: JSONValue, options: Options, layout: Layout = Layout()) -> [UInt8] {
+        var writer = Writer(pretty: options.contains(.pretty), sortedKeys: options.contains(.sortedKeys), layout: layout)
         writer.write(value, indent: 0)
         return writer.output
     }
@@ -50,22 +101,30 @@ public struct JSONWriter: Sendable {
 private struct Writer {
     let pretty: Bool
     let sortedKeys: Bool
+    let layout: JSONWriter.Layout
+    /// Whether any token is decorated: most writes (cassettes, bodies) skip the lookup per token.
+    let decorating: Bool
     var output: [UInt8] = []
 
-    init(pretty: Bool, sortedKeys: Bool) {
+    init(pretty: Bool, sortedKeys: Bool, layout: JSONWriter.Layout) {
         self.pretty = pretty
         self.sortedKeys = sortedKeys
+        self.layout = layout
+        decorating = !layout.decorations.isEmpty
         output.reserveCapacity(4096)
     }
 
     mutating func write(_ value: JSONValue, indent: Int) {
         switch value {
-        case .null: append("null")
-        case .bool(let bool): append(bool ? "true" : "false")
-        case .number(let literal): appendRaw(literal)
-        case .string(let string): writeString(string)
+        case .null: decorated(.literal) { $0.append("null") }
+        case .bool(let bool): decorated(.literal) { $0.append(bool ? "true" : "false") }
+        case .number(let literal): decorated(.number) { $0.appendRaw(literal) }
+        case .string(let string): decorated(.string) { $0.writeString(string) }
         case .array(let elements):
             guard !elements.isEmpty else { return append("[]") }
+            if pretty, let width = layout.inlineScalarArrays, let line = inline(elements, width: width) {
+                return output.append(contentsOf: line)
+            }
             output.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
@@ -81,7 +140,7 @@ private struct Writer {
             for (position, member) in ordered.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
-                writeString(member.key)
+                decorated(.key) { $0.writeString(member.key) }
                 output.append(UInt8(ascii: ":"))
                 if pretty { output.append(UInt8(ascii: " ")) }
                 write(member.value, indent: indent + 1)
@@ -104,7 +163,32 @@ private struct Writer {
     mutating func newline(_ indent: Int) {
         guard pretty else { return }
         output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * layout.indentWidth))
+    }
+
+    /// Writes a token with its layout decoration around it.
+    mutating func decorated(_ token: JSONWriter.Token, _ body: (inout Writer) -> Void) {
+        guard decorating, let decoration = layout.decorations[token] else { return body(&self) }
+        appendRaw(decoration.prefix)
+        body(&self)
+        appendRaw(decoration.suffix)
+    }
+
+    /// `["a", "b"]` when every element is a scalar and the array has at most two elements or fits in `width` bytes.
+    func inline(_ elements: [JSONValue], width: Int) -> [UInt8]? {
+        var line = Writer(pretty: false, sortedKeys: sortedKeys, layout: layout)
+        line.output.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            switch element {
+            case .array, .object: return nil
+            default: break
+            }
+            if index > 0 { line.append(", ") }
+            line.write(element, indent: 0)
+            if elements.count > 2, line.output.count > width { return nil }
+        }
+        line.output.append(UInt8(ascii: "]"))
+        return line.output
     }
 
     mutating func append(_ text: StaticString) {

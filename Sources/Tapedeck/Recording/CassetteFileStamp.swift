@@ -1,13 +1,16 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// Which version of a cassette file is on disk (inode, modification time, size), so a recorder
-/// can tell whether another session wrote the file since it last looked. Every atomic write
-/// renames a new file into place, so the inode changes with each write, as long as the old
-/// inode cannot be recycled: ``HeldCassetteFile`` keeps it open for that reason.
-struct CassetteFileStamp: Hashable {
+/// Which version of a cassette file is on disk (inode, modification time, size). A session in
+/// record mode `all` writes the stamp of the file it opened into the journal, and the merge
+/// drops that file's interactions only if the file still has that stamp (nobody else merged
+/// since). Every merge renames a new file into place, so the inode changes with each write, as
+/// long as the old inode cannot be recycled: ``HeldCassetteFile`` keeps it open for that reason.
+struct CassetteFileStamp: Hashable, Sendable {
     var inode: UInt64
     var seconds: Int
     var nanoseconds: Int
@@ -15,8 +18,13 @@ struct CassetteFileStamp: Hashable {
 
     init(_ info: stat) {
         inode = UInt64(info.st_ino)
+        #if canImport(Darwin)
+        seconds = info.st_mtimespec.tv_sec
+        nanoseconds = info.st_mtimespec.tv_nsec
+        #else
         seconds = info.st_mtim.tv_sec
         nanoseconds = info.st_mtim.tv_nsec
+        #endif
         size = Int64(info.st_size)
     }
 
@@ -27,27 +35,24 @@ struct CassetteFileStamp: Hashable {
         return CassetteFileStamp(info)
     }
 
-    /// Runs `body` holding an exclusive `flock` on the cassette's directory (made first if
-    /// needed, so every session locks the same one), so sessions in this and other processes
-    /// read-merge-write the file one at a time.
-    static func withDirectoryLock<T>(for url: URL, _ body: () throws(CassetteError) -> T) throws(CassetteError) -> T {
-        do {
-            try FileAccess.makeParentDirectory(of: url)
-        } catch {
-            throw .writeFailed(path: url.path, reason: error.reason)
-        }
-        let descriptor = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return try body() }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
-        defer { flock(descriptor, LOCK_UN) }
-        return try body()
+    /// `inode:seconds:nanoseconds:size`, as a journal records it.
+    var text: String { "\(inode):\(seconds):\(nanoseconds):\(size)" }
+
+    /// Reads ``text`` back; nil when it is not four numbers.
+    init?(text: String) {
+        let parts = text.split(separator: ":")
+        guard parts.count == 4, let inode = UInt64(parts[0]), let seconds = Int(parts[1]),
+              let nanoseconds = Int(parts[2]), let size = Int64(parts[3]) else { return nil }
+        self.inode = inode
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+        self.size = size
     }
 }
 
-/// The version of the cassette file a session last read or wrote, held open so its inode
-/// number is not given to the next file written there (which would make another session's
-/// write look like this one's).
+/// The version of the cassette file a session opened, held open so its inode number is not
+/// given to the next file written there (which would make another session's merge look like
+/// no change).
 final class HeldCassetteFile: Sendable {
     /// The stamp of the held file.
     let stamp: CassetteFileStamp
@@ -64,11 +69,6 @@ final class HeldCassetteFile: Sendable {
         }
         self.descriptor = descriptor
         stamp = CassetteFileStamp(info)
-    }
-
-    /// Whether the file at `url` is still the held one (nobody replaced or rewrote it).
-    func isCurrent(at url: URL) -> Bool {
-        CassetteFileStamp.current(url) == stamp
     }
 
     deinit { close(descriptor) }

@@ -12,7 +12,7 @@ import Foundation
 /// `TAPEDECK_RECORD_MODE` overrides the mode chosen in code; with `CI=true` the default is `none`.
 ///
 /// ```swift
-/// let mode = try RecordMode.resolve(nil)          // .once locally, .none on CI
+/// let mode = try RecordMode.resolve(nil)          // .once locally, .replayOnly on CI
 /// let mode = try RecordMode.resolve(.new)         // .new unless TAPEDECK_RECORD_MODE says otherwise
 /// ```
 public enum RecordMode: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -22,8 +22,10 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case new
     /// Always send live and record; the file is replaced.
     case all
-    /// Replay only; a request with no match fails with a report.
-    case none
+    /// Replay only; a request with no match fails with a report. Typed `none` on the command
+    /// line and in `TAPEDECK_RECORD_MODE`; named `replayOnly` in Swift so that it never reads as
+    /// `Optional.none`.
+    case replayOnly = "none"
 
     /// The environment variable that overrides the mode chosen in code.
     public static let environmentKey = "TAPEDECK_RECORD_MODE"
@@ -33,9 +35,6 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable, CustomStringCo
 
     /// The mode in effect: `TAPEDECK_RECORD_MODE` if set, else `requested`, else `none` when
     /// `CI` is `true`/`1` and `once` otherwise.
-    ///
-    /// `requested` is optional, so a literal `.none` here means "not given"; write
-    /// `RecordMode.none` for replay-only.
     public static func resolve(_ requested: RecordMode?,
                                environment: [String: String] = ProcessInfo.processInfo.environment) throws(CassetteError) -> RecordMode {
         if let override = environment[environmentKey]?.trimmingCharacters(in: .whitespaces), !override.isEmpty {
@@ -46,11 +45,11 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable, CustomStringCo
         }
         if let requested { return requested }
         let ci = environment["CI"]?.lowercased()
-        return ci == "true" || ci == "1" ? .none : .once
+        return ci == "true" || ci == "1" ? .replayOnly : .once
     }
 
-    /// Parses a user-typed mode (`--mode new`), naming `source` in the error.
-    public init(parsing text: String, source: String = "--mode") throws(CassetteError) {
+    /// Parses a user-typed mode (`new`), naming `source` (where it was typed, such as an option) in the error.
+    public init(parsing text: String, source: String = "RecordMode(parsing:)") throws(CassetteError) {
         guard let mode = RecordMode(rawValue: text.lowercased()) else {
             throw .invalidRecordMode(value: text, source: source)
         }

@@ -1,12 +1,13 @@
 import Foundation
-import Synchronization
 
 /// Wraps any transport and records what goes through it into a cassette file, replaying what
 /// is already recorded as the ``RecordMode`` says.
 ///
-/// Each recorded interaction is redacted (``Redactor``), checked by ``SecretLint``, appended
-/// under a lock (many concurrent requests lose nothing) and, with `autosave` on, the file is
-/// rewritten atomically (temp file + rename) so `kill -9` never leaves a torn cassette.
+/// Each recorded interaction is redacted (``Redactor``), checked by ``SecretLint`` and handed
+/// to a ``CassetteStore``, which appends it to a journal beside the cassette and merges that
+/// into the cassette on ``flush()``, on release and at exit: recording costs the same per
+/// interaction at any cassette size, `kill -9` loses at most the interaction in flight, and
+/// sessions in several processes can record into one cassette at once.
 /// gzip/deflate bodies arrive decoded, so `Content-Encoding` is removed and `Content-Length`
 /// rewritten; repeated headers stay separate entries. Give it a transport that does not follow
 /// redirects to record chains hop by hop; it follows them itself when `followRedirects` is on.
@@ -27,14 +28,19 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         public var redactor: Redactor { get { replay.redactor } set { replay.redactor = newValue } }
         /// Whether a recorded interaction that still holds a secret is refused.
         public var lint: Bool
-        /// Whether the file is rewritten after each recorded interaction (else only on ``RecordingTransport/flush()``).
+        /// Whether each recorded interaction is journaled at once (else held in memory until ``RecordingTransport/flush()``).
         public var autosave: Bool
+        /// Whether each journaled interaction is also `fsync`ed, to survive a power cut as well as a killed process.
+        public var syncEachInteraction = false
         /// Merged into the cassette's metadata (e.g. ``Cassette/MetadataKey/baseURL``).
         public var metadata: [String: String]
         /// A last change to each interaction before it is stored (after redaction), e.g. rewriting a host.
         public var beforeRecord: (@Sendable (Interaction) -> Interaction)?
+        /// Whether a refused connection, unresolved host, timeout or answerless close is stored
+        /// as an interaction (``TransportFailure``) and replayed as the same error.
+        public var recordFailures = false
 
-        /// Creates options; the defaults redact, lint and save after every interaction.
+        /// Creates options; the defaults redact, lint and journal every interaction as it is recorded.
         public init(replay: ReplayTransport.Options = .init(), lint: Bool = true, autosave: Bool = true,
                     metadata: [String: String] = [:], beforeRecord: (@Sendable (Interaction) -> Interaction)? = nil) {
             self.replay = replay
@@ -57,21 +63,6 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         public var total: Int
     }
 
-    private struct State {
-        var cassette: Cassette
-        var generation = 0
-        var recorded = 0
-        /// Interactions from this index on were recorded here and are not in the file yet.
-        var unwrittenFrom: Int
-    }
-
-    /// What the last write left on disk.
-    private struct Written {
-        var generation = 0
-        /// The file as this session last saw it (at open, or after its own write); nil when missing.
-        var file: HeldCassetteFile?
-    }
-
     /// The cassette file.
     public let url: URL
     /// The mode in effect.
@@ -83,9 +74,10 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     private let recordsUnmatched: Bool
     /// Where the file's interactions were recorded, when ``ReplayTransport/Options/origin`` serves them elsewhere.
     private let recordedOrigin: URL?
-    private let state: Mutex<State>
-    /// The generation last written and the file's stamp; held while writing so writes never interleave.
-    private let written: Mutex<Written>
+    /// The cassette on disk: journal, merges, recovery.
+    public let store: CassetteStore
+    /// Every secret redacted so far, replaced wherever it appears in later interactions.
+    private let secrets: SecretMemory
 
     /// Opens a session on `cassette` in `mode` (resolve it with ``RecordMode/resolve(_:environment:)``).
     ///
@@ -95,11 +87,21 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         self.mode = mode
         self.inner = inner
         self.options = options
-        let held = HeldCassetteFile(url)
-        let existing = held != nil ? try Cassette.load(from: url) : nil
-        if mode == .none, existing == nil { throw .missing(path: url.path, context: options.replay.context) }
-        var start = (mode == .all ? nil : existing) ?? Cassette()
-        start.metadata.merge(options.metadata) { _, new in new }
+        let secrets = SecretMemory()
+        self.secrets = secrets
+        // A value can reach an interaction before a later one shows it is a secret (a token in
+        // a URL, then the same token in an Authorization header): each merge scrubs what the
+        // session has learned from the whole cassette.
+        let redactor = options.redactor
+        store = try CassetteStore(url: url, replacing: mode == .all, metadata: options.metadata,
+                                  options: .init(journalEachInteraction: options.autosave,
+                                                 syncEachInteraction: options.syncEachInteraction),
+                                  finishing: { cassette in
+                                      let known = secrets.secrets
+                                      return known.isEmpty ? cassette : redactor.redact(cassette, knownSecrets: known)
+                                  })
+        let existing = store.opened
+        if mode == .replayOnly, existing == nil { throw .missing(path: url.path, context: options.replay.context) }
         if let existing, mode != .all {
             replayer = ReplayTransport(cassette: existing, path: url.path, options: options.replay, mode: mode)
         } else {
@@ -107,8 +109,6 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         }
         recordsUnmatched = mode == .new || mode == .all || existing == nil
         recordedOrigin = mode == .all ? nil : existing?.recordedOrigin
-        state = Mutex(State(cassette: start, unwrittenFrom: start.interactions.count))
-        written = Mutex(Written(file: held))
     }
 
     /// Sends `request` and returns its response (see the type's summary for how).
@@ -121,75 +121,59 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         if let replayer {
             switch replayer.lookup(request) {
             case .success(let response): return response
+            case .failure(.recordedFailure(let error)): throw error
             case .failure(let error): if !recordsUnmatched { throw error }
             }
         }
-        let response = try await inner.send(request)
+        let response: HTTPResponse
+        do {
+            response = try await inner.send(request)
+        } catch let error as HTTPError {
+            try recordFailure(error, for: request)
+            throw error
+        }
         try record(Interaction(request: request, response: RecordingTransport.normalized(response, for: request), recordedAt: Date()))
         return response
     }
 
-    /// Redacts, lints and stores one interaction (then saves when `autosave` is on).
+    /// Stores `error` as the answer to `request` when ``Options/recordFailures`` is on and it is a
+    /// ``TransportFailure``.
+    private func recordFailure(_ error: HTTPError, for request: HTTPRequest) throws(CassetteError) {
+        guard options.recordFailures, let failure = TransportFailure(error) else { return }
+        var seconds = 0.0
+        if case .timedOut(_, let limit) = error { seconds = limit }
+        try record(Interaction(request: request, response: HTTPResponse(status: 0, reason: "", url: request.url, duration: seconds),
+                               recordedAt: Date(), failure: failure))
+    }
+
+    /// Redacts, lints and stores one interaction (journaled at once when `autosave` is on).
     public func record(_ interaction: Interaction) throws(CassetteError) {
-        var stored = options.redactor.redact(interaction)
+        var stored = secrets.redact(interaction, with: options.redactor)
         if let origin = options.replay.origin, let recordedOrigin {
             stored = stored.rewriting(Cassette.originReplacements(from: origin, to: recordedOrigin))
         }
         if let beforeRecord = options.beforeRecord { stored = beforeRecord(stored) }
-        let position = state.withLock { $0.cassette.interactions.count }
         if options.lint {
-            let findings = SecretLint.findings(in: stored, index: position)
+            let findings = SecretLint.findings(in: stored, index: store.count)
             if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings, context: options.replay.context) }
         }
-        state.withLock { state in
-            state.cassette.interactions.append(stored)
-            state.generation += 1
-            state.recorded += 1
-        }
-        if options.autosave { try flush() }
+        try store.append(stored)
     }
 
-    /// Writes the cassette if anything was recorded since the last write (atomically).
-    ///
-    /// When another session (in this process or another) wrote the file since this one last
-    /// did, its interactions are kept: the file is read again and this session's new
-    /// interactions are appended to it, under a lock on the directory. So parallel tests that
-    /// record into one cassette lose nothing.
+    /// Merges what this session recorded into the cassette file (atomically), keeping what
+    /// other sessions, in this process or others, recorded into it meanwhile
+    /// (``CassetteStore/flush()``). Also done when the recorder is released and at exit.
     public func flush() throws(CassetteError) {
-        try written.withLock { (written: inout Written) throws(CassetteError) in
-            let (snapshot, generation, unwrittenFrom) = state.withLock { ($0.cassette, $0.generation, $0.unwrittenFrom) }
-            guard generation > written.generation else { return }
-            let count = snapshot.interactions.count
-            try CassetteFileStamp.withDirectoryLock(for: url) { () throws(CassetteError) in
-                var cassette = snapshot
-                let someoneElseWrote = written.file.map { !$0.isCurrent(at: url) } ?? FileManager.default.fileExists(atPath: url.path)
-                if someoneElseWrote {
-                    var merged = try Cassette.load(from: url)
-                    merged.interactions += snapshot.interactions[unwrittenFrom..<count]
-                    merged.metadata.merge(snapshot.metadata) { _, ours in ours }
-                    cassette = merged
-                }
-                try cassette.write(to: url)
-                written.file = HeldCassetteFile(url)
-                let merged = cassette.interactions
-                state.withLock { state in
-                    state.cassette.interactions = merged + state.cassette.interactions[count...]
-                    state.cassette.metadata = cassette.metadata
-                    state.unwrittenFrom = merged.count
-                }
-            }
-            written.generation = generation
-        }
+        try store.flush()
     }
 
-    /// The cassette as recorded so far (what ``flush()`` writes).
-    public var cassette: Cassette { state.withLock { $0.cassette } }
+    /// The cassette as recorded so far (after ``flush()``, what the file holds).
+    public var cassette: Cassette { store.cassette }
 
     /// Recorded, played, unused and total counts.
     public var counts: Counts {
-        let (recorded, total) = state.withLock { ($0.recorded, $0.cassette.interactions.count) }
-        return Counts(recorded: recorded, played: replayer?.playedCount ?? 0,
-                      unused: replayer?.unusedInteractions.count ?? 0, total: total)
+        Counts(recorded: store.appendedCount, played: replayer?.playedCount ?? 0,
+               unused: replayer?.unusedInteractions.count ?? 0, total: store.count)
     }
 
     /// The lines naming never-played interactions, or "".
@@ -201,7 +185,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// The response as stored: decoded bodies lose `Content-Encoding`, and `Content-Length`
     /// states the stored length; a body that is still gzip (magic bytes) is left alone. The
     /// `Content-Length` of an empty HEAD or 304 response is kept: it describes a GET's body.
-    static func normalized(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+    public static func normalized(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
         var result = response
         let describesAnotherBody = (request.method == .head || response.status == 304) && response.body.isEmpty
         let encoding = response.headers["Content-Encoding"]?.lowercased() ?? ""

@@ -96,12 +96,31 @@ public struct Matcher: Sendable {
     /// The index key: method, lower-cased scheme and host, explicit non-default port, path and
     /// the sorted query items that are not ignored.
     public func key(for request: HTTPRequest) -> String {
-        let url = NormalizedURL(request.url)
-        let query = url.query.filter { !ignoredQueryItems.contains($0.name) }
-            .sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
-            .map { item in item.value.map { item.name + "=" + $0 } ?? item.name }
-        return request.method.rawValue + " " + url.origin + url.path + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        var url = NormalizedURL(request.url)
+        var query = url.query
+        url.query = []   // leaves `query` the only owner, so it is filtered and sorted in place
+        if !ignoredQueryItems.isEmpty { query.removeAll { ignoredQueryItems.contains($0.name) } }
+        if query.count > 1 { query.sort { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") } }
+        // Built as bytes in one buffer: this runs on every replayed request (ReplayTransport.lookup).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        bytes.append(contentsOf: request.method.rawValue.utf8)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: url.origin.utf8)
+        bytes.append(contentsOf: url.path.utf8)
+        for (position, item) in query.enumerated() {
+            bytes.append(UInt8(ascii: position == 0 ? "?" : "&"))
+            bytes.append(contentsOf: item.name.utf8)
+            if let value = item.value {
+                bytes.append(UInt8(ascii: "="))
+                bytes.append(contentsOf: value.utf8)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Whether ``key(for:)`` alone decides a match (no headers, body or custom predicate to refine it).
+    var matchesOnKeyAlone: Bool { headers.isEmpty && body == .ignore && custom == nil }
 
     /// Whether two requests with the same ``key(for:)`` also agree on headers, body and the custom predicate.
     public func refines(recorded: HTTPRequest, incoming: HTTPRequest) -> Bool {
@@ -142,26 +161,49 @@ struct NormalizedURL {
         origin = scheme + "://" + host
         let rawPath = url.path(percentEncoded: true)
         path = rawPath.isEmpty ? "/" : rawPath
-        query = (url.query(percentEncoded: true) ?? "").split(separator: "&").map { item in
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return QueryItem(name: NormalizedURL.decode(parts[0]), value: parts.count > 1 ? NormalizedURL.decode(parts[1]) : nil)
+        query = NormalizedURL.items(url.query(percentEncoded: true) ?? "")
+    }
+
+    /// The decoded items of a percent-encoded query (`a=1&b&c=`), split on its bytes: `&` and
+    /// `=` are ASCII, so no split lands inside a character.
+    static func items(_ query: String) -> [QueryItem] {
+        var query = query
+        return query.withUTF8 { bytes in
+            var items: [QueryItem] = []
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                var equals: Int?
+                while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+                    if equals == nil, bytes[end] == UInt8(ascii: "=") { equals = end }
+                    end += 1
+                }
+                if end > start {
+                    let name = decode(UnsafeBufferPointer(rebasing: bytes[start..<(equals ?? end)]))
+                    let value = equals.map { decode(UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end])) }
+                    // Cassettes from before one placeholder was used everywhere wrote `REDACTED`.
+                    items.append(QueryItem(name: name, value: value == Redactor.legacyQueryPlaceholder ? Redactor.placeholder : value))
+                }
+                start = end + 1
+            }
+            return items
         }
     }
 
-    /// The percent-decoded text when the bytes are UTF-8; otherwise the canonical percent-encoded
-    /// form (`%FF`, upper-case hex), so two different invalid values never decode to the same `�`.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        // Most parts have nothing to decode.
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return text }
+        return decode(Substring(text))
+    }
+
+    /// The query component decoded as `application/x-www-form-urlencoded`, as servers,
+    /// Python's requests and urllib and HTML forms read it: `+` is a space, `%2B` a plus. So
+    /// `q=a+b` (requests) and `q=a%20b` (Tapedeck) match. The percent-decoded text when the
+    /// bytes are UTF-8; otherwise the canonical percent-encoded form (`%FF`, upper-case hex),
+    /// so two different invalid values never decode to the same `�`.
     static func decode(_ part: Substring) -> String {
-        var bytes: [UInt8] = []
-        var input = Array(part.utf8)[...]
-        while let byte = input.popFirst() {
-            if byte == UInt8(ascii: "%"), input.count >= 2,
-               let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                input = input.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
+        let bytes = PercentEncoding.decodedBytes(part.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 })
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         return bytes.map { PercentEncoding.isUnreserved($0) ? String(UnicodeScalar($0)) : PercentEncoding.hex($0) }.joined()
     }

@@ -17,10 +17,9 @@ import Foundation
 ///   - record it: record Sessions/tour.cassette.json --mode new, then send the request again
 /// ```
 ///
-/// The fixes depend on the ``FixContext``: the REPL gets commands, `tapedeck run` a command
-/// line, unit tests `TAPEDECK_RECORD_MODE=new swift test --filter …` and Swift options such
-/// as `Matcher(ignoredQueryItems: ["ts"])`. Paths inside the working directory are shown
-/// relative to it, as typed.
+/// The fixes are data (``suggested``) worded by the session's ``FixWording``: Swift options
+/// such as `Matcher(ignoredQueryItems: ["ts"])` in the core; the command line and the testing
+/// library word them as commands. Paths inside the working directory are shown relative to it, as typed.
 public struct MismatchReport: Sendable, CustomStringConvertible {
     /// A recorded interaction close to the request.
     public struct Candidate: Sendable {
@@ -46,16 +45,19 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
     public var nearest: [Candidate]
     /// Exact matches that were not served, with the reason ("already played, 2 of 2 used").
     public var skipped: [String]
-    /// What to do: options to set or the re-record command, for ``context``.
-    public var fixes: [String]
-    /// Where the report is read, which decides the fixes.
-    public var context: FixContext
+    /// What to do, as data, most specific first.
+    public var suggested: [CassetteFix]
+    /// Words ``suggested`` for where the report is read.
+    public var context: any FixWording
+
+    /// ``suggested`` as the lines shown under `fix:`.
+    public var fixes: [String] { suggested.flatMap(context.lines(for:)) }
 
     /// The text shown to the user.
     public var description: String {
         var lines = ["no recorded interaction matches \(request.method) \(request.url.absoluteString)"]
         let modeText = mode.map { ", mode \($0)" } ?? ""
-        lines.append("cassette: \(FixContext.display(cassettePath)) (\(interactionCount) interaction\(interactionCount == 1 ? "" : "s")\(modeText))")
+        lines.append("cassette: \(DisplayPath.relative(cassettePath)) (\(interactionCount) interaction\(interactionCount == 1 ? "" : "s")\(modeText))")
         lines.append("matching on: \(matching)")
         if !skipped.isEmpty {
             lines.append("")
@@ -80,7 +82,7 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
 
     /// Builds the report for `request` (already redacted) against `interactions`.
     static func make(request: HTTPRequest, interactions: [Interaction], uses: [Int], exact: [Int],
-                     path: String, matcher: Matcher, mode: RecordMode?, context: FixContext) -> MismatchReport {
+                     path: String, matcher: Matcher, mode: RecordMode?, context: any FixWording) -> MismatchReport {
         var skipped: [String] = []
         if let last = exact.last {
             skipped.append("#\(last) \(summary(interactions[last].request)) was already played "
@@ -103,21 +105,19 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
             Candidate(index: index, summary: summary(interactions[index].request) + (uses[index] > 0 ? " (played \(uses[index])×)" : ""),
                       differences: diff.lines)
         }
-        var fixes: [String] = []
-        let shown = FixContext.display(path)
-        if !exact.isEmpty, let fix = context.repeatFix(path: shown, mode: mode) { fixes.append(fix) }
-        if let change = matcherChange(diffs.first?.1, matcher),
-           let fix = context.matcherFix(change.reason, change.option, spec: change.spec, path: shown, mode: mode) {
-            fixes.append(fix)
+        var fixes: [CassetteFix] = []
+        let shown = DisplayPath.relative(path)
+        if !exact.isEmpty { fixes.append(.allowRepeats(path: shown, mode: mode)) }
+        if let change = matcherChange(diffs.first?.1, matcher) {
+            fixes.append(.changeMatcher(reason: change.reason, option: change.option, spec: change.spec, path: shown, mode: mode))
         }
-        if let (index, best) = diffs.first, best.kinds == [.origin],
-           let fix = context.originFix(recorded: NormalizedURL(interactions[index].request.url).origin, sent: incoming.origin,
-                                       path: shown, mode: mode) {
-            fixes.append(fix)
+        if let (index, best) = diffs.first, best.kinds == [.origin] {
+            fixes.append(.serveAtOrigin(recorded: NormalizedURL(interactions[index].request.url).origin, sent: incoming.origin,
+                                        path: shown, mode: mode))
         }
-        fixes.append(context.recordFix(path: FixContext.display(path), mode: mode))
+        fixes.append(.record(path: shown, mode: mode))
         return MismatchReport(request: request, cassettePath: path, interactionCount: interactions.count, mode: mode,
-                              matching: matcher.summary, nearest: Array(nearest), skipped: skipped, fixes: fixes, context: context)
+                              matching: matcher.summary, nearest: Array(nearest), skipped: skipped, suggested: fixes, context: context)
     }
 
     /// The matcher option that would have let the nearest interaction match, when only one kind of field differs.

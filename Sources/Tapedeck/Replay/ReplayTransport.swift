@@ -24,17 +24,17 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         public var followRedirects: Bool
         /// Applied to incoming requests before matching, so real credentials match placeholders.
         public var redactor: Redactor
-        /// Where errors are read (REPL, `tapedeck run`, unit tests), which decides the fixes they print.
-        public var context: FixContext
+        /// Words the fixes errors print for where they are read (Swift options unless a front-end passes its own).
+        public var context: any FixWording
         /// Serve the cassette as if it had been recorded at this origin (`http://127.0.0.1:8080`):
         /// request URLs, `Location` and `Host` headers and text bodies are rewritten from
         /// ``Cassette/recordedOrigin``. Recording sessions store new interactions back at the
         /// recorded origin, so the file keeps one.
         public var origin: URL?
 
-        /// Creates options; the defaults match on method + URL, follow redirects and word fixes for unit tests.
+        /// Creates options; the defaults match on method + URL, follow redirects and word fixes as Swift options.
         public init(matcher: Matcher = Matcher(), allowRepeats: Bool = false, followRedirects: Bool = true,
-                    redactor: Redactor = .standard, context: FixContext = .unitTests(filter: nil), origin: URL? = nil) {
+                    redactor: Redactor = .standard, context: any FixWording = LibraryFixWording(), origin: URL? = nil) {
             self.matcher = matcher
             self.allowRepeats = allowRepeats
             self.followRedirects = followRedirects
@@ -52,8 +52,10 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     public let options: Options
     /// The record mode of the session this replay belongs to, for reports.
     let mode: RecordMode?
-    private let index: [String: [Int]]
+    private let index: ReplayIndex
     private let uses: Mutex<[Int]>
+    /// Secrets incoming requests carried, so a later request with one in its path still matches.
+    private let secrets = SecretMemory()
 
     /// Creates a replay session over an in-memory cassette.
     public convenience init(cassette: Cassette, path: String = "<memory>", options: Options = Options()) {
@@ -66,12 +68,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         self.path = path
         self.options = options
         self.mode = mode
-        var index: [String: [Int]] = [:]
-        index.reserveCapacity(cassette.interactions.count)
-        for (position, interaction) in cassette.interactions.enumerated() {
-            index[options.matcher.key(for: interaction.request), default: []].append(position)
-        }
-        self.index = index
+        index = ReplayIndex(cassette.interactions, matcher: options.matcher)
         uses = Mutex(Array(repeating: 0, count: cassette.interactions.count))
     }
 
@@ -82,53 +79,84 @@ public final class ReplayTransport: HTTPTransport, Sendable {
 
     /// Sends `request` and returns its response (see the type's summary for how).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try serve(request)
+        do {
+            return try serve(request)
+        } catch CassetteError.recordedFailure(let error) {
+            throw error
+        }
     }
 
-    /// Serves synchronously (URLProtocol clients use this); throws ``CassetteError/noMatch(_:)``.
-    public func serve(_ request: HTTPRequest) throws(CassetteError) -> HTTPResponse {
+    /// Serves synchronously (URLProtocol clients use this); throws ``CassetteError/noMatch(_:)``,
+    /// or an ``HTTPError`` when a followed redirect leads to another scheme or loops.
+    public func serve(_ request: HTTPRequest) throws -> HTTPResponse {
         guard options.followRedirects else {
             if case .success(let response) = lookup(request) { return response }
-            throw .noMatch(report(for: request))
+            throw CassetteError.noMatch(report(for: request))
         }
-        return try RedirectFollower.follow(request) { (hop: HTTPRequest) throws(CassetteError) -> HTTPResponse in
-            switch lookup(hop) {
-            case .success(let response): return response
-            case .failure(let error): throw error
-            }
+        return try RedirectFollower.follow(request) { (hop: HTTPRequest) throws -> HTTPResponse in
+            try lookup(hop).get()
         }
     }
 
     /// The next recorded response for `request`, marking it played; the failure carries the report.
+    ///
+    /// When the matcher compares method and URL only (the default), a request whose key is in
+    /// the index as sent is served without being redacted first: recorded requests are stored
+    /// redacted and redaction is idempotent, so a request that already has a recorded
+    /// request's key redacts to that same key. Only a miss (say, a real `api_key` where the
+    /// cassette holds the placeholder) pays for redaction; that keeps a hit near a microsecond.
     public func lookup(_ request: HTTPRequest) -> Result<HTTPResponse, CassetteError> {
-        let compared = options.redactor.redact(request)
-        let candidates = (index[options.matcher.key(for: compared)] ?? []).filter {
-            options.matcher.refines(recorded: cassette.interactions[$0].request, incoming: compared)
+        let chosen: Int?
+        if options.matcher.matchesOnKeyAlone, let first = index.first(options.matcher.key(for: request)) {
+            chosen = uses.withLock { uses in
+                var position: Int? = first
+                var last = first
+                while let current = position {
+                    if uses[current] == 0 {
+                        uses[current] = 1
+                        return current
+                    }
+                    last = current
+                    position = index.next(after: current)
+                }
+                guard options.allowRepeats else { return nil }
+                uses[last] += 1
+                return last
+            }
+        } else {
+            chosen = choose(among: exactMatches(for: request))
         }
-        let chosen: Int? = uses.withLock { uses in
-            let pick = candidates.first { uses[$0] == 0 } ?? (options.allowRepeats ? candidates.last : nil)
-            if let pick { uses[pick] += 1 }
-            return pick
+        guard let chosen else { return .failure(.noMatch(report(for: request))) }
+        if let failure = cassette.interactions[chosen].failure {
+            return .failure(.recordedFailure(failure.error(for: request, duration: cassette.interactions[chosen].response.duration)))
         }
-        guard let chosen else { return .failure(.noMatch(report(for: request, exact: candidates))) }
         var response = cassette.interactions[chosen].response
         if response.url == nil { response.url = request.url }
         return .success(response)
     }
 
-    /// The mismatch report for `request` as things stand.
-    public func report(for request: HTTPRequest) -> MismatchReport {
-        let compared = options.redactor.redact(request)
-        let exact = (index[options.matcher.key(for: compared)] ?? []).filter {
+    /// The recorded interactions `request` matches, redacted as recorded ones are, in order.
+    private func exactMatches(for request: HTTPRequest) -> [Int] {
+        let compared = secrets.redact(request, with: options.redactor)
+        return index.positions(options.matcher.key(for: compared)).filter {
             options.matcher.refines(recorded: cassette.interactions[$0].request, incoming: compared)
         }
-        return report(for: request, exact: exact)
     }
 
-    private func report(for request: HTTPRequest, exact: [Int]) -> MismatchReport {
-        MismatchReport.make(request: options.redactor.redact(request), interactions: cassette.interactions,
-                            uses: uses.withLock { $0 }, exact: exact, path: path, matcher: options.matcher, mode: mode,
-                            context: options.context)
+    /// Marks and returns the first unplayed of `candidates`, or the last one again when repeats are allowed.
+    private func choose(among candidates: [Int]) -> Int? {
+        uses.withLock { uses in
+            let pick = candidates.first { uses[$0] == 0 } ?? (options.allowRepeats ? candidates.last : nil)
+            if let pick { uses[pick] += 1 }
+            return pick
+        }
+    }
+
+    /// The mismatch report for `request` as things stand.
+    public func report(for request: HTTPRequest) -> MismatchReport {
+        MismatchReport.make(request: secrets.redact(request, with: options.redactor), interactions: cassette.interactions,
+                            uses: uses.withLock { $0 }, exact: exactMatches(for: request), path: path, matcher: options.matcher,
+                            mode: mode, context: options.context)
     }
 
     /// Indexes of interactions never served, in order.
@@ -142,15 +170,15 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     }
 
     /// "2 of 6 interactions were never played:" and a line for each of the first five unused
-    /// interactions, then "… and N more" naming `tapedeck cassette show PATH`; "" when all were played.
+    /// interactions, then "… and N more" with where to list them (``CassetteFix/listInteractions(path:)``); "" when all were played.
     public func unusedReport() -> String {
         let unused = unusedInteractions
         guard !unused.isEmpty else { return "" }
         let shown = 5
         let lines = unused.prefix(shown).map { "  #\($0) \(MismatchReport.summary(cassette.interactions[$0].request))" }
-        let more = unused.count > shown
-            ? ["  … and \(unused.count - shown) more (tapedeck cassette show \(FixContext.word(FixContext.display(path))) lists them)"] : []
-        return (["\(unused.count) of \(cassette.interactions.count) interactions in \(FixContext.display(path)) were never played:"] + lines + more)
+        let listing = options.context.lines(for: .listInteractions(path: DisplayPath.relative(path))).joined(separator: "; ")
+        let more = unused.count > shown ? ["  … and \(unused.count - shown) more (\(listing))"] : []
+        return (["\(unused.count) of \(cassette.interactions.count) interactions in \(DisplayPath.relative(path)) were never played:"] + lines + more)
             .joined(separator: "\n")
     }
 }

@@ -17,12 +17,17 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         public var followRedirects: Bool
         /// Whether cookies are stored and sent across requests (in memory only).
         public var cookies: Bool
+        /// The largest body accepted (``BodyLimits/maximumBodySize``); a larger one fails with
+        /// ``HTTPError/bodyTooLarge(url:limit:)``. Applies to the transport's own session only.
+        public var limits: BodyLimits
 
         /// Creates options; the defaults suit an API client.
-        public init(timeout: TimeInterval = 30, followRedirects: Bool = true, cookies: Bool = false) {
+        public init(timeout: TimeInterval = 30, followRedirects: Bool = true, cookies: Bool = false,
+                    limits: BodyLimits = BodyLimits()) {
             self.timeout = timeout
             self.followRedirects = followRedirects
             self.cookies = cookies
+            self.limits = limits
         }
 
         /// `timeout`, or a year when it is not a positive finite number (Foundation has no "never").
@@ -34,6 +39,8 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     private let session: URLSession
     /// Whether `session` was made here (and so is invalidated with the transport).
     private let ownsSession: Bool
+    /// The own session's delegate, which bounds bodies; nil for a session passed in.
+    private let transfers: URLSessionTransfers?
 
     /// Creates a transport with its own `URLSession`.
     public init(options: Options = Options()) {
@@ -49,7 +56,10 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
             configuration.httpShouldSetCookies = false
             configuration.httpCookieAcceptPolicy = .never
         }
-        let delegate = RedirectDelegate(follow: options.followRedirects)
+        // URLSession never follows on its own: `followRedirects` goes through the core's one
+        // rule (RedirectFollower), which refuses other schemes and keeps credentials to one origin.
+        let delegate = URLSessionTransfers()
+        transfers = delegate
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
@@ -69,23 +79,32 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         self.options = options
         self.session = session
         ownsSession = false
+        transfers = nil
     }
 
     deinit { if ownsSession { session.finishTasksAndInvalidate() } }
 
     /// Sends `request` and returns its response (see the type's summary for how).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url, timeoutInterval: options.effectiveTimeout)
-        urlRequest.httpMethod = request.method.rawValue
-        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
-        urlRequest.httpBody = request.body
+        guard ownsSession, options.followRedirects else { return try await sendOne(request) }
+        return try await RedirectFollower.follow(request) { hop in try await sendOne(hop) }
+    }
+
+    private func sendOne(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try request.validateForSending()
+        let urlRequest = request.urlRequest(timeout: options.effectiveTimeout)
         let clock = ContinuousClock()
         let start = clock.now
         let data: Data
         let urlResponse: URLResponse
         do {
             try Task.checkCancellation()
-            (data, urlResponse) = try await session.data(for: urlRequest)
+            if let transfers {
+                let task = session.dataTask(with: urlRequest)
+                (data, urlResponse) = try await transfers.run(task, url: request.url.absoluteString, limit: options.limits.maximumBodySize)
+            } else {
+                (data, urlResponse) = try await session.data(for: urlRequest)
+            }
         } catch {
             throw URLSessionTransport.map(error, request: request, timeout: options.timeout)
         }
@@ -95,32 +114,17 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         }
         return HTTPResponse(
             status: http.statusCode,
-            headers: URLSessionTransport.headers(of: http),
+            headers: HTTPHeaders(foundationFields: http.allHeaderFields),
             body: data,
             url: http.url ?? request.url,
             duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         )
     }
 
-    /// Headers as corelibs reports them; values it joined with ", " for `Set-Cookie` are split
-    /// back into separate fields.
-    static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        let pairs = response.allHeaderFields.compactMap { key, value -> (String, String)? in
-            guard let name = key as? String, let value = value as? String else { return nil }
-            return (name, value)
-        }.sorted { $0.0.lowercased() < $1.0.lowercased() }
-        for (name, value) in pairs {
-            if name.caseInsensitiveEquals("Set-Cookie") {
-                for cookie in SetCookieSplitter.split(value) { headers.add(name: name, value: cookie) }
-            } else {
-                headers.add(name: name, value: value)
-            }
-        }
-        return headers
-    }
-
-    /// Turns a `URLError` into an ``HTTPError`` that names the host, port or timeout.
+    /// Turns a `URLError` into the ``HTTPError`` case app code switches on (``HTTPError/notConnected(url:)``,
+    /// ``HTTPError/connectionLost(url:)``, ``HTTPError/cannotConnect(host:port:)``,
+    /// ``HTTPError/hostNotFound(_:)``, ``HTTPError/timedOut(url:seconds:)``, ``HTTPError/cancelled(url:)``,
+    /// ``HTTPError/tlsFailure(host:detail:)``), naming the host, port or timeout.
     static func map(_ error: any Error, request: HTTPRequest, timeout: TimeInterval) -> any Error {
         // Errors a URLProtocol raised (a replay session's mismatch report) arrive unchanged.
         if error is HTTPError || error is CassetteError { return error }
@@ -139,7 +143,13 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
              .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             return HTTPError.tlsFailure(host: host, detail: urlError.localizedDescription)
-        case .networkConnectionLost, .badServerResponse, .zeroByteResource:
+        case .notConnectedToInternet, .internationalRoamingOff, .callIsActive, .dataNotAllowed:
+            return HTTPError.notConnected(url: url)
+        case .networkConnectionLost:
+            return HTTPError.connectionLost(url: url)
+        case .badURL, .unsupportedURL:
+            return HTTPError.invalidURL(input: url, reason: urlError.localizedDescription)
+        case .badServerResponse, .zeroByteResource:
             return HTTPError.noResponse(url: url, detail: urlError.localizedDescription)
         default:
             let detail = urlError.localizedDescription
@@ -151,20 +161,6 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
             }
             return HTTPError.transport(url: url, detail: detail)
         }
-    }
-}
-
-/// Stops or allows redirects; corelibs calls only the completion-handler variant.
-private final class RedirectDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    let follow: Bool
-    init(follow: Bool) { self.follow = follow }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(follow ? request : nil)
     }
 }
 

@@ -1,0 +1,188 @@
+import Foundation
+
+extension Redactor {
+    /// A body with credential-named JSON members, form fields and multipart fields (and the
+    /// configured JSON paths) replaced.
+    func redactBody(_ body: Data, contentType: String?, collecting secrets: inout [String]) -> Data {
+        guard let contentType, !body.isEmpty else { return body }
+        if MediaType.isJSON(contentType) { return redactJSON(body, collecting: &secrets) }
+        switch MediaType.essence(contentType) {
+        case "application/x-www-form-urlencoded":
+            guard let text = String(validating: body, as: UTF8.self),
+                  let redacted = FormFields.redact(text, collecting: &secrets, where: redactsFormField) else { return body }
+            return Data(redacted.utf8)
+        case "multipart/form-data":
+            return MultipartFields.redact(body, contentType: contentType, collecting: &secrets, where: redactsFormField) ?? body
+        default:
+            return body
+        }
+    }
+
+    private func redactJSON(_ body: Data, collecting secrets: inout [String]) -> Data {
+        guard !jsonPaths.isEmpty || !jsonKeys.isEmpty || keyLikeQueryItems,
+              let value = try? JSONParser.parse(body) else { return body }
+        var redacted = replaceKeyed(in: value, collecting: &secrets)
+        for path in jsonPaths {
+            let tokens = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+                $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            }
+            redacted = Redactor.replace(in: redacted, tokens: tokens[...], collecting: &secrets)
+        }
+        guard redacted != value else { return body }
+        return Redactor.render(redacted, like: body)
+    }
+
+    /// Replaces the non-empty string values of members ``redactsJSONKey(_:)`` names, at any depth.
+    private func replaceKeyed(in value: JSONValue, collecting secrets: inout [String]) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(members.map { member in
+                if redactsJSONKey(member.key), case .string(let string) = member.value, !string.isEmpty,
+                   !Redactor.isPlaceholder(string) {
+                    secrets.append(string)
+                    return (member.key, .string(Redactor.placeholder))
+                }
+                return (member.key, replaceKeyed(in: member.value, collecting: &secrets))
+            })
+        case .array(let elements):
+            return .array(elements.map { replaceKeyed(in: $0, collecting: &secrets) })
+        default:
+            return value
+        }
+    }
+
+    private static func replace(in value: JSONValue, tokens: ArraySlice<String>, collecting secrets: inout [String]) -> JSONValue {
+        guard let token = tokens.first else {
+            switch value {
+            case .string(let string) where !isPlaceholder(string):
+                secrets.append(string)
+                return .string(placeholder)
+            case .number(let literal):
+                secrets.append(literal)
+                return .string(placeholder)
+            case .string, .null: return value
+            default: return .string(placeholder)
+            }
+        }
+        let rest = tokens.dropFirst()
+        switch value {
+        case .object(let members):
+            return .object(members.map { member in
+                guard token == "*" || member.key == token else { return member }
+                return (member.key, replace(in: member.value, tokens: rest, collecting: &secrets))
+            })
+        case .array(let elements):
+            return .array(elements.enumerated().map { index, element in
+                guard token == "*" || String(index) == token else { return element }
+                return replace(in: element, tokens: rest, collecting: &secrets)
+            })
+        default:
+            return value
+        }
+    }
+}
+
+/// `application/x-www-form-urlencoded` text (a form body or a URL's query): `+` is a space,
+/// `%2B` a plus, pairs split on `&`.
+public enum FormFields {
+    /// The decoded `(name, value)` pairs, in order; a pair without `=` has a nil value.
+    public static func pairs(_ text: String) -> [(name: String, value: String?)] {
+        text.split(separator: "&").map { item in
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : nil)
+        }
+    }
+
+    /// Decodes one name or value: `+` is a space, then `%XX` escapes.
+    public static func decode(_ part: Substring) -> String {
+        PercentEncoding.decode(part.replacingOccurrences(of: "+", with: " "))
+    }
+
+    /// The text with the values of fields `redacts` names replaced by ``Redactor/encodedPlaceholder``
+    /// (every other byte kept), or nil when nothing changed.
+    static func redact(_ text: String, collecting secrets: inout [String], where redacts: (String) -> Bool) -> String? {
+        var changed = false
+        let items = text.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[1].isEmpty, redacts(decode(parts[0])) else { return String(item) }
+            let value = decode(parts[1])
+            guard !Redactor.isPlaceholder(value), !Redactor.isPlaceholder(String(parts[1])) else { return String(item) }
+            changed = true
+            secrets.append(value)
+            if String(parts[1]) != value { secrets.append(String(parts[1])) }
+            return parts[0] + "=" + Redactor.encodedPlaceholder
+        }
+        return changed ? items.joined(separator: "&") : nil
+    }
+}
+
+/// `multipart/form-data` bodies: the fields (not files) of each part, found by the boundary.
+public enum MultipartFields {
+    /// The `(name, value)` of each part that is a field (no `filename`), when the body is UTF-8 there.
+    public static func fields(_ body: Data, contentType: String) -> [(name: String, value: String)] {
+        guard let parts = parts(body, contentType: contentType) else { return [] }
+        return parts.compactMap { part in
+            guard let name = part.name, !part.isFile, let value = String(validating: body[part.content], as: UTF8.self) else { return nil }
+            return (name, value)
+        }
+    }
+
+    /// The body with each field `redacts` names replaced by ``Redactor/placeholder``, or nil when nothing changed.
+    static func redact(_ body: Data, contentType: String, collecting secrets: inout [String],
+                       where redacts: (String) -> Bool) -> Data? {
+        guard let parts = parts(body, contentType: contentType) else { return nil }
+        var result = Data()
+        var last = body.startIndex
+        for part in parts {
+            guard let name = part.name, !part.isFile, redacts(name) else { continue }
+            let value = String(decoding: body[part.content], as: UTF8.self)
+            guard !value.isEmpty, !Redactor.isPlaceholder(value) else { continue }
+            secrets.append(value)
+            result += body[last..<part.content.lowerBound]
+            result += Data(Redactor.placeholder.utf8)
+            last = part.content.upperBound
+        }
+        guard last != body.startIndex else { return nil }
+        return result + body[last...]
+    }
+
+    private struct Part {
+        var name: String?
+        var isFile: Bool
+        var content: Range<Data.Index>
+    }
+
+    /// Each part's field name and content range; nil when the boundary is missing.
+    private static func parts(_ body: Data, contentType: String) -> [Part]? {
+        guard let boundary = boundary(contentType) else { return nil }
+        let delimiter = Data(("--" + boundary).utf8)
+        let headerEnd = Data("\r\n\r\n".utf8)
+        var found: [Part] = []
+        guard var cursor = body.range(of: delimiter)?.upperBound else { return nil }
+        while let next = body.range(of: delimiter, in: cursor..<body.endIndex) {
+            defer { cursor = next.upperBound }
+            guard let headers = body.range(of: headerEnd, in: cursor..<next.lowerBound) else { continue }
+            var end = next.lowerBound
+            if end - headers.upperBound >= 2, body[end - 2] == 0x0D, body[end - 1] == 0x0A { end -= 2 }
+            let head = String(decoding: body[cursor..<headers.lowerBound], as: UTF8.self)
+            let disposition = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-disposition:") }.map(String.init) ?? ""
+            found.append(Part(name: parameter("name", in: disposition), isFile: parameter("filename", in: disposition) != nil,
+                              content: headers.upperBound..<max(headers.upperBound, end)))
+        }
+        return found
+    }
+
+    private static func boundary(_ contentType: String) -> String? {
+        parameter("boundary", in: contentType).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `name="value"` or `name=value` in a header value's parameters.
+    private static func parameter(_ name: String, in header: String) -> String? {
+        for piece in header.split(separator: ";").dropFirst() {
+            let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, pair[0].lowercased() == name else { continue }
+            return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        return nil
+    }
+}

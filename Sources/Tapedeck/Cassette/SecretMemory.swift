@@ -1,0 +1,56 @@
+import Foundation
+import Synchronization
+
+/// The secrets a session has seen so far, so a value redacted in one interaction is replaced
+/// in every later one (a token from a login response reused in a URL) and an incoming
+/// request carrying it matches the recorded placeholder. Thread-safe.
+///
+/// ```swift
+/// let memory = SecretMemory()
+/// let stored = memory.redact(interaction, with: .standard)   // learns its access_token
+/// let compared = memory.redact(nextRequest, with: .standard) // /sessions/<token> → placeholder
+/// ```
+public final class SecretMemory: Sendable {
+    private struct State {
+        var values: [String] = []
+        var known: Set<String> = []
+        /// Built once per new secret, not per request (replay looks up on every request).
+        var scrubber = SecretScrubber([])
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an empty memory.
+    public init() {}
+
+    /// Every secret learned, in the order first seen.
+    public var secrets: [String] { state.withLock { $0.values } }
+
+    /// Remembers `values`; returns whether any was new.
+    @discardableResult
+    public func learn(_ values: [String]) -> Bool {
+        state.withLock { state in
+            var added = false
+            for value in values where !value.isEmpty && state.known.insert(value).inserted {
+                state.values.append(value)
+                added = true
+            }
+            if added { state.scrubber = SecretScrubber(state.values) }
+            return added
+        }
+    }
+
+    /// The interaction redacted with everything known replaced too; learns its secrets.
+    public func redact(_ interaction: Interaction, with redactor: Redactor) -> Interaction {
+        let (result, found) = redactor.redact(interaction, knownSecrets: secrets)
+        learn(found)
+        return result
+    }
+
+    /// The request as replay compares it, with everything known replaced too; learns its secrets.
+    public func redact(_ request: HTTPRequest, with redactor: Redactor) -> HTTPRequest {
+        let (result, found) = redactor.redact(request, known: state.withLock { $0.scrubber })
+        if !found.isEmpty { learn(found) }
+        return result
+    }
+}

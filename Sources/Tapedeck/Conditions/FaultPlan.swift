@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+
+/// ``NetworkConditions`` with their seeded generator: decides which fault a request gets and
+/// plays latency and faults in-process. ``ConditionedTransport`` and the server share it.
+///
+/// In-process, `reset` and `truncate` fail as a lost connection (``HTTPError/noResponse(url:detail:)``),
+/// `timeout` as ``HTTPError/timedOut(url:seconds:)``, `status:N` answers N, and `slow` waits for
+/// the body's size over the rate.
+public final class FaultPlan: Sendable {
+    /// The conditions played.
+    public let conditions: NetworkConditions
+    private let generator: Mutex<SeededGenerator>
+
+    /// The header that marks an injected status answer.
+    public static let faultHeader = "X-Tapedeck-Fault"
+
+    /// Creates a plan; the generator starts from the conditions' seed.
+    public init(_ conditions: NetworkConditions) {
+        self.conditions = conditions
+        generator = Mutex(SeededGenerator(seed: conditions.seed))
+    }
+
+    /// The fault a rule injects into `request`, drawing its rate; nil when none applies.
+    public func fault(for request: HTTPRequest) -> FaultAction? {
+        guard !conditions.faults.isEmpty else { return nil }
+        let encodedPath = request.url.path(percentEncoded: true)
+        let path = encodedPath.isEmpty ? "/" : encodedPath
+        for rule in conditions.faults where rule.matches(method: request.method.rawValue, path: path) {
+            if rule.rate >= 1 { return rule.action }
+            let draw = generator.withLock { Double.random(in: 0..<1, using: &$0) }
+            if draw < rule.rate { return rule.action }
+        }
+        return nil
+    }
+
+    /// Sends `request` through `inner` with `fault` played in-process (nil: latency only).
+    public func send(_ request: HTTPRequest, applying fault: FaultAction?, through inner: any HTTPTransport) async throws -> HTTPResponse {
+        let url = request.url.absoluteString
+        switch fault {
+        case .reset?:
+            throw HTTPError.noResponse(url: url, detail: "connection reset (fault rule reset)")
+        case .timeout?:
+            throw HTTPError.timedOut(url: url, seconds: 0)
+        case .status(let status)?:
+            try await pause(conditions.latency.delay(recordedDuration: 0))
+            let text = "fault injected by Tapedeck: status \(status) for \(request.method) \(request.url.path(percentEncoded: true))\n"
+            return HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8",
+                                                          "Content-Length": String(text.utf8.count),
+                                                          FaultPlan.faultHeader: "status:\(status)"],
+                                body: Data(text.utf8), url: request.url)
+        case .truncate?:
+            _ = try await inner.send(request)
+            throw HTTPError.noResponse(url: url, detail: "connection closed mid-body (fault rule truncate)")
+        case .slow(let rate)?:
+            let response = try await inner.send(request)
+            try await pause(conditions.latency.delay(recordedDuration: response.duration) + Double(response.body.count) / Double(rate))
+            return response
+        case nil:
+            let response = try await inner.send(request)
+            try await pause(conditions.latency.delay(recordedDuration: response.duration))
+            return response
+        }
+    }
+
+    private func pause(_ seconds: TimeInterval) async throws {
+        guard seconds > 0, seconds.isFinite else { return }
+        try await Task.sleep(nanoseconds: UInt64(min(seconds, 86_400) * 1_000_000_000))
+    }
+}

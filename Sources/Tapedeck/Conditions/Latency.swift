@@ -1,0 +1,44 @@
+import Foundation
+
+/// How long a replayed answer waits before it is delivered.
+///
+/// ```swift
+/// try Latency(parsing: "recorded")   // each interaction's recorded duration
+/// try Latency(parsing: "250")        // 250 ms for every answer
+/// try Latency(parsing: "x0.5")       // half the recorded duration
+/// ```
+public enum Latency: Sendable, Hashable {
+    /// No added delay.
+    case none
+    /// The duration the exchange took when it was recorded.
+    case recorded
+    /// A fixed delay in milliseconds.
+    case fixed(milliseconds: Double)
+    /// The recorded duration times this factor.
+    case scaled(Double)
+
+    /// Parses `recorded`, `MS` or `xFACTOR`, naming `source` in the error.
+    public init(parsing text: String, source: String = "latency") throws(ConditionsError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if trimmed == "recorded" {
+            self = .recorded
+        } else if trimmed.hasPrefix("x"), let factor = Double(trimmed.dropFirst()), factor.isFinite, factor >= 0 {
+            self = .scaled(factor)
+        } else if let milliseconds = Double(trimmed.hasSuffix("ms") ? String(trimmed.dropLast(2)) : trimmed),
+                  milliseconds.isFinite, milliseconds >= 0 {
+            self = milliseconds == 0 ? .none : .fixed(milliseconds: milliseconds)
+        } else {
+            throw .invalidLatency(value: text, source: source)
+        }
+    }
+
+    /// The delay for a response whose recorded duration is `recordedDuration` seconds.
+    public func delay(recordedDuration: TimeInterval) -> TimeInterval {
+        switch self {
+        case .none: 0
+        case .recorded: max(0, recordedDuration)
+        case .fixed(let milliseconds): milliseconds / 1000
+        case .scaled(let factor): max(0, recordedDuration) * factor
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file work behind a cassette and its journal, always done holding the exclusive
+/// ``DirectoryLock``: merging the journal into the cassette, and finishing or clearing away
+/// what a process killed mid-merge left.
+///
+/// A merge writes the whole cassette to one temporary file with a fixed name beside it
+/// (`api.cassette.json.tmp`, so a killed merge can leave at most one, and the next merge or
+/// open removes it), makes it durable, renames the journal to `api.cassette.json.journal.merged`,
+/// renames the temporary file over the cassette and deletes the renamed journal. Whatever
+/// instant a `kill -9` lands, ``recover(_:)`` finds one of three states and completes or undoes
+/// it, so no interaction is written twice or lost and the cassette is never torn.
+enum CassetteMerge {
+    /// `api.cassette.json.tmp`: the next version of the cassette while it is written.
+    static func temporaryURL(for url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".tmp")
+    }
+
+    /// `api.cassette.json.journal.merged`: a journal whose records are in the temporary file.
+    static func mergedJournalURL(for url: URL) -> URL {
+        CassetteJournal.url(for: url).appendingPathExtension("merged")
+    }
+
+    /// Whether anything beside the cassette needs ``recover(_:)``: a journal, or what a killed merge left.
+    static func hasLeftovers(_ url: URL) -> Bool {
+        [CassetteJournal.url(for: url), temporaryURL(for: url), mergedJournalURL(for: url)].contains { exists($0) }
+    }
+
+    /// The cassette at `url` with its journal merged in (``Cassette/load(from:)``): read under
+    /// the shared lock, or merged first under the exclusive one when anything is beside it.
+    static func read(_ url: URL, maximumFileSize: Int = Cassette.defaultMaximumFileSize) throws(CassetteError) -> Cassette {
+        let load = { () throws(CassetteError) -> Cassette in try Cassette.loadFile(from: url, maximumFileSize: maximumFileSize) }
+        guard let lock = DirectoryLock(directoryOf: url) else { return try load() }
+        guard hasLeftovers(url) else { return try lock.withLock(shared: true, load) }
+        return try lock.withLock { () throws(CassetteError) -> Cassette in
+            if let cassette = try recover(url) { return cassette }
+            return try load()
+        }
+    }
+
+    /// Completes or clears a merge that was killed, then merges any journal; returns the
+    /// cassette as the file now holds it, or nil when there is no file and nothing was journaled.
+    static func recover(_ url: URL) throws(CassetteError) -> Cassette? {
+        let temporary = temporaryURL(for: url), mergedJournal = mergedJournalURL(for: url)
+        if exists(temporary) {
+            if exists(mergedJournal) {
+                // Killed between the two renames: the temporary file is complete and holds the journal.
+                try move(temporary, to: url)
+            } else {
+                // Killed while writing it: the journal is still there, so the merge starts over.
+                try delete(temporary)
+            }
+        }
+        if exists(mergedJournal) { try delete(mergedJournal) }
+        return try merge(url)
+    }
+
+    /// Merges the journal into the cassette file (see the type's summary); returns the
+    /// cassette as written, or as the file holds it when the journal had nothing.
+    ///
+    /// `finishing`, when given, rewrites the merged cassette before it is written (a recorder
+    /// scrubs secrets it learned after an earlier interaction had already carried them).
+    static func merge(_ url: URL, finishing: (@Sendable (Cassette) -> Cassette)? = nil) throws(CassetteError) -> Cassette? {
+        let file: Cassette? = exists(url) ? try Cassette.loadFile(from: url) : nil
+        let journal = CassetteJournal.url(for: url)
+        guard exists(journal) else { return file }
+        let data: Data
+        do {
+            data = try FileAccess.read(journal)
+        } catch {
+            throw .unreadable(path: journal.path, reason: error.reason)
+        }
+        let contents = try CassetteJournal.read(data, path: journal.path)
+        guard !contents.records.isEmpty else {
+            // Only a record cut short by a killed writer (writers hold the lock while writing).
+            try delete(journal)
+            return file
+        }
+        var merged = CassetteJournal.apply(contents.records, to: file ?? Cassette(), stamp: CassetteFileStamp.current(url))
+        if let finishing { merged = finishing(merged) }
+        try commit(merged, to: url, journal: journal)
+        return merged
+    }
+
+    private static func commit(_ cassette: Cassette, to url: URL, journal: URL) throws(CassetteError) {
+        let data = cassette.encoded(as: CassetteFormat(for: url) ?? .native).data
+        let temporary = temporaryURL(for: url)
+        var info = stat()
+        let permissions = stat(url.path, &info) == 0 ? mode_t(info.st_mode) & 0o7777 : nil
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, FileAccess.newFileMode)
+        guard descriptor >= 0 else { throw failure(temporary) }
+        if let permissions { fchmod(descriptor, permissions) }
+        let written = writeAll(data, to: descriptor) && fsync(descriptor) == 0
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        guard written else {
+            unlink(temporary.path)
+            throw .writeFailed(path: url.path, reason: reason)
+        }
+        try move(journal, to: mergedJournalURL(for: url))
+        try move(temporary, to: url)
+        try delete(mergedJournalURL(for: url))
+        DirectoryLock(directoryOf: url)?.sync()
+    }
+
+    /// Writes all of `data` at the descriptor's offset, retrying short and interrupted writes.
+    static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+        data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return true }
+            var offset = 0
+            while offset < raw.count {
+                let count = write(descriptor, base + offset, raw.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += count
+            }
+            return true
+        }
+    }
+
+    static func exists(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0
+    }
+
+    private static func move(_ source: URL, to destination: URL) throws(CassetteError) {
+        guard rename(source.path, destination.path) == 0 else { throw failure(destination) }
+    }
+
+    private static func delete(_ url: URL) throws(CassetteError) {
+        guard unlink(url.path) == 0 || errno == ENOENT else { throw failure(url) }
+    }
+
+    private static func failure(_ url: URL) -> CassetteError {
+        .writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+    }
+}

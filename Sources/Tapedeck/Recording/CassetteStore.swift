@@ -1,0 +1,196 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A recording session's cassette on disk: each recorded interaction is appended to a journal
+/// beside the cassette (one `write`, the same cost for the 10,000th interaction as for the
+/// first) and the journal is merged into the cassette, atomically, on ``flush()``, when the
+/// store is released, and when the process exits.
+///
+/// ```swift
+/// let store = try CassetteStore(url: URL(fileURLWithPath: "Sessions/api.cassette.json"))
+/// try store.append(interaction)   // api.cassette.json.journal grows by one record
+/// try store.flush()               // api.cassette.json holds it; the journal is gone
+/// ```
+///
+/// `kill -9` at any instant loses at most the interaction being appended and never leaves a
+/// torn cassette: the next open (any ``Cassette/load(from:)``) merges what the journal holds
+/// and finishes or clears an interrupted merge. Sessions in this and other processes may
+/// record into one cassette at once and every interaction is kept: appends and merges take
+/// turns through a `flock` on the directory, and a merge reads the file and the journal
+/// afresh. ``RecordingTransport`` records through one; the REPL, `tapedeck run` and
+/// `URLSession.recording` all do.
+public final class CassetteStore: Sendable {
+    /// How interactions reach the disk.
+    public struct Options: Sendable, Hashable {
+        /// Whether each interaction is journaled as it is appended (else held in memory until ``CassetteStore/flush()``).
+        public var journalEachInteraction: Bool
+        /// Whether each journal write is followed by `fsync`, so a record survives a power cut,
+        /// not only a killed process (which it survives without).
+        public var syncEachInteraction: Bool
+
+        /// Creates options; the defaults journal each interaction without `fsync`.
+        public init(journalEachInteraction: Bool = true, syncEachInteraction: Bool = false) {
+            self.journalEachInteraction = journalEachInteraction
+            self.syncEachInteraction = syncEachInteraction
+        }
+    }
+
+    private struct State {
+        /// The cassette as this session knows it: what it opened (nothing, when replacing) plus what it appended.
+        var cassette: Cassette
+        var appended = 0
+        /// Appended but not journaled yet (``Options/journalEachInteraction`` off).
+        var pending: [Interaction] = []
+        /// This session journaled records that it has not merged since.
+        var unmerged = false
+        var lock: DirectoryLock?
+        var journal: Int32 = -1
+        /// The file this session replaces, until the journal says so.
+        var replaces: CassetteFileStamp?
+    }
+
+    /// The cassette file.
+    public let url: URL
+    /// The options in effect.
+    public let options: Options
+    /// What the file held when the store opened it (after merging a journal a killed session
+    /// left); nil when there was no file.
+    public let opened: Cassette?
+    private let metadata: [String: String]
+    private let finishing: (@Sendable (Cassette) -> Cassette)?
+    /// Keeps the replaced file's inode from being reused while its stamp is in the journal.
+    private let replaced: HeldCassetteFile?
+    private let state: Mutex<State>
+
+    /// Opens the cassette at `url`, merging what a killed session left beside it.
+    ///
+    /// With `replacing` (record mode `all`), the interactions the file holds now are dropped
+    /// by the first merge after this session's first append; interactions other sessions
+    /// merge in the meantime are kept. `metadata` is merged into the cassette's. `finishing`
+    /// rewrites the merged cassette before each merge this store makes writes it.
+    public init(url: URL, replacing: Bool = false, metadata: [String: String] = [:], options: Options = Options(),
+                finishing: (@Sendable (Cassette) -> Cassette)? = nil) throws(CassetteError) {
+        self.url = url
+        self.options = options
+        self.metadata = metadata
+        self.finishing = finishing
+        let lock = DirectoryLock(directoryOf: url)
+        var opened: Cassette?
+        var replaced: HeldCassetteFile?
+        if let lock {
+            (opened, replaced) = try lock.withLock { () throws(CassetteError) in
+                let cassette = try CassetteMerge.recover(url)
+                return (cassette, replacing ? HeldCassetteFile(url) : nil)
+            }
+        }
+        self.opened = opened
+        self.replaced = replaced
+        var start = (replacing ? nil : opened) ?? Cassette()
+        start.metadata.merge(metadata) { _, new in new }
+        state = Mutex(State(cassette: start, lock: lock, replaces: replaced?.stamp))
+        OpenCassetteStores.register(self)
+    }
+
+    /// The cassette as this session knows it: what it opened plus what it appended, or, after
+    /// a ``flush()``, what the file holds (other sessions' interactions included).
+    public var cassette: Cassette { state.withLock { $0.cassette } }
+
+    /// How many interactions this store appended.
+    public var appendedCount: Int { state.withLock { $0.appended } }
+
+    /// How many interactions ``cassette`` holds.
+    public var count: Int { state.withLock { $0.cassette.interactions.count } }
+
+    /// Appends `interaction` to the journal (one record, one `write`), creating the directory if needed.
+    public func append(_ interaction: Interaction) throws(CassetteError) {
+        try state.withLock { (state: inout State) throws(CassetteError) in
+            if options.journalEachInteraction {
+                try journal([interaction], &state)
+            } else {
+                state.pending.append(interaction)
+            }
+            state.cassette.interactions.append(interaction)
+            state.appended += 1
+        }
+    }
+
+    /// Merges the journal into the cassette file when this session journaled anything since
+    /// the last merge. Interactions other sessions journaled or merged meanwhile are kept.
+    public func flush() throws(CassetteError) {
+        try state.withLock { (state: inout State) throws(CassetteError) in
+            if !state.pending.isEmpty {
+                try journal(state.pending, &state)
+                state.pending = []
+            }
+            guard state.unmerged, let lock = state.lock else { return }
+            let merged = try lock.withLock { () throws(CassetteError) in try CassetteMerge.merge(url, finishing: finishing) }
+            state.cassette = merged ?? state.cassette
+            state.unmerged = false
+        }
+    }
+
+    /// Writes records for `interactions` (after the replace record, the first time) under the lock.
+    private func journal(_ interactions: [Interaction], _ state: inout State) throws(CassetteError) {
+        var data = Data()
+        if let stamp = state.replaces { data.append(CassetteJournal.replacesRecord(stamp)) }
+        for interaction in interactions { data.append(CassetteJournal.record(interaction, metadata: metadata)) }
+        let lock: DirectoryLock
+        if let existing = state.lock {
+            lock = existing
+        } else {
+            lock = try DirectoryLock.creatingDirectory(of: url)
+            state.lock = lock
+        }
+        try lock.withLock { () throws(CassetteError) in
+            try openJournal(&state)
+            guard CassetteMerge.writeAll(data, to: state.journal),
+                  !options.syncEachInteraction || fsync(state.journal) == 0 else {
+                throw .writeFailed(path: CassetteJournal.url(for: url).path, reason: String(cString: strerror(errno)))
+            }
+        }
+        state.replaces = nil
+        state.unmerged = true
+    }
+
+    /// Keeps `state.journal` open on the journal at its path: a merge (in any process) renames
+    /// the journal away, and the next record starts a new one.
+    private func openJournal(_ state: inout State) throws(CassetteError) {
+        let path = CassetteJournal.url(for: url).path
+        if state.journal >= 0 {
+            var held = stat(), named = stat()
+            if fstat(state.journal, &held) == 0, stat(path, &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev {
+                return
+            }
+            close(state.journal)
+            state.journal = -1
+        }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, FileAccess.newFileMode)
+        guard descriptor >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
+        state.journal = descriptor
+    }
+
+    /// Flushes what is left and closes the journal; when that fails the journal stays on disk
+    /// and the next open merges it, so nothing recorded is lost.
+    func release() {
+        do {
+            try flush()
+        } catch {
+            // Nobody is left to tell (release or process exit): the journal keeps every record
+            // and the next open of the cassette merges it.
+        }
+        state.withLock { state in
+            if state.journal >= 0 { close(state.journal) }
+            state.journal = -1
+        }
+    }
+
+    deinit {
+        OpenCassetteStores.unregister(self)
+        release()
+    }
+}

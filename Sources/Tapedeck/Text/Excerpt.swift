@@ -1,0 +1,23 @@
+/// The one rule for quoting offending text in an error message: at most ``limit`` characters,
+/// then how much was left out, so a 1 MB item prints a line, not a megabyte of stderr.
+///
+/// ```swift
+/// Excerpt.of(String(repeating: "x", count: 1_000_000))  // "xxx…x… (999,880 more characters)"
+/// ```
+public enum Excerpt {
+    /// The most characters of offending text a message quotes.
+    public static let limit = 120
+
+    /// `text` if it is short, else its first `limit` characters and the count left out.
+    public static func of(_ text: some StringProtocol, limit: Int = limit) -> String {
+        var end = text.startIndex
+        var kept = 0
+        while kept < limit, end < text.endIndex {
+            text.formIndex(after: &end)
+            kept += 1
+        }
+        guard end < text.endIndex else { return String(text) }
+        let more = text[end...].count
+        return String(text[..<end]) + "… (\(more) more characters)"
+    }
+}
