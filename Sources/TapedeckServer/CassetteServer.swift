@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+import Tapedeck
+import TapedeckTooling
+
+/// A replay server or recording proxy on a loopback port, started and stopped from Swift: for
+/// clients that cannot take a `URLSession` (AsyncHTTPClient, a spawned process, a UI-test host app).
+///
+/// ```swift
+/// @Test func appReadsUsers() async throws {
+///     let server = try await CassetteServer.serve([Cassettes.url("users")])
+///     defer { Task { await server.stop() } }
+///     let (data, _) = try await URLSession.shared.data(from: server.url.appending(path: "users"))
+///     #expect(!data.isEmpty)
+/// }
+/// ```
+public final class CassetteServer: Sendable {
+    /// The listening socket.
+    public let listener: HTTPListener
+    /// The cassettes and the path requests take through them.
+    public let deck: Deck
+
+    private init(listener: HTTPListener, deck: Deck) {
+        self.listener = listener
+        self.deck = deck
+    }
+
+    /// `http://HOST:PORT` it listens on.
+    public var url: URL { listener.url }
+
+    /// Serves `cassettes` (native JSON, vcrpy YAML or HAR) and `mounts` (path prefix → cassette)
+    /// on `host:port`; port 0 picks a free one.
+    public static func serve(_ cassettes: [URL], mounts: [(prefix: String, cassette: URL)] = [], host: String = "127.0.0.1",
+                             port: Int = 0, options: DeckOptions = DeckOptions()) async throws -> CassetteServer {
+        try await start(host: host, port: port, options: options) { deck in
+            for cassette in cassettes { try deck.load(path: cassette.relativePath) }
+            for mount in mounts { try deck.load(path: mount.cassette.relativePath, mount: mount.prefix) }
+        }
+    }
+
+    /// A reverse proxy to `upstream` (and a forward proxy for absolute-form `http://` targets)
+    /// that records into `cassette` in `mode`, on `host:port`.
+    public static func proxy(to upstream: URL, recordingTo cassette: URL, mode: RecordMode = .once, host: String = "127.0.0.1",
+                             port: Int = 0, options: DeckOptions = DeckOptions()) async throws -> CassetteServer {
+        var options = options
+        options.upstream = upstream
+        return try await start(host: host, port: port, options: options) { deck in
+            try deck.record(path: cassette.relativePath, mode: mode, upstream: upstream)
+        }
+    }
+
+    /// Binds, then loads the cassettes into a deck at the listening origin, and only then
+    /// answers from it (until then every request gets 503).
+    private static func start(host: String, port: Int, options: DeckOptions,
+                              loading load: (Deck) throws -> Void) async throws -> CassetteServer {
+        let slot = DeckSlot()
+        let listener = try await HTTPListener.bind(host: host, port: port, limits: options.limits) { request in
+            guard let deck = slot.deck else {
+                return .text(503, "the server is still loading its cassettes; try again\n", headers: [ServerMarker.errorHeader: "503"])
+            }
+            return await deck.respond(request)
+        }
+        let deck = Deck(options: options, origin: listener.url)
+        do {
+            try load(deck)
+        } catch {
+            await listener.close()
+            throw error
+        }
+        slot.deck = deck
+        return CassetteServer(listener: listener, deck: deck)
+    }
+
+    /// Stops listening, closes open connections, writes recordings and returns the tape summary.
+    @discardableResult
+    public func stop() async -> String {
+        await listener.close()
+        return deck.finish()
+    }
+}
+
+/// Holds the deck once the port is known (the deck serves at the listening origin).
+private final class DeckSlot: Sendable {
+    private let storage = Mutex<Deck?>(nil)
+    var deck: Deck? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Tapedeck
+
+/// One connection: collects each request under the ``ServerLimits``, hands it to the responder
+/// and writes the reply back byte-faithfully, or applies its ``SocketFault``.
+final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    typealias Responder = @Sendable (IncomingRequest) async -> ServerReply
+
+    private enum State {
+        case idle
+        case receiving(HTTPRequestHead, ByteBuffer)
+        /// A limit was hit: the rest of the request is ignored and the connection closes after the answer.
+        case rejected
+        case responding
+    }
+
+    private let limits: ServerLimits
+    private let responder: Responder
+    private var state = State.idle
+    private var deadline: Scheduled<Void>?
+    private var isOpen = true
+
+    init(limits: ServerLimits, responder: @escaping Responder) {
+        self.limits = limits
+        self.responder = responder
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        armDeadline(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        isOpen = false
+        deadline?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            guard case .idle = state else { return }
+            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limits.maxBodyBytes {
+                reject(context: context, head: head, status: 413, text: Self.bodyTooLarge(length, limits: limits))
+                return
+            }
+            if head.headers.first(name: "expect")?.lowercased() == "100-continue" {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+            }
+            state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
+        case .body(var chunk):
+            guard case .receiving(let head, var body) = state else { return }
+            if body.readableBytes + chunk.readableBytes > limits.maxBodyBytes {
+                reject(context: context, head: head, status: 413, text: Self.bodyTooLarge(body.readableBytes + chunk.readableBytes, limits: limits))
+                return
+            }
+            state = .idle  // drop the reference so the buffer grows in place
+            body.writeBuffer(&chunk)
+            state = .receiving(head, body)
+        case .end:
+            guard case .receiving(let head, let body) = state else { return }
+            deadline?.cancel()
+            state = .responding
+            respond(context: context, head: head, body: body)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let parse = error as? HTTPParserError, isOpen {
+            let version = HTTPVersion(major: 1, minor: 1)
+            switch state {
+            case .idle, .receiving:
+                if parse == .headerOverflow {
+                    reject(context: context, version: version, status: 431,
+                           text: "request headers are over the limit of \(limits.maxHeaderBytes) bytes; send fewer or shorter headers\n")
+                } else {
+                    reject(context: context, version: version, status: 400, text: "malformed HTTP request: \(parse)\n")
+                }
+            case .rejected, .responding:
+                context.close(promise: nil)
+            }
+            return
+        }
+        context.close(promise: nil)
+    }
+
+    // MARK: Responding
+
+    private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) {
+        let headers = Tapedeck.HTTPHeaders(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+        let request = IncomingRequest(method: head.method.rawValue, target: head.uri, headers: headers,
+                                      body: Data(body.readableBytesView), remoteAddress: context.remoteAddress?.ipAddress)
+        let responder = self.responder
+        context.eventLoop.makeFutureWithTask { await responder(request) }
+            .assumeIsolated()
+            .whenSuccess { [self] reply in
+                guard isOpen else { return }
+                write(reply, context: context, head: head)
+            }
+    }
+
+    private func write(_ reply: ServerReply, context: ChannelHandlerContext, head: HTTPRequestHead) {
+        let keepAlive = head.isKeepAlive
+        switch reply.fault {
+        case .hang:
+            return
+        case .reset:
+            resetConnection(context: context)
+            return
+        default:
+            break
+        }
+        let response = reply.response
+        let omitsBody = head.method == .HEAD || response.status == 204 || response.status == 304 || (100..<200).contains(response.status)
+        let responseHead = HTTPResponseHead(version: head.version,
+                                            status: .custom(code: UInt(max(0, response.status)), reasonPhrase: response.reason),
+                                            headers: Self.wireHeaders(response, omitsBody: omitsBody, keepAlive: keepAlive, version: head.version))
+        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+        var body = context.channel.allocator.buffer(capacity: omitsBody ? 0 : response.body.count)
+        if !omitsBody { body.writeBytes(response.body) }
+        switch reply.fault {
+        case .truncate:
+            let half = body.getSlice(at: body.readerIndex, length: body.readableBytes / 2) ?? body
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(half)))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+        case .slow(let bytesPerSecond):
+            context.flush()
+            writeSlowly(body, bytesPerSecond: max(1, bytesPerSecond), context: context, keepAlive: keepAlive)
+        default:
+            if body.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+            finish(context: context, keepAlive: keepAlive)
+        }
+    }
+
+    /// Writes `body` in tenths of a second's worth, then ends the response.
+    private func writeSlowly(_ body: ByteBuffer, bytesPerSecond: Int, context: ChannelHandlerContext, keepAlive: Bool) {
+        var rest = body
+        let step = max(1, bytesPerSecond / 10)
+        guard isOpen else { return }
+        guard rest.readableBytes > 0 else {
+            finish(context: context, keepAlive: keepAlive)
+            return
+        }
+        let chunk = rest.readSlice(length: min(step, rest.readableBytes)) ?? rest
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: nil)
+        let delay = TimeAmount.nanoseconds(Int64(1_000_000_000 * chunk.readableBytes / bytesPerSecond))
+        context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+            writeSlowly(rest, bytesPerSecond: bytesPerSecond, context: context, keepAlive: keepAlive)
+        }
+    }
+
+    private func finish(context: ChannelHandlerContext, keepAlive: Bool) {
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        state = .idle
+        if keepAlive {
+            armDeadline(context: context)
+        } else {
+            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
+    }
+
+    /// Closes with a TCP reset (SO_LINGER 0) rather than an orderly FIN.
+    private func resetConnection(context: ChannelHandlerContext) {
+        guard let provider = context.channel as? any SocketOptionProvider else {
+            context.close(promise: nil)
+            return
+        }
+        provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    /// The response's headers as sent: in order and case as recorded, with the framing the
+    /// written body needs (`Content-Length`, no `Transfer-Encoding`) and `Connection: close`
+    /// when the connection ends after it.
+    static func wireHeaders(_ response: HTTPResponse, omitsBody: Bool, keepAlive: Bool, version: HTTPVersion) -> NIOHTTP1.HTTPHeaders {
+        var fields = response.headers
+        for name in ["Connection", "Keep-Alive", "Transfer-Encoding"] { fields.remove(name: name) }
+        if response.status == 204 || (100..<200).contains(response.status) {
+            fields.remove(name: "Content-Length")
+        } else if !omitsBody {
+            let name = fields.first { $0.name.lowercased() == "content-length" }?.name ?? "Content-Length"
+            fields.replaceOrAdd(name: name, value: String(response.body.count))
+        }
+        var headers = NIOHTTP1.HTTPHeaders()
+        headers.reserveCapacity(fields.count + 1)
+        for field in fields { headers.add(name: field.name, value: field.value) }
+        if !keepAlive {
+            headers.add(name: "Connection", value: "close")
+        } else if version.minor == 0 {
+            headers.add(name: "Connection", value: "keep-alive")
+        }
+        return headers
+    }
+
+    // MARK: Limits
+
+    private func armDeadline(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        let seconds = limits.readTimeout
+        guard seconds.isFinite, seconds > 0 else { return }
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(seconds * 1_000_000_000))) { [self] in
+            switch state {
+            case .responding: return
+            case .idle, .receiving, .rejected: context.close(promise: nil)
+            }
+        }
+    }
+
+    private func reject(context: ChannelHandlerContext, head: HTTPRequestHead, status: Int, text: String) {
+        reject(context: context, version: head.version, status: status, text: text)
+    }
+
+    private func reject(context: ChannelHandlerContext, version: HTTPVersion, status: Int, text: String) {
+        state = .rejected
+        deadline?.cancel()
+        let body = context.channel.allocator.buffer(string: text)
+        var headers = NIOHTTP1.HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Connection", value: "close")
+        headers.add(name: ServerMarker.errorHeader, value: String(status))
+        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+
+    private static func bodyTooLarge(_ length: Int, limits: ServerLimits) -> String {
+        "request body of \(length) bytes is over the limit of \(limits.maxBodyBytes) bytes; raise it with --max-body BYTES\n"
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Tapedeck
+import TapedeckTooling
+
+/// The control endpoints under ``ServerMarker/controlPrefix``, for UI tests that keep one
+/// server across many test cases:
+///
+/// | request | does |
+/// |---|---|
+/// | `GET /__tapedeck/status` | JSON: cassettes with recorded/played/unused counts, the last mismatches |
+/// | `POST /__tapedeck/reset` | replay positions start over (recordings are written first) |
+/// | `POST /__tapedeck/load?cassette=PATH[&cassette=…][&mount=/p]` | switch the cassettes served (under a mount) |
+/// | `POST /__tapedeck/record/start?cassette=PATH[&mode=new][&upstream=URL]` | record what goes through to the upstream |
+/// | `POST /__tapedeck/record/stop` | write the recording and replay it from now on |
+struct ControlAPI {
+    let deck: Deck
+
+    static let endpoints = """
+        GET  \(ServerMarker.controlPrefix)status
+        POST \(ServerMarker.controlPrefix)reset
+        POST \(ServerMarker.controlPrefix)load?cassette=PATH[&cassette=PATH…][&mount=/prefix]
+        POST \(ServerMarker.controlPrefix)record/start?cassette=PATH[&mode=once|new|all][&upstream=URL][&mount=/prefix]
+        POST \(ServerMarker.controlPrefix)record/stop
+        """
+
+    func respond(_ incoming: IncomingRequest) -> ServerReply {
+        let name = String(incoming.path.dropFirst(ServerMarker.controlPrefix.count))
+        let query = URLComponents(string: "http://control" + incoming.pathAndQuery)?.queryItems ?? []
+        func values(_ key: String) -> [String] { query.filter { $0.name == key }.compactMap(\.value).filter { !$0.isEmpty } }
+        let method = incoming.method.uppercased()
+        do {
+            switch (name, method) {
+            case ("status", "GET"):
+                return .json(200, try Self.encode(deck.status))
+            case ("reset", "POST"):
+                try deck.reset()
+                return .json(200, try Self.encode(deck.status))
+            case ("load", "POST"):
+                let paths = values("cassette")
+                guard !paths.isEmpty else { return missing("cassette", example: "load?cassette=Sessions/users.cassette.json") }
+                try deck.switchTo(paths: paths, mount: values("mount").first ?? "")
+                return .json(200, try Self.encode(deck.status))
+            case ("record/start", "POST"):
+                guard let path = values("cassette").first else { return missing("cassette", example: "record/start?cassette=new.cassette.json&upstream=http://127.0.0.1:8000") }
+                let mode = try RecordMode(parsing: values("mode").first ?? "new", source: "mode=")
+                guard let upstreamText = values("upstream").first ?? deck.options.upstream?.absoluteString,
+                      let upstream = URL(string: upstreamText), upstream.host != nil else {
+                    return missing("upstream", example: "record/start?cassette=\(path)&upstream=http://127.0.0.1:8000")
+                }
+                try deck.startRecording(path: path, mode: mode, upstream: upstream, mount: values("mount").first ?? "")
+                return .json(200, try Self.encode(deck.status))
+            case ("record/stop", "POST"):
+                try deck.stopRecording()
+                return .json(200, try Self.encode(deck.status))
+            case ("status", _), ("reset", _), ("load", _), ("record/start", _), ("record/stop", _):
+                return .text(405, "\(method) is not allowed on \(incoming.path); the control endpoints are:\n\(Self.endpoints)\n",
+                             headers: [ServerMarker.errorHeader: "405"])
+            default:
+                return .text(404, "no control endpoint \(incoming.path); they are:\n\(Self.endpoints)\n", headers: [ServerMarker.errorHeader: "404"])
+            }
+        } catch {
+            let text = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+            deck.options.log("control: \(incoming.method) \(incoming.target): \(text)")
+            return .text(400, text + "\n", headers: [ServerMarker.errorHeader: "400"])
+        }
+    }
+
+    private func missing(_ parameter: String, example: String) -> ServerReply {
+        .text(400, "missing query parameter '\(parameter)'; e.g. curl -X POST '\(deck.origin.absoluteString)\(ServerMarker.controlPrefix)\(example)'\n",
+              headers: [ServerMarker.errorHeader: "400"])
+    }
+
+    static func encode(_ status: DeckStatus) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return try encoder.encode(status) + Data("\n".utf8)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Tapedeck
+
+/// How a ``Deck`` serves and records: matching, repeats, the origin clients see, what an
+/// unmatched request gets, the upstream and live transport for recording, and the network
+/// conditions to play.
+public struct DeckOptions: Sendable {
+    /// What makes a recorded request match (method and URL always).
+    public var matcher: Matcher
+    /// Whether the last match is served again once all identical interactions were played.
+    public var allowRepeats: Bool
+    /// The origin clients address (`http://10.0.2.2:8080` from an emulator); nil means the
+    /// listening URL. Cassettes are served as if recorded there (URLs, `Location`, bodies).
+    public var origin: URL?
+    /// What an unmatched request gets.
+    public var unmatched: UnmatchedPolicy
+    /// Where a proxy sends requests, and where `forward` sends unmatched ones.
+    public var upstream: URL?
+    /// The live transport for the upstream; it must not follow redirects (they are recorded hop by hop).
+    public var live: any HTTPTransport
+    /// Latency and faults applied to every served answer.
+    public var conditions: NetworkConditions
+    /// Header, body and time limits per connection.
+    public var limits: ServerLimits
+    /// Where unmatched requests and errors are logged (the CLI writes them to stderr).
+    public var log: @Sendable (String) -> Void
+    /// Read for `TAPEDECK_REDACT`, `TAPEDECK_SECRET_LINT` and the usage directory.
+    public var environment: [String: String]
+    /// Whether a proxy stores refused connections, unresolved hosts and timeouts as
+    /// interactions (``Tapedeck/TransportFailure``), to replay them as the same failure.
+    public var recordFailures = false
+
+    /// Creates options; the defaults match on method + URL, answer unmatched requests 404 and
+    /// use `URLSessionTransport` (not following redirects) for the upstream.
+    public init(matcher: Matcher = Matcher(), allowRepeats: Bool = false, origin: URL? = nil,
+                unmatched: UnmatchedPolicy = .status(404), upstream: URL? = nil,
+                live: any HTTPTransport = URLSessionTransport(options: .init(followRedirects: false)),
+                conditions: NetworkConditions = NetworkConditions(), limits: ServerLimits = ServerLimits(),
+                log: @escaping @Sendable (String) -> Void = { _ in },
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.matcher = matcher
+        self.allowRepeats = allowRepeats
+        self.origin = origin
+        self.unmatched = unmatched
+        self.upstream = upstream
+        self.live = live
+        self.conditions = conditions
+        self.limits = limits
+        self.log = log
+        self.environment = environment
+    }
+}

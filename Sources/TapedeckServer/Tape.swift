@@ -1,0 +1,29 @@
+import Foundation
+import Tapedeck
+import TapedeckTooling
+
+/// One cassette in a ``Deck``: where it is mounted and the session that serves or records it.
+struct Tape: Sendable {
+    /// The path prefix it answers under (`""` for everything not mounted elsewhere).
+    var mount: String
+    /// The cassette path as given.
+    var path: String
+    /// The session: replay only (`serve`) or recording through the live transport (`proxy`).
+    var session: CassetteSession
+    /// Where a recording tape sends requests; nil for replay.
+    var upstream: URL?
+
+    var isRecording: Bool { upstream != nil }
+
+    /// Whether a request path belongs under this tape's mount.
+    func covers(_ path: String) -> Bool {
+        mount.isEmpty || path == mount || path.hasPrefix(mount + "/") || path.hasPrefix(mount + "?")
+    }
+
+    /// `path` without the mount prefix (`/v1/users` under `/v1` → `/users`).
+    func stripping(_ pathAndQuery: String) -> String {
+        guard !mount.isEmpty, pathAndQuery.hasPrefix(mount) else { return pathAndQuery }
+        let rest = String(pathAndQuery.dropFirst(mount.count))
+        return rest.hasPrefix("/") ? rest : "/" + rest
+    }
+}

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import ArgumentParser
+import Dispatch
+import Foundation
+import Tapedeck
+import TapedeckServer
+
+/// Where `serve` and `proxy` listen, their limits, and the latency and faults they play.
+struct ListenOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Address to listen on (loopback unless told otherwise).", valueName: "host"))
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp("Port to listen on; 0 picks a free one.", valueName: "port"))
+    var port = 8080
+
+    @Option(name: .customLong("port-file"), help: ArgumentHelp("Write the port chosen to this file (for scripts with --port 0).", valueName: "file"))
+    var portFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("Delay each answer: recorded (the recorded duration), MS, or xFACTOR of the recorded duration.", valueName: "latency"))
+    var latency: String?
+
+    @Option(name: .customLong("fault"), help: ArgumentHelp(
+        "Inject a fault: [METHOD] PATH=ACTION[@RATE%], ACTION reset, timeout, status:CODE, truncate, slow:BYTES_PER_S (repeatable).",
+        valueName: "rule"))
+    var faults: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Seed for fault rates, so runs repeat.", valueName: "n"))
+    var seed: UInt64 = 0
+
+    @Option(name: .customLong("max-body"), help: ArgumentHelp("Largest request body accepted, in bytes (more gets 413).", valueName: "bytes"))
+    var maxBody = 64 * 1024 * 1024
+
+    @Option(name: .customLong("read-timeout"), help: ArgumentHelp("Seconds a request may take to arrive; slower clients are dropped.", valueName: "seconds"))
+    var readTimeout: Double = 30
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port; give 1 to 65535, or 0 for a free one") }
+        guard maxBody > 0 else { throw ValidationError("--max-body \(maxBody) must be a positive number of bytes") }
+        guard readTimeout.isFinite, readTimeout > 0 else { throw ValidationError("--read-timeout \(readTimeout) must be a positive number of seconds") }
+        _ = try conditions()
+    }
+
+    func conditions() throws -> NetworkConditions {
+        do {
+            return NetworkConditions(latency: try latency.map { try Latency(parsing: $0, source: "--latency") } ?? .none,
+                                     faults: try faults.map { try FaultRule(parsing: $0, source: "--fault") }, seed: seed)
+        } catch {
+            throw ValidationError(error.localizedDescription)
+        }
+    }
+
+    var limits: ServerLimits { ServerLimits(maxBodyBytes: maxBody, readTimeout: readTimeout) }
+}

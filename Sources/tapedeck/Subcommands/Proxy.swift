@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import Tapedeck
+import TapedeckCurl
+import TapedeckServer
+
+extension TapedeckCommand {
+    /// `tapedeck proxy UPSTREAM --record C`: records what any HTTP client sends through it.
+    struct Proxy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "proxy",
+            abstract: "Records any HTTP client's traffic to an upstream into a cassette (recording proxy).",
+            discussion: """
+                A reverse proxy: point the client at the URL it prints instead of UPSTREAM.
+                Also a forward proxy for plain http:// (HTTP_PROXY=URL): absolute-form
+                requests go to the host they name. HTTPS through CONNECT is not intercepted.
+                Recording redacts credentials, refuses secrets (TAPEDECK_REDACT,
+                TAPEDECK_SECRET_LINT), stores decoded gzip bodies and each redirect hop, and
+                stores UPSTREAM as the cassette's base URL, so it replays through tapedeck
+                serve, tapedeck run --replay and URLSession.replaying. --mode new replays
+                what is recorded and records the rest; once (the default) records when the
+                cassette is missing; all re-records. Ctrl-C or SIGTERM writes the cassette,
+                prints the tape summary and exits 0.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The server to record, e.g. http://127.0.0.1:8000.", valueName: "upstream"))
+        var upstream: String
+
+        @Option(name: .long, help: ArgumentHelp("The cassette to record into.", valueName: "cassette"))
+        var record: String
+
+        @Option(name: .long, help: ArgumentHelp("Record mode: once, new, all (TAPEDECK_RECORD_MODE overrides).", valueName: "mode"))
+        var mode: String?
+
+        @Option(name: .long, help: ArgumentHelp("What else a request must match to replay in mode new: body, header:NAME, ….", valueName: "spec"))
+        var match: String?
+
+        @Option(name: .long, help: ArgumentHelp("Seconds to wait for the upstream's answer.", valueName: "seconds"))
+        var timeout: Double = 30
+
+        @Flag(name: .customLong("record-failures"), help: "Store refused connections, unknown hosts and timeouts as interactions; replay fails the same way.")
+        var recordFailures = false
+
+        @OptionGroup var listen: ListenOptions
+
+        func validate() throws {
+            _ = try upstreamURL()
+            if let mode, RecordMode(rawValue: mode) == nil {
+                throw ValidationError("--mode '\(mode)' is not a record mode; use once, new or all")
+            }
+            _ = try matcher()
+            guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout \(timeout) must be a positive number of seconds, e.g. --timeout 30") }
+        }
+
+        func upstreamURL() throws -> URL {
+            guard let url = URL(string: upstream), url.scheme?.lowercased() == "http" || url.scheme?.lowercased() == "https",
+                  url.host?.isEmpty == false else {
+                throw ValidationError("'\(upstream)' is not an upstream URL; give scheme and host, e.g. tapedeck proxy http://127.0.0.1:8000 --record api.cassette.json")
+            }
+            return url
+        }
+
+        func matcher() throws -> Matcher {
+            guard let match else { return Matcher() }
+            do { return try Matcher(spec: match) } catch { throw ValidationError("--match: " + (error.errorDescription ?? "")) }
+        }
+
+        func run() async throws {
+            var options = DeckOptions(live: CurlTransport(options: .init(timeout: timeout, followRedirects: false)), log: ServerLog.standardError)
+            options.matcher = try matcher()
+            options.recordFailures = recordFailures
+            options.conditions = try listen.conditions()
+            options.limits = listen.limits
+            let server: CassetteServer
+            do {
+                let resolved = try RecordMode.resolve(mode.flatMap(RecordMode.init(rawValue:)))
+                server = try await CassetteServer.proxy(to: try upstreamURL(), recordingTo: URL(fileURLWithPath: record), mode: resolved,
+                                                        host: listen.host, port: listen.port, options: options)
+            } catch let error as CassetteError {
+                Console.error(error.errorDescription ?? "\(error)")
+                throw ExitCode(ExitStatus.transport)
+            }
+            try await ServerRunner.run(server, banner: "proxying \(server.url.absoluteString) → \(upstream), recording into \(record)",
+                                       portFile: listen.portFile)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import Tapedeck
+import TapedeckCurl
+import TapedeckServer
+
+extension TapedeckCommand {
+    /// `tapedeck serve CASSETTE...`: answers any HTTP client from cassettes.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Serves cassettes over HTTP to any client (replay server).",
+            discussion: """
+                Native JSON, vcrpy YAML and HAR cassettes are served as if recorded at the
+                URL it prints (or --origin): request URLs, Location headers and bodies say
+                that origin. An unmatched request gets the mismatch report as text with
+                status 404 (or --unmatched STATUS) and the header X-Tapedeck-Unmatched: 1,
+                and is logged to stderr; --unmatched forward --upstream URL sends it there
+                instead. Control endpoints live under /__tapedeck/ (status, reset, load,
+                record/start, record/stop). Ctrl-C or SIGTERM prints the tape summary and
+                exits 0.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Cassettes to serve together.", valueName: "cassette"))
+        var cassettes: [String] = []
+
+        @OptionGroup var listen: ListenOptions
+
+        @OptionGroup var cassetteOptions: CassetteMatchOptions
+
+        @Flag(name: .long, help: "Serve the last match again once every identical interaction was played.")
+        var `repeat` = false
+
+        @Option(name: .long, help: ArgumentHelp("Status for unmatched requests (default 404), or forward (needs --upstream).", valueName: "status|forward"))
+        var unmatched: String?
+
+        @Option(name: .long, help: ArgumentHelp("Where --unmatched forward sends requests, and record/start records from.", valueName: "url"))
+        var upstream: String?
+
+        @Option(name: .customLong("mount"), help: ArgumentHelp("Serve a cassette under a path prefix (repeatable).", valueName: "/prefix=cassette"))
+        var mounts: [String] = []
+
+        func validate() throws {
+            if cassettes.isEmpty && mounts.isEmpty {
+                throw ValidationError("give at least one cassette: tapedeck serve Sessions/api.cassette.json")
+            }
+            _ = try parsedMounts()
+            _ = try options()
+        }
+
+        func parsedMounts() throws -> [(prefix: String, cassette: URL)] {
+            try mounts.map { mount in
+                guard let equals = mount.firstIndex(of: "="), mount.hasPrefix("/"), equals != mount.index(before: mount.endIndex) else {
+                    throw ValidationError("--mount '\(mount)' is not /prefix=CASSETTE; write --mount /v1=Sessions/v1.cassette.json")
+                }
+                return (String(mount[..<equals]), URL(fileURLWithPath: String(mount[mount.index(after: equals)...])))
+            }
+        }
+
+        func options() throws -> DeckOptions {
+            var options = DeckOptions(live: CurlTransport(options: .init(timeout: 0, followRedirects: false)), log: ServerLog.standardError)
+            options.matcher = try cassetteOptions.matcher()
+            options.origin = try cassetteOptions.originURL()
+            options.allowRepeats = `repeat`
+            if let unmatched {
+                do { options.unmatched = try UnmatchedPolicy(parsing: unmatched) } catch { throw ValidationError(error.errorDescription ?? "\(error)") }
+            }
+            if let upstream {
+                guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                    throw ValidationError("--upstream '\(upstream)' is not a URL; write --upstream http://127.0.0.1:8000")
+                }
+                options.upstream = url
+            }
+            if options.unmatched == .forward, options.upstream == nil {
+                throw ValidationError("--unmatched forward needs --upstream URL, e.g. --upstream http://127.0.0.1:8000")
+            }
+            options.conditions = try listen.conditions()
+            options.limits = listen.limits
+            return options
+        }
+
+        func run() async throws {
+            let server: CassetteServer
+            do {
+                server = try await CassetteServer.serve(cassettes.map { URL(fileURLWithPath: $0) }, mounts: try parsedMounts(),
+                                                        host: listen.host, port: listen.port, options: try options())
+            } catch let error as CassetteError {
+                Console.error(error.errorDescription ?? "\(error)")
+                throw ExitCode(ExitStatus.transport)
+            }
+            let count = cassettes.count + mounts.count
+            try await ServerRunner.run(server, banner: "serving \(count) cassette\(count == 1 ? "" : "s") at \(server.url.absoluteString)",
+                                       portFile: listen.portFile)
+        }
+    }
+}

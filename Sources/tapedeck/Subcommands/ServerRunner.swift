@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import ArgumentParser
+import Dispatch
+import Foundation
+import Tapedeck
+import TapedeckServer
+
+/// Runs a started server until SIGINT or SIGTERM: then writes recordings, prints the tape
+/// summary and exits 0; a second signal exits at once.
+enum ServerRunner {
+    @MainActor
+    static func run(_ server: CassetteServer, banner: String, portFile: String?) async throws {
+        if let portFile {
+            do { try Data("\(server.listener.port)\n".utf8).write(to: URL(fileURLWithPath: portFile), options: .atomic) } catch {
+                await server.stop()
+                throw ValidationError("cannot write --port-file '\(portFile)': \(error.localizedDescription)")
+            }
+        }
+        Console.write(banner + "\n")
+        Console.flush()
+        await waitForSignal()
+        let summary = await server.stop()
+        FileHandle.standardError.write(Data((summary + "\n").utf8))
+    }
+
+    /// Returns on the first SIGINT/SIGTERM; a second one exits the process at once (130).
+    private static func waitForSignal() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let queue = DispatchQueue(label: "tapedeck.signals")
+        let state = SignalState()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
+            state.keep(sources)
+            for source in sources {
+                source.setEventHandler {
+                    if state.first() {
+                        FileHandle.standardError.write(Data("stopping (press Ctrl-C again to quit at once)\n".utf8))
+                        continuation.resume()
+                    } else {
+                        _exit(130)
+                    }
+                }
+                source.resume()
+            }
+        }
+    }
+}
+
+/// Whether a signal already arrived; holds the dispatch sources alive.
+private final class SignalState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen = false
+    private var sources: [any DispatchSourceSignal] = []
+
+    func keep(_ sources: [any DispatchSourceSignal]) { lock.withLock { self.sources = sources } }
+
+    /// True the first time only.
+    func first() -> Bool {
+        lock.withLock {
+            defer { seen = true }
+            return !seen
+        }
+    }
+}
+
+/// Logs to stderr, one line per event.
+enum ServerLog {
+    static let standardError: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data(("tapedeck: " + message + "\n").utf8))
+    }
+}

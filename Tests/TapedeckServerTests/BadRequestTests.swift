@@ -1,0 +1,99 @@
+import Foundation
+import Tapedeck
+import TapedeckServer
+import Testing
+
+/// Malformed, oversized, slow and abandoned requests get a clear answer or a closed
+/// connection, and the server keeps serving everyone else.
+@Suite("Bad requests")
+struct BadRequestTests {
+    static func withServer(limits: ServerLimits, _ body: (CassetteServer) async throws -> Void) async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let file = try SampleCassettes.write(SampleCassettes.single(path: "/ok", text: "still serving"), to: directory)
+        var options = DeckOptions(allowRepeats: true)
+        options.limits = limits
+        let server = try await CassetteServer.serve([file], options: options)
+        do {
+            try await body(server)
+            let result = try await Proc.run(Proc.curl, ["-s", server.url.absoluteString + "/ok"])
+            #expect(result.text == "still serving", "the server answers others afterwards")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// Sends `bytes` on a fresh connection off the cooperative pool and returns all that comes back.
+    static func exchange(_ port: Int, _ bytes: Data) async throws -> Data {
+        let socket = try RawSocket(port: port)
+        return await Blocking.run {
+            socket.send(bytes)
+            return socket.readToEnd()
+        }
+    }
+
+    @Test("a malformed request line gets 400 and the connection closes")
+    func malformedRequestLine() async throws {
+        try await Self.withServer(limits: ServerLimits()) { server in
+            let answer = try await Self.exchange(server.listener.port, Data("GET\u{1} nonsense\r\n\r\n".utf8))
+            let raw = try #require(RawResponse(answer))
+            #expect(raw.status == 400)
+            #expect(raw.values(ServerMarker.errorHeader) == ["400"])
+        }
+    }
+
+    @Test("headers over 64 KB get 431 naming the limit")
+    func headersTooLarge() async throws {
+        try await Self.withServer(limits: ServerLimits()) { server in
+            let big = "GET /ok HTTP/1.1\r\nHost: x\r\n" + (0..<80).map { "X-Filler-\($0): \(String(repeating: "a", count: 1000))\r\n" }.joined() + "\r\n"
+            let raw = try #require(RawResponse(try await Self.exchange(server.listener.port, Data(big.utf8))))
+            #expect(raw.status == 431)
+            #expect(String(decoding: raw.body, as: UTF8.self).contains("over the limit of 65536 bytes"))
+        }
+    }
+
+    @Test("a body over the limit gets 413, by Content-Length or as it streams in chunks")
+    func bodyTooLarge() async throws {
+        try await Self.withServer(limits: ServerLimits(maxBodyBytes: 1000)) { server in
+            let declared = "POST /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "b", count: 5000)
+            let first = try #require(RawResponse(try await Self.exchange(server.listener.port, Data(declared.utf8))))
+            #expect(first.status == 413)
+            #expect(String(decoding: first.body, as: UTF8.self).contains("--max-body"))
+            let chunk = String(repeating: "c", count: 600)
+            let chunked = "POST /ok HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n"
+            let second = try #require(RawResponse(try await Self.exchange(server.listener.port, Data(chunked.utf8))))
+            #expect(second.status == 413)
+        }
+    }
+
+    @Test("a client that sends its headers a byte at a time is dropped after the read timeout")
+    func slowloris() async throws {
+        try await Self.withServer(limits: ServerLimits(readTimeout: 1)) { server in
+            let socket = try RawSocket(port: server.listener.port)
+            let request = Array("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "z", count: 200))\r\n\r\n".utf8)
+            let outcome: (closed: Bool, sent: Int) = await Blocking.run {
+                var sent = 0
+                for byte in request {
+                    guard socket.send(Data([byte])) else { break }
+                    sent += 1
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                return (socket.waitForClose(), sent)
+            }
+            #expect(outcome.closed)
+            #expect(outcome.sent < request.count, "the server closed before the headers were complete")
+        }
+    }
+
+    @Test("a client that disconnects mid-body leaves the server serving")
+    func disconnectMidBody() async throws {
+        try await Self.withServer(limits: ServerLimits()) { server in
+            for _ in 0..<5 {
+                let socket = try RawSocket(port: server.listener.port)
+                socket.send("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "d", count: 1000))
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import Tapedeck
+import TapedeckServer
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The in-process example of the README ("Serve cassettes and record through a proxy"),
+// compiled and run as it is printed there, with the cassette written first.
+
+/// A spawned process, AsyncHTTPClient or a UI-test host app talks to `server.url`.
+@Test("README: a replay server on a free port inside a test")
+func readmeReplayServerInATest() async throws {
+    let cassette = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString).cassette.json")
+    defer { try? FileManager.default.removeItem(at: cassette) }
+    try SampleCassettes.api().write(to: cassette)
+
+    // --- README ---
+    let server = try await CassetteServer.serve([cassette])          // port 0: a free port
+    let (data, response) = try await URLSession.shared.data(from: server.url.appending(path: "users"))
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    #expect(String(decoding: data, as: UTF8.self).contains("Ada"))
+    let summary = await server.stop()                                // "replay … · 1 played · 5 unused …"
+    // --- README ---
+
+    #expect(summary.contains("1 played"))
+}

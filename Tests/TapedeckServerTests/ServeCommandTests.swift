@@ -1,0 +1,59 @@
+import Foundation
+import Tapedeck
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tapedeck serve` and `tapedeck proxy` as a user runs them: the URL printed, --port-file,
+/// the tape summary on Ctrl-C/SIGTERM, and clear errors for bad input.
+@Suite("serve and proxy commands", .enabled(if: Proc.tapedeck != nil))
+struct ServeCommandTests {
+    @Test("serve prints its URL, writes --port-file, and on Ctrl-C prints the tape summary and exits 0")
+    func summaryOnInterrupt() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let file = try SampleCassettes.write(SampleCassettes.api(), to: directory)
+        let portFile = directory.appendingPathComponent("port")
+        let server = try await ServerProcess(["serve", file.path, "--port-file", portFile.path],
+                                             environment: ["TAPEDECK_USAGE_DIR": directory.path])
+        #expect(try String(contentsOf: portFile, encoding: .utf8) == "\(server.url.port ?? -1)\n")
+        _ = try await Proc.run(Proc.curl, ["-s", server.url.absoluteString + "/users"])
+        _ = try await Proc.run(Proc.curl, ["-s", server.url.absoluteString + "/missing"])
+        let (status, stderr) = await server.stop(signal: SIGINT)
+        #expect(status == 0)
+        #expect(stderr.contains("api.cassette.json · 0 recorded · 1 played · 5 unused · 6 in cassette"), "\(stderr)")
+        #expect(stderr.contains("1 unmatched request"))
+        #expect(stderr.contains("unmatched: no recorded interaction matches GET"), "unmatched requests are logged to stderr")
+    }
+
+    @Test("SIGTERM stops a proxy with everything recorded on disk", .enabled(if: Proc.httpbin != nil))
+    func proxyFlushesOnTerm() async throws {
+        let upstream = try #require(Proc.httpbin)
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let cassette = directory.appendingPathComponent("term.cassette.json")
+        let proxy = try await ServerProcess(["proxy", upstream.absoluteString, "--record", cassette.path, "--mode", "all"],
+                                            environment: ["TAPEDECK_RECORD_MODE": "", "TAPEDECK_USAGE_DIR": directory.path])
+        for index in 0..<3 { _ = try await Proc.run(Proc.curl, ["-s", proxy.url.absoluteString + "/anything/\(index)"]) }
+        let (status, stderr) = await proxy.stop(signal: SIGTERM)
+        #expect(status == 0)
+        #expect(stderr.contains("3 recorded"), "\(stderr)")
+        #expect(try Cassette.load(from: cassette).interactions.count == 3)
+    }
+
+    @Test("bad input names the problem and exits 1; a missing cassette exits 3", arguments: [
+        (["serve"], Int32(1), "give at least one cassette"),
+        (["serve", "x.json", "--fault", "/a=explode"], Int32(1), "is not a fault rule"),
+        (["serve", "x.json", "--latency", "soon"], Int32(1), "is not a latency"),
+        (["serve", "x.json", "--unmatched", "forward"], Int32(1), "--unmatched forward needs --upstream"),
+        (["serve", "x.json", "--mount", "v1=x.json"], Int32(1), "is not /prefix=CASSETTE"),
+        (["proxy", "not a url", "--record", "x.json"], Int32(1), "is not an upstream URL"),
+        (["serve", "/no/such/dir/x.cassette.json", "--port", "0"], Int32(3), "x.cassette.json"),
+    ])
+    func badInput(arguments: [String], status: Int32, message: String) async throws {
+        let result = try await Proc.run(try #require(Proc.tapedeck), arguments)
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}
