@@ -1,0 +1,161 @@
+import Foundation
+import OpenAPIKit
+import Tapedeck
+
+/// Checks every interaction of a cassette against an OpenAPI document: the path and method, the
+/// status, the parameters, and JSON request and response bodies against their schemas.
+///
+/// ```swift
+/// let spec = try OpenAPISpec.load(URL(fileURLWithPath: "spec.yaml"))
+/// let findings = CassetteOpenAPICheck(spec: spec).findings(in: cassette)
+/// ```
+public struct CassetteOpenAPICheck: Sendable {
+    private let spec: OpenAPISpec
+    private let routes: [OpenAPIRoute]
+    private let basePaths: [String]
+
+    /// Prepares the document's paths for matching.
+    public init(spec: OpenAPISpec) {
+        self.spec = spec
+        routes = spec.document.paths.compactMap { path, item in
+            spec.document.components[item].map { OpenAPIRoute(path: path.rawValue, item: $0) }
+        }.sorted { $0.literalCount > $1.literalCount }
+        // Server URLs with a path (`https://api.example.com/v1`) prefix every documented path.
+        basePaths = spec.document.servers.compactMap { server -> String? in
+            let path = URLComponents(string: server.urlTemplate.absoluteString)?.path ?? ""
+            let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+            return trimmed.isEmpty ? nil : trimmed
+        }
+    }
+
+    /// Every finding, in interaction order.
+    public func findings(in cassette: Cassette) -> [OpenAPIFinding] {
+        cassette.interactions.enumerated().flatMap { index, interaction in findings(for: interaction, at: index) }
+    }
+
+    /// The findings for one interaction; `index` names it.
+    public func findings(for interaction: Interaction, at index: Int) -> [OpenAPIFinding] {
+        let request = interaction.request
+        let method = request.method.rawValue.uppercased()
+        let url = request.url.absoluteString
+        func finding(_ kind: OpenAPIFinding.Kind, _ pointer: String, _ location: String, _ message: String) -> OpenAPIFinding {
+            OpenAPIFinding(index: index, method: method, url: url, kind: kind, pointer: pointer,
+                           schemaLocation: location, message: message)
+        }
+        let path = request.url.path.isEmpty ? "/" : request.url.path
+        guard let (route, pathValues) = match(path) else {
+            return [finding(.unknownPath, "", "#/paths", "no path of \(spec.path) matches \(path)")]
+        }
+        let pathLocation = SchemaLocation.append("#/paths", route.path)
+        guard let operation = route.item.endpoints.first(where: { $0.method.rawValue.uppercased() == method })?.operation else {
+            let documented = route.item.endpoints.map { $0.method.rawValue.uppercased() }.joined(separator: ", ")
+            return [finding(.unknownMethod, "", pathLocation,
+                            "\(route.path) documents \(documented.isEmpty ? "no methods" : documented), not \(method)")]
+        }
+        let operationLocation = pathLocation + "/" + method.lowercased()
+        let validator = SchemaValidator(components: spec.document.components)
+        var results: [OpenAPIFinding] = []
+
+        // Parameters: the operation's, then the path item's that the operation does not override.
+        let parameters = OpenAPIParameters.resolve(route: route, operation: operation, pathLocation: pathLocation,
+                                                   operationLocation: operationLocation, components: spec.document.components)
+        for parameter in parameters {
+            for problem in parameter.check(request: request, pathValues: pathValues, validator: validator) {
+                results.append(finding(.parameter, problem.name, problem.location, problem.message))
+            }
+        }
+
+        // The request body.
+        if let requestBody = operation.requestBody {
+            let location = requestBody.reference.map { $0.absoluteString } ?? operationLocation + "/requestBody"
+            if let body = spec.document.components[requestBody] {
+                let contentType = request.headers["Content-Type"]
+                if request.body?.isEmpty ?? true {
+                    if body.required { results.append(finding(.requestBody, "", location, "the request has no body, but the operation requires one")) }
+                } else {
+                    for violation in bodyViolations(request.body ?? Data(), contentType: contentType, content: body.content,
+                                                     location: location, validator: validator) {
+                        results.append(finding(.requestBody, violation.pointer, violation.schemaLocation, violation.message))
+                    }
+                }
+            }
+        }
+
+        // The status and the response body.
+        let status = interaction.response.status
+        guard let (code, response) = responseFor(status, in: operation.responses) else {
+            let documented = operation.responses.keys.map(\.rawValue).joined(separator: ", ")
+            results.append(finding(.undocumentedStatus, "", operationLocation + "/responses",
+                                   "\(status) is not documented (documented: \(documented.isEmpty ? "none" : documented))"))
+            return results
+        }
+        let responseLocation = response.reference.map { $0.absoluteString }
+            ?? SchemaLocation.append(operationLocation + "/responses", code.rawValue)
+        if let resolved = spec.document.components[response], !interaction.response.body.isEmpty {
+            for violation in bodyViolations(interaction.response.body, contentType: interaction.response.headers["Content-Type"],
+                                             content: resolved.content, location: responseLocation, validator: validator) {
+                results.append(finding(.responseBody, violation.pointer, violation.schemaLocation, violation.message))
+            }
+        }
+        return results
+    }
+
+    private func match(_ path: String) -> (OpenAPIRoute, [String: String])? {
+        var candidates = [path]
+        for base in basePaths where path.hasPrefix(base + "/") || path == base {
+            let rest = String(path.dropFirst(base.count))
+            candidates.append(rest.isEmpty ? "/" : rest)
+        }
+        for candidate in candidates {
+            for route in routes {
+                if let values = route.match(candidate) { return (route, values) }
+            }
+        }
+        return nil
+    }
+
+    private func responseFor(_ status: Int, in responses: OpenAPI.Response.Map)
+        -> (OpenAPI.Response.StatusCode, Either<OpenAPI.Reference<OpenAPI.Response>, OpenAPI.Response>)? {
+        if let exact = responses.first(where: { $0.key.value == .status(code: status) }) { return (exact.key, exact.value) }
+        if let range = responses.first(where: { key, _ in
+            if case .range(let range) = key.value { return range.rawValue.first == String(status).first }
+            return false
+        }) { return (range.key, range.value) }
+        if let fallback = responses.first(where: { $0.key.value == .default }) { return (fallback.key, fallback.value) }
+        return nil
+    }
+
+    /// Decodes a JSON body and checks it against the schema of its media type; other media types are not checked.
+    private func bodyViolations(_ body: Data, contentType: String?, content: OpenAPI.Content.Map, location: String,
+                                validator: SchemaValidator) -> [SchemaValidator.Violation] {
+        let essence = contentType.map(MediaType.essence) ?? "application/json"
+        guard MediaType.isJSON(essence) else { return [] }
+        let entry = content.first { $0.key.rawValue.lowercased() == essence }
+            ?? content.first { MediaType.isJSON($0.key.rawValue) }
+            ?? content.first { $0.key.rawValue == "*/*" || $0.key.rawValue == "application/*" }
+        guard let entry else {
+            if content.isEmpty { return [] }
+            let documented = content.keys.map(\.rawValue).joined(separator: ", ")
+            return [.init(pointer: "", schemaLocation: location + "/content",
+                          message: "media type \(essence) is not documented (documented: \(documented))")]
+        }
+        guard let schema = spec.document.components[entry.value]?.schema else { return [] }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(body)
+        } catch {
+            return [.init(pointer: "", schemaLocation: location, message: "the body is not valid JSON: \(error.localizedDescription)")]
+        }
+        let schemaLocation = (entry.value.reference.map { $0.absoluteString }
+            ?? SchemaLocation.append(location + "/content", entry.key.rawValue)) + "/schema"
+        return validator.validate(value, against: schema, at: schemaLocation)
+    }
+}
+
+extension Either {
+    /// The reference, when this is one.
+    fileprivate var reference: A? {
+        if case .a(let reference) = self { return reference }
+        return nil
+    }
+}

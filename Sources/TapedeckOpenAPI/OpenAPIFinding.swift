@@ -1,0 +1,58 @@
+import Foundation
+
+/// One way a recorded interaction departs from an OpenAPI document.
+public struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of departure it is.
+    public enum Kind: String, Sendable, Hashable {
+        /// No path template of the document matches the request's path.
+        case unknownPath = "unknown path"
+        /// The path is documented but not for this method.
+        case unknownMethod = "unknown method"
+        /// The operation documents no response for this status (nor a range or `default`).
+        case undocumentedStatus = "undocumented status"
+        /// A parameter is missing or does not match its schema.
+        case parameter
+        /// The request body does not match its schema.
+        case requestBody = "request body"
+        /// The response body does not match its schema.
+        case responseBody = "response body"
+    }
+
+    /// The interaction's position in the cassette (0-based).
+    public var index: Int
+    /// The request's method.
+    public var method: String
+    /// The request's URL.
+    public var url: String
+    /// What kind of departure it is.
+    public var kind: Kind
+    /// The JSON Pointer in the body (or the parameter's name), empty for the whole body.
+    public var pointer: String
+    /// Where in the document the rule lives, as a JSON Pointer fragment (`#/paths/~1get/get/...`).
+    public var schemaLocation: String
+    /// What is wrong.
+    public var message: String
+
+    /// Creates a finding.
+    public init(index: Int, method: String, url: String, kind: Kind, pointer: String = "",
+                schemaLocation: String, message: String) {
+        self.index = index
+        self.method = method
+        self.url = url
+        self.kind = kind
+        self.pointer = pointer
+        self.schemaLocation = schemaLocation
+        self.message = message
+    }
+
+    /// `interactions[2] GET http://…/get: response body /url: expected string, found number (schema #/paths/…)`.
+    public var description: String {
+        let place: String
+        switch kind {
+        case .requestBody, .responseBody: place = "\(kind.rawValue) \(pointer.isEmpty ? "(root)" : pointer): "
+        case .parameter: place = "parameter \(pointer): "
+        case .unknownPath, .unknownMethod, .undocumentedStatus: place = "\(kind.rawValue): "
+        }
+        return "interactions[\(index)] \(method) \(url): \(place)\(message) (schema \(schemaLocation))"
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import OpenAPIKit
+import Tapedeck
+
+/// A documented parameter with the place in the document it was read from.
+struct OpenAPIParameters {
+    struct Problem {
+        var name: String
+        var location: String
+        var message: String
+    }
+
+    let parameter: OpenAPI.Parameter
+    let location: String
+
+    /// The operation's parameters, then the path item's that the operation does not override.
+    static func resolve(route: OpenAPIRoute, operation: OpenAPI.Operation, pathLocation: String,
+                        operationLocation: String, components: OpenAPI.Components) -> [OpenAPIParameters] {
+        func read(_ list: OpenAPI.Parameter.Array, at base: String) -> [OpenAPIParameters] {
+            list.enumerated().compactMap { offset, either in
+                guard let parameter = components[either] else { return nil }
+                let location: String
+                if case .a(let reference) = either { location = reference.absoluteString } else { location = base + "/parameters/\(offset)" }
+                return OpenAPIParameters(parameter: parameter, location: location)
+            }
+        }
+        let own = read(operation.parameters, at: operationLocation)
+        let shared = read(route.item.parameters, at: pathLocation).filter { candidate in
+            !own.contains { $0.parameter.name == candidate.parameter.name && $0.parameter.location == candidate.parameter.location }
+        }
+        return own + shared
+    }
+
+    func check(request: HTTPRequest, pathValues: [String: String], validator: SchemaValidator) -> [Problem] {
+        let name = parameter.name
+        let place: String
+        let raw: String?
+        switch parameter.location {
+        case .path:
+            place = "path"
+            raw = pathValues[name]
+        case .query:
+            place = "query"
+            raw = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?
+                .first { $0.name == name }.map { $0.value ?? "" }
+        case .header:
+            place = "header"
+            raw = request.headers[name]
+        case .cookie, .querystring:
+            return []
+        }
+        let label = "\(place) \(name)"
+        guard let raw else {
+            return parameter.required
+                ? [Problem(name: label, location: location + "/required", message: "required \(place) parameter \"\(name)\" is missing")]
+                : []
+        }
+        guard case .a(let context) = parameter.schemaOrContent,
+              let schema = validator.components[context.schema] else { return [] }
+        let schemaLocation: String
+        if case .a(let reference) = context.schema { schemaLocation = reference.absoluteString } else { schemaLocation = location + "/schema" }
+        let value = Self.typed(raw, for: schema, components: validator.components)
+        return validator.validate(value, against: schema, at: schemaLocation).map {
+            Problem(name: label, location: $0.schemaLocation, message: $0.message)
+        }
+    }
+
+    /// A parameter's text as the JSON value its schema expects, so `abc` for an integer is found.
+    private static func typed(_ raw: String, for schema: JSONSchema, components: OpenAPI.Components) -> JSONValue {
+        let resolved = (try? components.lookup(schema)) ?? schema
+        switch resolved.value {
+        case .integer, .number:
+            if case .number(let literal)? = try? JSONParser.parse(raw) { return .number(literal) }
+            return .string(raw)
+        case .boolean:
+            return raw == "true" ? .bool(true) : raw == "false" ? .bool(false) : .string(raw)
+        default:
+            return .string(raw)
+        }
+    }
+}

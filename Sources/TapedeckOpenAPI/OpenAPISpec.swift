@@ -1,0 +1,51 @@
+import Foundation
+import OpenAPIKit
+
+/// An OpenAPI document read for checking cassettes: 3.1 as it is, 3.0 converted to the 3.1 model.
+public struct OpenAPISpec: Sendable {
+    /// The document, in OpenAPIKit's 3.1 model.
+    public let document: OpenAPI.Document
+    /// Where it was read from, for messages.
+    public let path: String
+
+    /// Wraps a document already read.
+    public init(document: OpenAPI.Document, path: String) {
+        self.document = document
+        self.path = path
+    }
+
+    /// Reads a YAML or JSON OpenAPI 3.0 or 3.1 document from `url`; `name` (default: its path)
+    /// names it in errors and findings.
+    public static func load(_ url: URL, named name: String? = nil) throws(OpenAPISpecError) -> OpenAPISpec {
+        let path = name ?? url.path
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            let missing = !FileManager.default.fileExists(atPath: url.path)
+            throw .unreadable(path: path, reason: missing ? "no such file" : error.localizedDescription)
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Reads a YAML or JSON OpenAPI 3.0 or 3.1 document from `text`; `path` names it in errors.
+    public static func parse(_ text: String, path: String) throws(OpenAPISpecError) -> OpenAPISpec {
+        let version: String
+        do {
+            version = try OpenAPIDocumentReader.version(of: text)
+        } catch {
+            throw .notOpenAPI(path: path, reason: OpenAPIDocumentReader.describe(error))
+        }
+        do {
+            if version.hasPrefix("3.0") {
+                return OpenAPISpec(document: try OpenAPIDocumentReader.read30(text), path: path)
+            }
+            if version.hasPrefix("3.1") || version.hasPrefix("3.2") {
+                return OpenAPISpec(document: try OpenAPIDocumentReader.read31(text), path: path)
+            }
+        } catch {
+            throw .invalid(path: path, reason: OpenAPIDocumentReader.describe(error))
+        }
+        throw .unsupportedVersion(path: path, version: version)
+    }
+}

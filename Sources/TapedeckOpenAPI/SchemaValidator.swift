@@ -1,0 +1,157 @@
+import Foundation
+import OpenAPIKit
+import Tapedeck
+
+/// Checks a ``JSONValue`` against an OpenAPIKit ``JSONSchema``: types, `nullable`, `enum`,
+/// `required`, `properties`, `additionalProperties`, `items`, integer formats and the
+/// combinators (`allOf`, `anyOf`, `oneOf`, `not`), following `$ref`s into the components.
+struct SchemaValidator {
+    /// One mismatch: the pointer in the value, the schema's location in the document, what is wrong.
+    struct Violation: Hashable {
+        var pointer: String
+        var schemaLocation: String
+        var message: String
+    }
+
+    let components: OpenAPI.Components
+    /// How deep `$ref`s may nest before a recursive schema is taken as satisfied.
+    private let maximumDepth = 64
+
+    func validate(_ value: JSONValue, against schema: JSONSchema, at location: String) -> [Violation] {
+        var violations: [Violation] = []
+        check(value, schema, pointer: "", location: location, depth: 0, into: &violations)
+        return violations
+    }
+
+    private func check(_ value: JSONValue, _ schema: JSONSchema, pointer: String, location: String,
+                       depth: Int, into violations: inout [Violation]) {
+        guard depth < maximumDepth else { return }
+        func fail(_ message: String, at schemaLocation: String = location) {
+            violations.append(Violation(pointer: pointer, schemaLocation: schemaLocation, message: message))
+        }
+        if case .reference(let reference, _) = schema.value {
+            guard let target = components[reference] else {
+                fail("the schema refers to \(reference.absoluteString), which the document's components do not define")
+                return
+            }
+            check(value, target, pointer: pointer, location: reference.absoluteString, depth: depth + 1, into: &violations)
+            return
+        }
+        if case .null = value, schema.nullable { return }
+        if let allowed = schema.allowedValues, !allowed.contains(where: { Self.matches(value, $0) }) {
+            let list = allowed.map { "\($0)" }.joined(separator: ", ")
+            fail("\(Self.show(value)) is not one of the allowed values [\(list)]", at: location + "/enum")
+            return
+        }
+        switch schema.value {
+        case .null:
+            if case .null = value {} else { fail(Self.expected("null", value)) }
+        case .boolean:
+            if case .bool = value {} else { fail(Self.expected("boolean", value)) }
+        case .number:
+            guard case .number = value else { return fail(Self.expected("number", value)) }
+        case .integer(let core, _):
+            guard case .number(let literal) = value else { return fail(Self.expected("integer", value)) }
+            guard let number = Double(literal), number.rounded() == number, number.isFinite else {
+                return fail("expected integer, found \(literal)")
+            }
+            if core.format == .int32, !(Double(Int32.min)...Double(Int32.max)).contains(number) {
+                fail("\(literal) does not fit format int32", at: location + "/format")
+            }
+        case .string:
+            guard case .string = value else { return fail(Self.expected("string", value)) }
+        case .object(_, let object):
+            guard case .object(let members) = value else { return fail(Self.expected("object", value)) }
+            checkObject(members, object, pointer: pointer, location: location, depth: depth, into: &violations)
+        case .array(_, let array):
+            guard case .array(let elements) = value else { return fail(Self.expected("array", value)) }
+            guard let items = array.items else { return }
+            for (offset, element) in elements.enumerated() {
+                check(element, items, pointer: pointer + "/\(offset)", location: location + "/items",
+                      depth: depth + 1, into: &violations)
+            }
+        case .all(let schemas, _):
+            for (offset, part) in schemas.enumerated() {
+                check(value, part, pointer: pointer, location: location + "/allOf/\(offset)", depth: depth + 1, into: &violations)
+            }
+        case .any(let schemas, _):
+            if !schemas.contains(where: { passes(value, $0, location: location, depth: depth) }) {
+                fail("\(Self.show(value)) matches none of the \(schemas.count) anyOf schemas", at: location + "/anyOf")
+            }
+        case .one(let schemas, _):
+            let passing = schemas.filter { passes(value, $0, location: location, depth: depth) }.count
+            if passing != 1 {
+                fail("\(Self.show(value)) matches \(passing) of the oneOf schemas, not exactly one", at: location + "/oneOf")
+            }
+        case .not(let negated, _):
+            if passes(value, negated, location: location, depth: depth) {
+                fail("\(Self.show(value)) matches the schema under not", at: location + "/not")
+            }
+        case .reference, .fragment:
+            break
+        }
+    }
+
+    private func checkObject(_ members: [(key: String, value: JSONValue)], _ object: JSONSchema.ObjectContext,
+                             pointer: String, location: String, depth: Int, into violations: inout [Violation]) {
+        var present: [String: JSONValue] = [:]
+        for member in members { present[member.key] = member.value }
+        for name in object.requiredProperties where present[name] == nil {
+            violations.append(Violation(pointer: SchemaLocation.append(pointer, name),
+                                        schemaLocation: location + "/required",
+                                        message: "required member \"\(name)\" is missing"))
+        }
+        for (name, member) in present.sorted(by: { $0.key < $1.key }) {
+            let memberPointer = SchemaLocation.append(pointer, name)
+            if let property = object.properties[name] {
+                check(member, property, pointer: memberPointer, location: SchemaLocation.append(location, "properties", name),
+                      depth: depth + 1, into: &violations)
+                continue
+            }
+            switch object.additionalProperties {
+            case .a(false):
+                violations.append(Violation(pointer: memberPointer, schemaLocation: location + "/additionalProperties",
+                                            message: "member \"\(name)\" is not allowed (additionalProperties is false)"))
+            case .b(let additional):
+                check(member, additional, pointer: memberPointer, location: location + "/additionalProperties",
+                      depth: depth + 1, into: &violations)
+            case .a(true), .none:
+                break
+            }
+        }
+    }
+
+    private func passes(_ value: JSONValue, _ schema: JSONSchema, location: String, depth: Int) -> Bool {
+        var violations: [Violation] = []
+        check(value, schema, pointer: "", location: location, depth: depth + 1, into: &violations)
+        return violations.isEmpty
+    }
+
+    private static func expected(_ type: String, _ value: JSONValue) -> String {
+        "expected \(type), found \(value.typeName == "bool" ? "boolean" : value.typeName) \(show(value))"
+    }
+
+    /// A short rendering of `value` for messages.
+    static func show(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let bool): "\(bool)"
+        case .number(let literal): literal
+        case .string(let string): "\"\(string.count > 40 ? String(string.prefix(40)) + "…" : string)\""
+        case .array(let elements): "[\(elements.count) item\(elements.count == 1 ? "" : "s")]"
+        case .object(let members): "{\(members.count) member\(members.count == 1 ? "" : "s")}"
+        }
+    }
+
+    /// Whether `value` equals an `enum` entry as OpenAPIKit decoded it.
+    private static func matches(_ value: JSONValue, _ allowed: AnyCodable) -> Bool {
+        switch (value, allowed.value) {
+        case (.string(let string), let other as String): string == other
+        case (.bool(let bool), let other as Bool): bool == other
+        case (.number(let literal), let other as Int): Double(literal) == Double(other)
+        case (.number(let literal), let other as Double): Double(literal) == other
+        case (.null, _): allowed.value is Void || "\(allowed)" == "nil" || "\(allowed)" == "null"
+        default: false
+        }
+    }
+}
