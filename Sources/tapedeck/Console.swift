@@ -32,6 +32,20 @@ enum Console {
 
     static func write(_ text: String) { write(Data(text.utf8)) }
 
+    /// Writes to stdout and throws when not everything was written (a closed pipe, a full disk).
+    static func writeChecked(_ data: Data) throws {
+        let written = data.withUnsafeBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            return fwrite(base, 1, buffer.count, stdout)
+        }
+        guard written == data.count else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    /// A line on stderr that is neither an error nor a warning (`saved 1.2 MB to out.bin`).
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
     static func flush() { fflush(stdout) }
 
     static func error(_ message: String) {
@@ -46,7 +60,7 @@ enum Console {
     static func report(_ error: any Error, root: any ParsableCommand.Type = TapedeckCommand.self) -> Int32 {
         if let exit = error as? ExitCode { return exit.rawValue }
         if let http = error as? HTTPError {
-            Console.error(http.errorDescription ?? "\(http)")
+            Console.error(http.commandLineDescription)
             return isTransportFailure(http) ? ExitStatus.transport : ExitStatus.usage
         }
         if let localized = error as? any LocalizedError, let message = localized.errorDescription {
@@ -70,7 +84,9 @@ enum Console {
 
     static func isTransportFailure(_ error: HTTPError) -> Bool {
         switch error {
-        case .cannotConnect, .hostNotFound, .timedOut, .cancelled, .tlsFailure, .noResponse, .transport: true
+        case .notConnected, .connectionLost, .cannotConnect, .hostNotFound, .timedOut, .cancelled, .tlsFailure,
+             .noResponse, .transport, .redirectScheme, .tooManyRedirects, .bodyTooLarge, .decompressionLimit,
+             .headerTooLarge: true
         default: false
         }
     }
@@ -79,6 +95,8 @@ enum Console {
 /// The documented exit codes (see `tapedeck --help`).
 enum ExitStatus {
     static let usage: Int32 = 1
+    /// `cassette check`: the OpenAPI document or the cassette could not be read.
+    static let unreadableInput: Int32 = 2
     static let transport: Int32 = 3
     static let badStatus: Int32 = 4
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tapedeck
+import TapedeckCurl
 import TapedeckShell
 
 /// One HTTPie-style request: parse the words, send, render, and pick the exit code.
@@ -33,8 +34,17 @@ struct OneShot {
         let requestText = renderer.render(request)
         Console.write(requestText)
 
-        let response = try await makeTransport().send(request)
-        Console.write(renderer.output(for: response))
+        let response: HTTPResponse
+        if let download = options.download {
+            response = try await BodyStream.download(request, through: makeTransport(), to: download, renderer: renderer)
+        } else if !renderer.options.terminal, renderer.options.parts == .responseBody {
+            // Piped, the body alone is byte-exact: it streams straight through, whatever its size
+            // (with --print hb the status line's size needs the whole body, so it is held).
+            response = try await BodyStream.toStandardOutput(request, through: makeTransport(), renderer: renderer)
+        } else {
+            response = try await makeTransport().send(request)
+            Console.write(renderer.output(for: response))
+        }
         if options.checkStatus, response.status >= 400 {
             Console.flush()
             Console.warning("HTTP \(response.status) \(response.reason)")
@@ -66,9 +76,10 @@ struct OneShot {
         return ResponseRenderer(options: renderOptions)
     }
 
-    /// libcurl directly: ~5x less overhead per request than URLSession here, header order kept,
+    /// libcurl directly: about four times less time per request than URLSession here (Benchmarks/RESULTS.md), header order kept,
     /// and the only way to honour --insecure on Linux.
-    private func makeTransport() -> any HTTPTransport {
-        CurlTransport(options: .init(timeout: options.timeout, followRedirects: options.follow, verifyTLS: !options.insecure))
+    private func makeTransport() -> CurlTransport {
+        CurlTransport(options: .init(timeout: options.timeout, followRedirects: options.follow, verifyTLS: !options.insecure,
+                                     limits: BodyLimits(maximumBodySize: options.maxBodySize.bytes)))
     }
 }

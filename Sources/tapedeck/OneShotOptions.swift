@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Tapedeck
 
 /// The flags of a one-shot request (`tapedeck [METHOD] URL [ITEM...] [FLAGS]`).
 struct OneShotOptions: ParsableArguments {
@@ -14,7 +15,7 @@ struct OneShotOptions: ParsableArguments {
         valueName: "TEXT"))
     var raw: String?
 
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for the whole response.", valueName: "SECONDS"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the whole response.", valueName: "SECONDS"))
     var timeout: Double = 30
 
     @Flag(name: [.customLong("follow"), .customShort("F")], help: "Follow redirects (not followed by default).")
@@ -45,10 +46,16 @@ struct OneShotOptions: ParsableArguments {
     @Flag(name: .long, help: "Exit with 4 when the status is 4xx or 5xx.")
     var checkStatus = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Write the response body to FILE as it arrives (any size, in bounded memory); headers still print.", valueName: "FILE"))
+    var download: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Largest body kept in memory (a terminal, --print with headers); a piped body alone and --download stream any size. "
+            + "Bytes, or with K, M or G.", valueName: "SIZE"))
+    var maxBodySize = ByteSize(bytes: BodyLimits().maximumBodySize)
+
     func validate() throws {
-        guard timeout.isFinite, timeout > 0, timeout <= 2_000_000 else {
-            throw ValidationError("--timeout \(timeout) is not valid; give the seconds to wait as a number from 0.001 "
-                + "to 2000000, e.g. --timeout 30")
-        }
+        try TimeoutOption.validate(timeout)
     }
 }

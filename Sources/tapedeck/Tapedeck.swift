@@ -46,7 +46,7 @@ struct TapedeckCommand: AsyncParsableCommand {
                  (tapedeck run: an assertion failed)
             """,
         version: TapedeckCommand.version,
-        subcommands: [Repl.self, Run.self, Convert.self, CassetteCommand.self]
+        subcommands: [Repl.self, Run.self, Convert.self, CassetteCommand.self, Import.self, Generate.self, Serve.self, Proxy.self]
     )
 
     @OptionGroup var request: OneShotOptions
@@ -56,7 +56,7 @@ struct TapedeckCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard !words.isEmpty else {
-            var repl = try Repl.parse([])
+            let repl = try Repl.parse([])
             try await repl.run()
             return
         }

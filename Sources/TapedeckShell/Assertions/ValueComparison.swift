@@ -5,8 +5,8 @@ public enum ComparisonOperator: String, CaseIterable, Hashable, Sendable {
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
 }
 
-/// Typed comparison of JSON values: numbers by value, strings by text, booleans and null by
-/// identity. With `lenient` (queries whose values are always text: headers, body, regex), a
+/// Typed comparison of JSON values: numbers by exact value (no `Double` rounding, so
+/// `9007199254740993 != 9007199254740992`), strings by text, booleans and null by identity. With `lenient` (queries whose values are always text: headers, body, regex), a
 /// string that holds a number compares as that number, so `header Content-Length == 42` works;
 /// JSON values compare strictly (`"1"` is not `1`).
 enum ValueComparison {
@@ -26,13 +26,13 @@ enum ValueComparison {
     }
 
     static func equal(_ a: JSONValue, _ b: JSONValue, lenient: Bool = false) -> Bool {
-        if lenient, let x = number(a), let y = number(b), isNumeric(a) || isNumeric(b) { return x == y }
-        if isNumeric(a), isNumeric(b), let x = number(a), let y = number(b) { return x == y }
+        if lenient, let x = number(a), let y = number(b), isNumeric(a) || isNumeric(b) { return JSONValue.compareNumbers(x, y) == 0 }
+        if isNumeric(a), isNumeric(b), let x = number(a), let y = number(b) { return JSONValue.compareNumbers(x, y) == 0 }
         return a.semanticallyEquals(b)
     }
 
     private static func order(_ a: JSONValue, _ b: JSONValue, lenient: Bool) -> Int? {
-        if lenient || (isNumeric(a) && isNumeric(b)), let x = number(a), let y = number(b) { return x < y ? -1 : (x > y ? 1 : 0) }
+        if lenient || (isNumeric(a) && isNumeric(b)), let x = number(a), let y = number(b) { return JSONValue.compareNumbers(x, y).signum() }
         if case .string(let x) = a, case .string(let y) = b { return x < y ? -1 : (x > y ? 1 : 0) }
         return nil
     }
@@ -42,11 +42,11 @@ enum ValueComparison {
         return false
     }
 
-    /// The number a value holds: a JSON number, or a string that is a JSON number literal.
-    static func number(_ value: JSONValue) -> Double? {
+    /// The number literal a value holds: a JSON number, or a string that is a JSON number literal.
+    static func number(_ value: JSONValue) -> String? {
         switch value {
-        case .number(let literal): return Double(literal)
-        case .string(let text) where ValueLiteral.isNumber(text): return Double(text)
+        case .number(let literal): return literal
+        case .string(let text) where ValueLiteral.isNumber(text): return text
         default: return nil
         }
     }
@@ -92,9 +92,7 @@ enum ValueLiteral {
     /// A value as a failure message shows it: strings quoted, others as JSON, missing marked.
     static func describe(_ value: JSONValue?, limit: Int = 300) -> String {
         guard let value else { return "(missing)" }
-        let text: String = JSONWriter.write(value, options: [])
-        guard text.count > limit else { return text }
-        return String(text.prefix(limit)) + "… (\(text.count - limit) more characters)"
+        return Excerpt.of(JSONWriter.write(value, options: []), limit: limit)
     }
 
     /// A value as interpolation and `print` use it: strings raw, others as JSON.

@@ -1,9 +1,14 @@
 import Foundation
+import Synchronization
 import Tapedeck
+import TapedeckTooling
 
-/// What the interpreter calls for `record`, `replay`, `live` and `tape`; whoever wires the
-/// cassette library in provides it, so the shell depends on no recording API.
-public struct CassetteController: Sendable {
+/// What the interpreter calls for `record`, `replay`, `live` and `tape`: one ``CassetteSession``
+/// at a time. `record` honours `--mode` and `TAPEDECK_RECORD_MODE` (and `CI=true` → `none`),
+/// `replay` never touches the network, and `live`/exit write what was recorded. Mismatch
+/// reports and lint refusals word their fixes for `context`: commands to type
+/// (`record PATH --mode new`) unless told otherwise.
+public final class CassetteController: Sendable {
     /// Where requests go after a `record` or `replay`.
     public struct Switch: Sendable {
         /// The transport to send through.
@@ -12,37 +17,91 @@ public struct CassetteController: Sendable {
         public var mode: String
         /// The base URL the cassette was recorded against, if it says.
         public var baseURL: URL?
+        /// The URL paths the cassette holds, for Tab completion.
+        public var paths: [String] = []
+        /// Why requests go to the network while recording (`Sessions/a.json did not exist, so …`),
+        /// added to a request's connection error so it does not look like a replay failure.
+        public var recordingReason: String?
+    }
 
-        /// Creates a switch.
-        public init(transport: any HTTPTransport, mode: String, baseURL: URL? = nil) {
-            self.transport = transport
-            self.mode = mode
-            self.baseURL = baseURL
-        }
+    private let environment: [String: String]
+    private let allowRepeats: Bool
+    private let matcher: Matcher
+    private let origin: URL?
+    private let context: FixContext
+    private let current = Mutex<CassetteSession?>(nil)
+
+    /// Creates a controller. `matcher` decides what matches (`--match`); `origin` serves
+    /// cassettes as if recorded there (`--origin`); `allowRepeats` applies to every `replay`.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment,
+                allowRepeats: Bool = false, matcher: Matcher = Matcher(), origin: URL? = nil, context: FixContext = .repl) {
+        self.environment = environment
+        self.allowRepeats = allowRepeats
+        self.matcher = matcher
+        self.origin = origin
+        self.context = context
     }
 
     /// Starts recording `path` (mode once/new/all/none or nil for the default) around the
     /// live transport, noting the session's base URL; returns where requests go now.
-    public var record: @Sendable (_ path: String, _ mode: String?, _ live: any HTTPTransport, _ base: URL?) async throws -> Switch
+    public func record(_ path: String, _ mode: String?, _ live: any HTTPTransport, _ base: URL?) throws(CassetteError) -> Switch {
+        let requested = try mode.map { text throws(CassetteError) in try RecordMode(parsing: text, source: "--mode") }
+        let resolved = try RecordMode.resolve(requested, environment: environment)
+        let existed = FileManager.default.fileExists(atPath: path)
+        let metadata = base.map { [Cassette.MetadataKey.baseURL: $0.absoluteString] } ?? [:]
+        let session = try CassetteSession(path: path, mode: resolved, live: live,
+                                          options: RecordingTransport.Options(
+                                              replay: .init(matcher: matcher, origin: origin), metadata: metadata),
+                                          context: context, environment: environment)
+        current.withLock { $0 = session }
+        let kind = resolved == .replayOnly ? "replay" : "record"
+        let reason: String? = switch resolved {
+        case .once where !existed: "recording: \(path) did not exist, so mode once sends requests to the network to record them"
+        case .new: "recording: mode new sends requests \(path) has no match for to the network"
+        case .all: "recording: mode all sends every request to the network"
+        default: nil
+        }
+        return Switch(transport: session.transport, mode: "\(kind) \((path as NSString).lastPathComponent)", baseURL: session.baseURL,
+                      paths: Self.paths(in: session), recordingReason: reason)
+    }
+
     /// Starts replaying `path` (`repeats`: serve the last match again once all were played);
     /// returns the transport and the mode description.
-    public var replay: @Sendable (_ path: String, _ repeats: Bool) async throws -> Switch
+    public func replay(_ path: String, _ repeats: Bool) throws(CassetteError) -> Switch {
+        let session = try CassetteSession.replay(path: path, allowRepeats: allowRepeats || repeats, matcher: matcher,
+                                                 origin: origin, context: context, environment: environment)
+        current.withLock { $0 = session }
+        return Switch(transport: session.transport, mode: "replay \((path as NSString).lastPathComponent)", baseURL: session.baseURL,
+                      paths: Self.paths(in: session))
+    }
+
     /// Finishes the current cassette (writes a recording, reports unused replays); returns a
     /// line for the user, if any.
-    public var finish: @Sendable () async throws -> String?
-    /// A description of the current cassette state for `tape`.
-    public var status: @Sendable () async -> String
+    public func finish() throws(CassetteError) -> String? {
+        guard let session = current.withLock({ value in defer { value = nil }; return value }) else { return nil }
+        return try session.finish(environment: environment)
+    }
 
-    /// Creates a controller from its four operations.
-    public init(
-        record: @escaping @Sendable (String, String?, any HTTPTransport, URL?) async throws -> Switch,
-        replay: @escaping @Sendable (String, Bool) async throws -> Switch,
-        finish: @escaping @Sendable () async throws -> String?,
-        status: @escaping @Sendable () async -> String
-    ) {
-        self.record = record
-        self.replay = replay
-        self.finish = finish
-        self.status = status
+    /// The current cassette's path with what it recorded so far written (`save --swift`
+    /// generates from it), or nil when requests go live.
+    public func flushedPath() throws(CassetteError) -> String? {
+        guard let session = current.withLock({ $0 }) else { return nil }
+        try session.recorder.flush()
+        return session.path
+    }
+
+    /// The distinct URL paths of a cassette's requests (at most 2,000), for Tab completion.
+    private static func paths(in session: CassetteSession) -> [String] {
+        var seen = Set<String>()
+        for interaction in session.recorder.cassette.interactions where seen.count < 2_000 {
+            seen.insert(interaction.request.url.path)
+        }
+        return seen.sorted()
+    }
+
+    /// A description of the current cassette state for `tape`.
+    public func status() -> String {
+        current.withLock { $0 }?.status.description
+            ?? "live: requests go to the network; start a cassette with 'record PATH' or 'replay PATH'"
     }
 }

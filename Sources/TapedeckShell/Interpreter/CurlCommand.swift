@@ -1,5 +1,6 @@
 import Foundation
 import Tapedeck
+import TapedeckTooling
 
 /// An equivalent `curl` command line for a request, safe to paste into a POSIX shell.
 public enum CurlCommand {
@@ -32,13 +33,9 @@ public enum CurlCommand {
         return parts.joined(separator: " ")
     }
 
-    /// Single-quotes `text` for a POSIX shell (`'` becomes `'\''`).
+    /// Single-quotes `text` for a POSIX shell (`'` becomes `'\''`): ``ShellWord/quote(_:)``.
     public static func quote(_ text: String) -> String {
-        let safe = text.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:=@,+%".unicodeScalars.contains($0))
-        }
-        if safe, !text.isEmpty { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        ShellWord.quote(text)
     }
 }
 

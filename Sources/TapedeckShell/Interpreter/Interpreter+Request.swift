@@ -8,6 +8,8 @@ extension Interpreter {
         let timeout = try timeout(of: command) ?? options.timeout
         let follow = command.follow || options.followRedirects
         state.lastRequest = request
+        state.lastResponse = nil
+        state.lastFailure = nil
         state.lastSend = .init(timeout: timeout, followRedirects: follow)
         state.paths.insert(request.url.path)
         for field in request.headers { state.headerNames.insert(field.name) }
@@ -15,14 +17,19 @@ extension Interpreter {
         do {
             response = try await Exchange.perform(request, through: transport, timeout: timeout, followRedirects: follow)
         } catch let error as HTTPError {
+            state.lastFailure = "\(request.method) \(request.url.absoluteString): \(error.failure)"
             if case .cancelled = error { throw .cancelled(at: location) }
-            throw .transport(error.localizedDescription, at: location)
+            let why = recordingReason.map { " (\($0))" } ?? ""
+            throw .transport(error.commandLineDescription + why, at: location)
         } catch is CancellationError {
+            state.lastFailure = "\(request.method) \(request.url.absoluteString): cancelled"
             throw .cancelled(at: location)
         } catch {
+            state.lastFailure = "\(request.method) \(request.url.absoluteString): \(error.localizedDescription)"
             throw .transport(error.localizedDescription, at: location)
         }
         countRequest()
+        _ = secrets.redact(Interaction(request: request, response: response, recordedAt: Date()), with: .standard)
         state.lastResponse = response
         state.notePaths(in: response)
         if let log = options.requestLog {
@@ -39,8 +46,13 @@ extension Interpreter {
         } else {
             output.line(render(response, options.colors))
         }
-        if !follow, let next = Exchange.redirect(from: request, to: response) {
-            output.line("(redirect to \(next.url.absoluteString) not followed; add --follow to the request to follow it)")
+        guard !follow else { return }
+        do {
+            if let next = try RedirectFollower.nextRequest(after: response, for: request) {
+                output.line("(redirect to \(next.url.absoluteString) not followed; add --follow to the request to follow it)")
+            }
+        } catch {
+            output.line("(redirect not followed: \(TerminalText.visible(error.failure, keepLineBreaks: false)))")
         }
     }
 
@@ -58,8 +70,13 @@ extension Interpreter {
         }
         let target = try command.target.map(expand)
         let url: URL
+        let path = state.resolve(target: target)
+        if state.base == nil, !path.contains("://") {
+            let fix = URLComposer.relativeWithoutBase + "; run 'base http://host:port' first or give a full URL"
+            throw .invalidRequest(HTTPError.invalidURL(input: path, reason: fix).localizedDescription, at: command.target?.location ?? location)
+        }
         do {
-            url = try URLComposer.compose(base: state.base, path: state.resolve(target: target), query: state.query)
+            url = try URLComposer.compose(base: state.base, path: path, query: state.query)
         } catch {
             throw .invalidRequest(error.localizedDescription, at: command.target?.location ?? location)
         }

@@ -4,7 +4,7 @@ import Tapedeck
 extension Interpreter {
     /// Runs an `expect`; throws ``ShellError/assertionFailed(_:)`` with expected and actual.
     func check(_ assertion: Assertion, at location: SourceLocation) throws(ShellError) {
-        guard let response = state.lastResponse else { throw .noResponse(command: "expect", at: location) }
+        let response = try currentResponse(for: "expect", at: location)
         countAssertion()
         let (actual, note) = try assertion.query.evaluate(on: response, argument: try queryArgument(assertion.query))
         let expected = try assertion.predicate.valueWord.map(expand)
@@ -30,6 +30,14 @@ extension Interpreter {
         ))
     }
 
+    /// The response of the last request; throws when none was sent or the last one failed
+    /// (an older response is never checked in its place).
+    func currentResponse(for command: String, at location: SourceLocation) throws(ShellError) -> HTTPResponse {
+        if let failure = state.lastFailure { throw .requestFailed(command: command, failure: failure, at: location) }
+        guard let response = state.lastResponse else { throw .noResponse(command: command, at: location) }
+        return response
+    }
+
     /// `GET http://host/json → 200 OK` for the last request and response.
     private var lastExchange: String? {
         guard let request = state.lastRequest, let response = state.lastResponse else { return nil }
@@ -39,7 +47,7 @@ extension Interpreter {
 
     /// Runs a `capture`: the query's value becomes a variable (strings raw, others as JSON).
     func capture(_ name: String, _ query: ResponseQuery, at location: SourceLocation) throws(ShellError) {
-        guard let response = state.lastResponse else { throw .noResponse(command: "capture", at: location) }
+        let response = try currentResponse(for: "capture", at: location)
         let (value, note) = try query.evaluate(on: response, argument: try queryArgument(query))
         guard let value else {
             throw .assertionFailed(AssertionFailure(
@@ -66,10 +74,10 @@ extension Interpreter {
             output.line(target == .curl ? CurlCommand.render(request, options: state.lastSend, insecure: options.insecure)
                                         : renderer(.all).render(request))
         case .response:
-            guard let response = state.lastResponse else { throw .noResponse(command: "show response", at: location) }
+            let response = try currentResponse(for: "show response", at: location)
             output.line(render(response, options.colors))
         case .headers:
-            guard let response = state.lastResponse else { throw .noResponse(command: "show headers", at: location) }
+            let response = try currentResponse(for: "show headers", at: location)
             output.line(renderer(.responseHeaders).render(response))
         case .state:
             output.line(describeState())
@@ -92,7 +100,9 @@ extension Interpreter {
         let timeout = options.timeout > 0 ? "timeout \(String(format: "%g", options.timeout)) s" : "no timeout"
         lines.append("send:    \(timeout) · redirects \(options.followRedirects ? "followed" : "not followed (--follow)")"
             + (options.insecure ? " · TLS not verified" : ""))
-        if let response = state.lastResponse, let request = state.lastRequest {
+        if let failure = state.lastFailure {
+            lines.append("last:    \(failure)")
+        } else if let response = state.lastResponse, let request = state.lastRequest {
             lines.append("last:    \(request.method) \(request.url.absoluteString) → \(response.status) \(response.reason)")
         }
         return lines.joined(separator: "\n")

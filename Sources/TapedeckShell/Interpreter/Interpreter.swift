@@ -1,5 +1,5 @@
 import Foundation
-import Tapedeck
+@_spi(Tooling) import Tapedeck
 
 /// Runs commands against a session: the one engine behind the REPL, `tapedeck run` and
 /// `include`.
@@ -79,9 +79,14 @@ public final class Interpreter {
     public private(set) var failures: [ShellError] = []
     /// How many requests and assertions ran.
     public private(set) var counts = (requests: 0, assertions: 0)
+    /// Every credential the session's requests and responses carried (what ``Redactor`` would
+    /// replace in a cassette), so reports written to disk can replace them wherever they appear.
+    public let secrets = SecretMemory()
 
     let output: ShellOutput
     var includeStack: [URL] = []
+    /// Why requests go to the network while a cassette records; added to connection errors.
+    var recordingReason: String?
 
     /// Creates an interpreter sending through `transport` and writing to `output`.
     public init(transport: any HTTPTransport, output: ShellOutput, options: Options = Options()) {
@@ -199,6 +204,8 @@ public final class Interpreter {
             output.line(state.history.isEmpty ? "(no history yet)" : state.history.enumerated().map { "\($0.offset + 1)  \($0.element.replacingOccurrences(of: "\n", with: "\n    "))" }.joined(separator: "\n"))
         case .save(let word):
             try save(to: try expand(word), at: word.location)
+        case .saveSwift(let word):
+            try await saveSwift(to: try expand(word), at: word.location)
         case .include(let word):
             return try await include(word)
         case .print(let word):
@@ -207,6 +214,9 @@ public final class Interpreter {
             try help(topic, at: location)
         case .exit:
             return false
+        case .clear:
+            // Home, erase the screen and the scrollback, as clear(1) does; only on a terminal.
+            if options.colors { output.control("\u{1B}[H\u{1B}[2J\u{1B}[3J") }
         case .record, .replay, .live, .tape:
             try await switchCassette(command, at: location)
         }
@@ -251,7 +261,10 @@ public final class Interpreter {
 
     private func save(to path: String, at location: SourceLocation) throws(ShellError) {
         let url = resolvePath(path)
-        let redacted = state.history.map { CommandRedaction.redact($0) }
+        let folder = url.deletingLastPathComponent()
+        let redacted = state.history.map {
+            CommandRedaction.redact(SavedPaths.rewrite($0, from: options.workingDirectory, to: folder))
+        }
         let secrets = redacted.reduce(0) { $0 + $1.count }
         var text = "# Saved by tapedeck; run it with: tapedeck run \(path)\n"
         if secrets > 0 {
@@ -259,17 +272,12 @@ public final class Interpreter {
         }
         text += redacted.map(\.text).joined(separator: "\n") + "\n"
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
+            try FileAccess.writeAtomically(Data(text.utf8), to: url)
         } catch {
-            throw .writeFailed(path: url.path, reason: error.localizedDescription, at: location)
+            throw .writeFailed(path: url.path, reason: error.reason, at: location)
         }
         let note = secrets > 0 ? "; \(secrets) credential\(secrets == 1 ? "" : "s") replaced by \(Redactor.placeholder): use {{variables}} for them" : ""
         output.line("saved \(state.history.count) commands to \(url.path)\(note)")
-    }
-
-    func recordFailure(_ error: ShellError) {
-        failures.append(error)
     }
 
     func countRequest() { counts.requests += 1 }

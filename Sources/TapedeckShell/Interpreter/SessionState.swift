@@ -15,8 +15,10 @@ public struct SessionState: Sendable {
     public var variables: [String: String] = [:]
     /// The last request sent.
     public var lastRequest: HTTPRequest?
-    /// The last response received.
+    /// The last response received; nil again when a later request failed.
     public var lastResponse: HTTPResponse?
+    /// Why the last request got no response (`GET http://… : cannot connect …`), until one succeeds.
+    public var lastFailure: String?
     /// How the last request was sent, for `show curl`.
     public var lastSend = SendOptions()
     /// Source text of the successful replayable commands, for `history` and `save`.
@@ -25,6 +27,8 @@ public struct SessionState: Sendable {
     public var headerNames: Set<String> = []
     /// Paths seen in `cd`, requests and responses, for completion.
     public var paths: Set<String> = []
+    /// URL paths held by the cassette being replayed or recorded (Tab completes them too).
+    public var cassettePaths: [String] = []
 
     /// Creates an empty state.
     public init() {}

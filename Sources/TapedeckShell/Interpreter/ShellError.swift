@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 
 /// Everything that can stop a command at run time, with its location and the fix.
 public enum ShellError: Error, LocalizedError, Sendable {
@@ -8,6 +9,8 @@ public enum ShellError: Error, LocalizedError, Sendable {
     case undefinedVariable(String, suggestion: String?, at: SourceLocation)
     /// `expect`, `capture` or `show response` before any request.
     case noResponse(command: String, at: SourceLocation)
+    /// A command needs a response, but the last request failed (`failure` says which and why).
+    case requestFailed(command: String, failure: String, at: SourceLocation)
     /// An `expect` failed.
     case assertionFailed(AssertionFailure)
     /// Building the request failed (bad URL, bad item, unreadable file).
@@ -51,7 +54,7 @@ public enum ShellError: Error, LocalizedError, Sendable {
         switch self {
         case .parse(let error): error.location
         case .assertionFailed(let failure): failure.location
-        case .undefinedVariable(_, _, let at), .noResponse(_, let at), .invalidRequest(_, let at),
+        case .undefinedVariable(_, _, let at), .noResponse(_, let at), .requestFailed(_, _, let at), .invalidRequest(_, let at),
              .transport(_, let at), .cancelled(let at), .includeUnreadable(_, _, let at),
              .includeRecursion(_, let at), .cassettesUnavailable(let at), .cassette(_, let at),
              .writeFailed(_, _, let at):
@@ -65,13 +68,16 @@ public enum ShellError: Error, LocalizedError, Sendable {
             return error.errorDescription
         case .undefinedVariable(let name, let suggestion, let at):
             if name.hasPrefix("env.") {
-                return "\(at): undefined variable '{{\(name)}}': \(name.dropFirst(4)) is not in the environment; export it, or pass --var"
+                return "\(at): undefined variable '{{\(Excerpt.of(name))}}': \(name.dropFirst(4)) is not in the environment; export it, or pass --var"
             }
             let define = "define it with 'set \(name) = …', 'capture \(name) = …' or --var \(name)=…"
             let hint = suggestion.map { "did you mean '{{\($0)}}'? Or \(define)" } ?? define
-            return "\(at): undefined variable '{{\(name)}}'; \(hint)"
+            return "\(at): undefined variable '{{\(Excerpt.of(name))}}'; \(hint)"
         case .noResponse(let command, let at):
             return "\(at): '\(command)' needs a response, but no request has been sent yet; send one first (e.g. get /)"
+        case .requestFailed(let command, let failure, let at):
+            return "\(at): '\(command)' has no response to check: the last request failed (\(failure)); "
+                + "fix the request or the server and send it again"
         case .assertionFailed(let failure):
             return failure.message
         case .invalidRequest(let message, let at), .transport(let message, let at), .cassette(let message, let at):
@@ -79,13 +85,13 @@ public enum ShellError: Error, LocalizedError, Sendable {
         case .cancelled(let at):
             return "\(at): request cancelled"
         case .includeUnreadable(let path, let reason, let at):
-            return "\(at): cannot include '\(path)': \(reason); paths are relative to the including script's folder"
+            return "\(at): cannot include '\(Excerpt.of(path))': \(reason); paths are relative to the including script's folder"
         case .includeRecursion(let chain, let at):
             return "\(at): include recursion: \(chain.joined(separator: " → ")); remove the include that loops back"
         case .cassettesUnavailable(let at):
             return "\(at): cassettes are not available in this build yet; requests go live"
         case .writeFailed(let path, let reason, let at):
-            return "\(at): cannot write '\(path)': \(reason)"
+            return "\(at): cannot write '\(Excerpt.of(path))': \(reason)"
         }
     }
 }

@@ -18,6 +18,11 @@ public struct ShellOutput: Sendable {
     /// Discards everything.
     public static let discarding = ShellOutput { _ in }
 
+    /// Writes `text` as it is, with no newline: for terminal control sequences (`clear`).
+    public func control(_ text: String) {
+        sink(text)
+    }
+
     /// Writes `text` followed by a newline unless it already ends with one.
     public func line(_ text: String) {
         sink(text.hasSuffix("\n") ? text : text + "\n")

@@ -53,7 +53,7 @@ extension RequestItems {
     public func defaultHeaders(mode: BodyMode) -> HTTPHeaders {
         var extra = HTTPHeaders()
         if mode == .json, rawBody == nil, files.isEmpty, !fields.isEmpty, !headers.contains("Accept") {
-            extra.add(name: "Accept", value: "application/json, */*;q=0.5")
+            extra["Accept"] = "application/json, */*;q=0.5"
         }
         return extra
     }
@@ -64,7 +64,7 @@ extension RequestItems {
         let full = try URLComposer.appending(query, to: url)
         var request = HTTPRequest(method: method ?? impliedMethod, url: full)
         request.headers.merge(defaultHeaders(mode: mode))
-        for header in headers { request.headers.add(name: header.name, value: header.value) }
+        for header in headers { try request.headers.add(name: header.name, value: header.value) }
         if let body = try body(mode: mode) { try request.setBody(body) }
         return request
     }

@@ -27,6 +27,8 @@ struct SplitItem: Sendable {
 enum ItemSplitter {
     /// Characters a backslash escapes in an item name.
     static let escapable: Set<Character> = ["\\", "=", ":", "@", ";", "[", "]"]
+    /// The characters a separator can start with.
+    private static let separatorStarts: Set<Character> = ["=", ":", "@", ";"]
 
     /// Splits at the leftmost unescaped separator; nil when there is none.
     static func split(_ item: String) -> SplitItem? {
@@ -40,7 +42,8 @@ enum ItemSplitter {
                 index += 2
                 continue
             }
-            for separator in ItemSeparator.byPrecedence where matches(separator, characters, at: index) {
+            for separator in ItemSeparator.byPrecedence
+            where separatorStarts.contains(character) && matches(separator, characters, at: index) {
                 let value = String(characters[(index + separator.rawValue.count)...])
                 return SplitItem(name: String(name.map(\.character)), nameCharacters: name,
                                  separator: separator, value: value)

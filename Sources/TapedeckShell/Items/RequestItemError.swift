@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 
 /// A request item (`Name:value`, `name==value`, `name=value`, `name:=json`, `name@file` …)
 /// that cannot be used, with the item as typed and the fix.
@@ -32,34 +33,34 @@ public enum RequestItemError: Error, LocalizedError, Sendable, Equatable {
     public var errorDescription: String? {
         switch self {
         case .noSeparator(let item):
-            return "'\(item)' is not a request item; write Name:value (header), name==value (query), "
+            return "'\(Excerpt.of(item))' is not a request item; write Name:value (header), name==value (query), "
                 + "name=value (JSON string), name:=json (raw JSON) or name@file (upload); "
                 + "escape a literal separator with a backslash (a\\=b=c)"
         case .emptyName(let item):
-            return "'\(item)' has nothing before its separator; put a name first, e.g. 'name\(item)'"
+            return "'\(Excerpt.of(item))' has nothing before its separator; put a name first, e.g. 'name\(Excerpt.of(item))'"
         case .invalidHeaderName(let item, let name):
-            return "'\(item)': '\(name)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~, no spaces); "
+            return "'\(Excerpt.of(item))': '\(Excerpt.of(name))' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~, no spaces); "
                 + "for a JSON field write name=value, for a query item name==value"
         case .invalidHeaderValue(let item):
-            return "'\(item)': a header value cannot contain a line break or NUL; remove it"
+            return "'\(Excerpt.of(item))': a header value cannot contain a line break or NUL; remove it"
         case .textAfterEmptyHeader(let item):
-            return "'\(item)': 'Name;' sends an empty header and takes no value; write Name:value to send a value"
+            return "'\(Excerpt.of(item))': 'Name;' sends an empty header and takes no value; write Name:value to send a value"
         case .invalidJSON(let item, let column, let reason):
-            return "'\(item)': the value after ':=' is not JSON (column \(column): \(reason)); "
+            return "'\(Excerpt.of(item))': the value after ':=' is not JSON (column \(column): \(reason)); "
                 + "quote strings (name:='\"text\"') or use name=text for a string field"
         case .fileUnreadable(let item, let path, let reason):
-            return "'\(item)': cannot read file '\(path)': \(reason); check the path (relative paths start from the current directory)"
+            return "'\(Excerpt.of(item))': cannot read file '\(Excerpt.of(path))': \(reason); check the path (relative paths start from the current directory)"
         case .fileNotText(let item, let path):
-            return "'\(item)': file '\(path)' is not UTF-8 text; upload it as a file with name@\(path) instead"
+            return "'\(Excerpt.of(item))': file '\(Excerpt.of(path))' is not UTF-8 text; upload it as a file with name@\(path) instead"
         case .invalidJSONFile(let item, let path, let line, let column, let reason):
-            return "'\(item)': file '\(path)' is not JSON (line \(line), column \(column): \(reason)); "
+            return "'\(Excerpt.of(item))': file '\(Excerpt.of(path))' is not JSON (line \(line), column \(column): \(reason)); "
                 + "fix the file or send it as a string with name=@\(path)"
         case .invalidJSONPath(let item, let reason):
-            return "'\(item)': \(reason); escape brackets meant literally as \\[ and \\]"
+            return "'\(Excerpt.of(item))': \(reason); escape brackets meant literally as \\[ and \\]"
         case .jsonFieldInForm(let item):
-            return "'\(item)': a form carries only text, not raw JSON; use name=value, or drop --form/--multipart to send JSON"
+            return "'\(Excerpt.of(item))': a form carries only text, not raw JSON; use name=value, or drop --form/--multipart to send JSON"
         case .rawBodyWithItems(let items):
-            return "a raw body cannot be combined with body items (\(items.joined(separator: " "))); "
+            return "a raw body cannot be combined with body items (\(Excerpt.of(items.joined(separator: " ")))); "
                 + "send either --raw/< FILE or name=value items (with items, add --ignore-stdin when standard input is not the body)"
         }
     }

@@ -60,9 +60,6 @@ public struct RequestItems: Sendable, Hashable {
     /// Creates empty items.
     public init() {}
 
-    /// Fields as ordered JSON members (flat names; see ``body(mode:)`` for nesting).
-    public var jsonFields: [(key: String, value: JSONValue)] { fields.map { ($0.name, $0.value) } }
-
     /// String fields as urlencoded form fields (raw JSON values written as JSON text).
     public var formFields: [RequestBody.FormField] {
         fields.map { RequestBody.FormField($0.name, $0.value.stringValue ?? JSONWriter.write($0.value, options: [])) }
@@ -93,10 +90,9 @@ public struct RequestItems: Sendable, Hashable {
                 throw .invalidHeaderName(item: item, name: split.name)
             }
             let value = split.value.trimmingCharacters(in: .whitespaces)
-            do { try HTTPHeaders.validate(value: value, name: split.name) } catch {
+            do { try headers.add(name: split.name, value: value) } catch {
                 throw .invalidHeaderValue(item: item)
             }
-            headers.add(name: split.name, value: value)
         case .query:
             query.append(QueryItem(name: split.name, value: split.value))
         case .string:

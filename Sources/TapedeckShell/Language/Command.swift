@@ -32,6 +32,8 @@ public enum Command: Hashable, Sendable {
     case history
     /// `save PATH`
     case save(Word)
+    /// `save --swift PATH`: a Swift Testing file replaying this session's cassette.
+    case saveSwift(Word)
     /// `include PATH`
     case include(Word)
     /// `print TEXT`
@@ -48,6 +50,8 @@ public enum Command: Hashable, Sendable {
     case live
     /// `tape`
     case tape
+    /// `clear`: clears the terminal (nothing when output is not a terminal)
+    case clear
 
     /// What `show` can show.
     public enum ShowTarget: String, CaseIterable, Hashable, Sendable {
@@ -60,7 +64,7 @@ public enum Command: Hashable, Sendable {
         case .base, .cd, .header, .headerUnset, .query, .queryUnset, .set, .unset, .request,
              .expect, .capture, .include, .record, .replay, .live:
             return true
-        case .headers, .vars, .show, .history, .save, .print, .help, .exit, .tape:
+        case .headers, .vars, .show, .history, .save, .saveSwift, .print, .help, .exit, .tape, .clear:
             return false
         }
     }

@@ -38,13 +38,8 @@ public enum CommandRedaction {
         text = replace(in: text, pattern: ##"([?&])([A-Za-z0-9_.-]+)=([^&\s'"#]+)"##, count: &count) { groups in
             redactor.redactsQueryItem(groups[2]) && !groups[3].contains("{{") ? groups[1] + groups[2] + "=" + Redactor.placeholder : nil
         }
-        text = replace(in: text, pattern: #"(?i)(bearer\s+)([A-Za-z0-9._~+/=-]{8,})"#, count: &count) { groups in
-            groups[2] == Redactor.placeholder ? nil : groups[1] + Redactor.placeholder
-        }
-        text = replace(in: text, pattern: #"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+"#, count: &count) { _ in
-            Redactor.placeholder
-        }
-        return (text, count)
+        let tokens = Redactor.redactTokens(in: text)
+        return (tokens.text, count + tokens.count)
     }
 
     private static func isCredentialName(_ name: String, _ redactor: Redactor) -> Bool {
@@ -52,24 +47,11 @@ public enum CommandRedaction {
         return redactor.redactsJSONKey(leaf) || redactor.redactsQueryItem(leaf)
     }
 
-    /// Replaces each match for which `make` returns a replacement; counts the replacements.
+    /// Replaces each match for which `make` returns a replacement (`^`/`$` match at each line); counts the replacements.
     private static func replace(in text: String, pattern: String, count: inout Int,
                                 _ make: ([String]) -> String?) -> String {
-        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines]) else { return text }
-        let source = text as NSString
-        var result = ""
-        var last = 0
-        for match in regex.matches(in: text, range: NSRange(location: 0, length: source.length)) {
-            let groups = (0..<match.numberOfRanges).map { index -> String in
-                let range = match.range(at: index)
-                return range.location == NSNotFound ? "" : source.substring(with: range)
-            }
-            guard let replacement = make(groups) else { continue }
-            result += source.substring(with: NSRange(location: last, length: match.range.location - last)) + replacement
-            last = match.range.location + match.range.length
-            count += 1
-        }
-        guard last > 0 else { return text }
-        return result + source.substring(from: last)
+        let replaced = Redactor.replacingMatches(in: text, pattern: pattern, options: [.anchorsMatchLines], make)
+        count += replaced.count
+        return replaced.text
     }
 }

@@ -34,7 +34,9 @@ struct LineParser {
         case "capture": command = try capture()
         case "show": command = .show(try keyword(Command.ShowTarget.self, kind: "show target"))
         case "history": command = .history
-        case "save": command = .save(try required("a file path"))
+        case "save":
+            let first = try required("a file path")
+            command = !first.quoted && first.text == "--swift" ? .saveSwift(try required("a Swift file path after --swift")) : .save(first)
         case "include": command = .include(try required("a file path"))
         case "print": command = .print(try scanner.rest())
         case "help": command = .help(try helpTopic())
@@ -43,6 +45,7 @@ struct LineParser {
         case "replay": command = try replay()
         case "live": command = .live
         case "tape": command = .tape
+        case "clear": command = .clear
         default:
             if Parser.methodNames.contains(lowered) || Self.isCustomMethod(first) {
                 let request = try RequestParser.parse(&scanner, method: first.text.uppercased())

@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 
 /// A script or REPL line that cannot be parsed, with its `file:line:column` and the fix.
 ///
@@ -30,6 +31,10 @@ public struct ParseError: Error, LocalizedError, Hashable, Sendable {
         case invalidRegex(String, reason: String)
         /// A value has the wrong form (a count that is not a number, a bad variable name).
         case invalidValue(String, expected: String)
+        /// A pasted `curl` command ends with a line continuation and nothing follows.
+        case unfinishedCurl
+        /// A pasted `curl` command Tapedeck cannot translate (the reason names the option).
+        case invalidCurl(String)
     }
 
     /// What is wrong.
@@ -47,6 +52,7 @@ public struct ParseError: Error, LocalizedError, Hashable, Sendable {
     /// for another line instead of reporting.
     public var wantsMoreInput: Bool {
         if case .unclosedHeredoc = kind { return true }
+        if case .unfinishedCurl = kind { return true }
         return false
     }
 
@@ -56,7 +62,7 @@ public struct ParseError: Error, LocalizedError, Hashable, Sendable {
     public var message: String {
         switch kind {
         case .unknownCommand(let name, let suggestion):
-            return "unknown command '\(name)'\(Suggestion.phrase(suggestion)) (type 'help' for the list)"
+            return "unknown command '\(Excerpt.of(name))'\(Suggestion.phrase(suggestion)) (type 'help' for the list)"
         case .unclosedQuote(let quote):
             return "unclosed \(quote) quote; add the closing \(quote) on the same line"
         case .unclosedHeredoc(let delimiter):
@@ -64,19 +70,23 @@ public struct ParseError: Error, LocalizedError, Hashable, Sendable {
         case .unclosedInterpolation:
             return "'{{' is never closed; write {{name}}"
         case .invalidVariableName(let name):
-            return "'{{\(name)}}' is not a variable name; names are letters, digits, '_', '-' and '.' (e.g. {{token}}, {{env.HOME}})"
+            return "'{{\(Excerpt.of(name))}}' is not a variable name; names are letters, digits, '_', '-' and '.' (e.g. {{token}}, {{env.HOME}})"
         case .missingArgument(let command, let expected):
             return "'\(command)' needs \(expected); usage: \(CommandHelp.usage(of: command))"
         case .unexpectedArgument(let text, let command):
-            return "unexpected '\(text)' after '\(command)'; usage: \(CommandHelp.usage(of: command))"
+            return "unexpected '\(Excerpt.of(text))' after '\(command)'; usage: \(CommandHelp.usage(of: command))"
         case .unknownKeyword(let found, let kind, let valid, let suggestion):
-            return "unknown \(kind) '\(found)'\(Suggestion.phrase(suggestion)); valid: \(valid.joined(separator: ", "))"
+            return "unknown \(kind) '\(Excerpt.of(found))'\(Suggestion.phrase(suggestion)); valid: \(valid.joined(separator: ", "))"
         case .invalidJSONPath(let path, let reason):
-            return "invalid JSONPath '\(path)': \(reason)"
+            return "invalid JSONPath '\(Excerpt.of(path))': \(reason)"
         case .invalidRegex(let pattern, let reason):
-            return "invalid regular expression /\(pattern)/: \(reason)"
+            return "invalid regular expression /\(Excerpt.of(pattern))/: \(reason)"
         case .invalidValue(let value, let expected):
-            return "'\(value)' is not \(expected)"
+            return "'\(Excerpt.of(value))' is not \(expected)"
+        case .unfinishedCurl:
+            return "the curl command ends with a line continuation (\\); paste the rest of it"
+        case .invalidCurl(let reason):
+            return reason
         }
     }
 

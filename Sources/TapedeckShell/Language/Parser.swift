@@ -14,6 +14,16 @@ public enum Parser {
             let line = lines[number]
             let start = SourceLocation(file: file, line: number + firstLine, column: 1)
             number += 1
+            if CurlImport.isCurl(line) {
+                var text = line
+                while text.hasSuffix("\\") || text.hasSuffix("^") {
+                    guard number < lines.count else { throw ParseError(.unfinishedCurl, at: start) }
+                    text += "\n" + lines[number]
+                    number += 1
+                }
+                statements += try curlStatements(text, at: start)
+                continue
+            }
             guard var parsed = try LineParser.parse(line, at: start) else { continue }
             var source = line.trimmedSpaces
             if let heredoc = parsed.heredoc {
@@ -64,7 +74,7 @@ public enum Parser {
         "base", "cd", "header", "headers", "query", "set", "unset", "vars",
         "get", "post", "put", "patch", "delete", "head", "options",
         "expect", "capture", "show", "history", "save", "include", "print", "help", "exit",
-        "record", "replay", "live", "tape",
+        "record", "replay", "live", "tape", "clear",
     ]
 
     /// The request methods with their own command word.

@@ -2,6 +2,10 @@
 enum Suggestion {
     /// The candidate closest to `word` when it is close enough to be a likely typo.
     static func closest(to word: String, in candidates: [String]) -> String? {
+        // The distance is at least the difference in length: a word far longer than every
+        // candidate is no typo, and measuring it would cost its length times each candidate's.
+        let longest = candidates.map(\.count).max() ?? 0
+        guard word.utf8.count <= 4 * (longest + 3) else { return nil }
         let lowered = word.lowercased()
         let limit = max(1, min(3, lowered.count / 3 + 1))
         var best: (String, Int)?

@@ -50,21 +50,47 @@ public enum Template {
         return result
     }
 
+    /// Every `{{…}}` in `text`, found in one pass: the character offset is counted as the scan
+    /// goes (not measured from the start for each one), so checking is linear in the text.
     private static func references(in text: String, at location: SourceLocation) throws(ParseError) -> [Reference] {
         guard text.utf8.contains(UInt8(ascii: "{")) else { return [] }
         var found: [Reference] = []
-        var searchStart = text.startIndex
-        while let open = text.range(of: "{{", range: searchStart..<text.endIndex) {
-            let offset = text.distance(from: text.startIndex, to: open.lowerBound)
-            guard let close = text.range(of: "}}", range: open.upperBound..<text.endIndex) else {
-                throw ParseError(.unclosedInterpolation, at: location.advanced(by: offset))
+        var index = text.startIndex
+        var offset = 0
+        var open: (index: String.Index, offset: Int)?
+        var previous: Character?
+        while index < text.endIndex {
+            let character = text[index]
+            let next = text.index(after: index)
+            if let start = open {
+                if character == "}", next < text.endIndex, text[next] == "}" {
+                    let nameStart = text.index(start.index, offsetBy: 2)
+                    let name = text[nameStart..<index].trimmedSpaces
+                    guard isValidName(name) else {
+                        throw ParseError(.invalidVariableName(name), at: location.advanced(by: start.offset))
+                    }
+                    let end = text.index(after: next)
+                    found.append(Reference(name: name, offset: start.offset, range: start.index..<end))
+                    open = nil
+                    previous = nil
+                    index = end
+                    offset += 2
+                    continue
+                }
+            } else if character == "{", previous == "{" {
+                let start = text.index(before: index)
+                open = (start, offset - 1)
+                previous = nil
+                index = next
+                offset += 1
+                continue
             }
-            let name = text[open.upperBound..<close.lowerBound].trimmedSpaces
-            guard isValidName(name) else {
-                throw ParseError(.invalidVariableName(name), at: location.advanced(by: offset))
-            }
-            found.append(Reference(name: name, offset: offset, range: open.lowerBound..<close.upperBound))
-            searchStart = close.upperBound
+            previous = character
+            index = next
+            offset += 1
+        }
+        if let start = open {
+            throw ParseError(.unclosedInterpolation, at: location.advanced(by: start.offset))
         }
         return found
     }

@@ -53,7 +53,7 @@ public struct ResponseRenderer: Sendable {
 
     /// `HTTP/1.1 200 OK  (12 ms, 429 B)`, coloured by status class.
     public func statusLine(_ response: HTTPResponse) -> String {
-        let reason = response.reason.isEmpty ? HTTPResponse.reasonPhrase(for: response.status) : response.reason
+        let reason = shown(response.reason.isEmpty ? HTTPResponse.reasonPhrase(for: response.status) : response.reason, lineBreaks: false)
         let colors = options.colors
         var line = ANSIStyle.bold.apply("HTTP/1.1", enabled: colors) + " "
             + ANSIStyle.forStatus(response.status).apply("\(response.status) \(reason)".trimmingCharacters(in: .whitespaces), enabled: colors)
@@ -98,9 +98,17 @@ public struct ResponseRenderer: Sendable {
 
     // MARK: Parts
 
-    /// `Name: value` lines, names coloured.
+    /// `Name: value` lines, names coloured; on a terminal, control characters in names and
+    /// values are shown as escapes (``TerminalText``).
     public func headerLines(_ headers: HTTPHeaders) -> String {
-        headers.map { ANSIStyle.cyan.apply($0.name, enabled: options.colors) + ": " + $0.value + "\n" }.joined()
+        headers.map {
+            ANSIStyle.cyan.apply(shown($0.name, lineBreaks: false), enabled: options.colors) + ": " + shown($0.value, lineBreaks: false) + "\n"
+        }.joined()
+    }
+
+    /// Server text as it may be shown: escaped on a terminal, as is when piped.
+    private func shown(_ text: String, lineBreaks: Bool) -> String {
+        options.terminal ? TerminalText.visible(text, keepLineBreaks: lineBreaks) : text
     }
 
     /// A body for display: JSON formatted (when asked and it parses), text as is, binary
@@ -117,7 +125,7 @@ public struct ResponseRenderer: Sendable {
             let text = options.format ? highlighter.render(value) : String(decoding: data, as: UTF8.self)
             return Data((text + "\n").utf8)
         }
-        var text = data
+        var text = options.terminal ? Data(TerminalText.visible(String(decoding: data, as: UTF8.self)).utf8) : data
         if text.last != 0x0A, options.terminal { text.append(0x0A) }
         return text
     }

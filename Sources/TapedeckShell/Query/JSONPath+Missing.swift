@@ -12,7 +12,7 @@ extension JSONPath {
         for segment in segments {
             switch (segment, node) {
             case (.child(let name), .object(let members)):
-                guard let next = members.first(where: { $0.key == name })?.value else {
+                guard let next = node[name] else {
                     let keys = members.map(\.key)
                     let listed = keys.prefix(12).joined(separator: ", ") + (keys.count > 12 ? ", …" : "")
                     let guess = Suggestion.closest(to: name, in: keys).map { "; did you mean \(walked)\(Self.step($0))?" } ?? ""

@@ -112,8 +112,10 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     private static func collect(_ node: JSONValue, name: String?, into found: inout [JSONValue]) {
         switch node {
         case .object(let members):
-            for member in members {
-                if name == nil || member.key == name { found.append(member.value) }
+            // A named member is the last of its duplicates, as everywhere (see JSONValue).
+            let chosen = name.flatMap { name in members.lastIndex { $0.key == name } }
+            for (position, member) in members.enumerated() {
+                if name == nil || position == chosen { found.append(member.value) }
                 collect(member.value, name: name, into: &found)
             }
         case .array(let elements):

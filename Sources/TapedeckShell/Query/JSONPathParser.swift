@@ -107,7 +107,7 @@ struct JSONPathParser {
         if let character = peek, "=!<>".contains(character) {
             let op = try comparisonOperator()
             skipSpaces()
-            comparison = JSONPath.FilterComparison(op: op, value: try literal())
+            comparison = JSONPath.FilterComparison(op: op, value: try literal(after: op))
             skipSpaces()
         }
         guard peek == ")" else { throw fail(peek == nil ? "the filter '(' is never closed" : "expected ')'") }
@@ -125,12 +125,15 @@ struct JSONPathParser {
         return op
     }
 
-    private mutating func literal() throws(JSONPathError) -> JSONValue {
+    private mutating func literal(after op: ComparisonOperator) throws(JSONPathError) -> JSONValue {
+        let expected = "a number, true, false, null or a quoted string"
         switch peek {
         case "'", "\"":
             return .string(try quoted())
         case nil:
-            throw fail("expected a value to compare with")
+            throw fail("expected a value after '\(op.rawValue)' (\(expected)), found the end of the path")
+        case ")", "]":
+            throw fail("expected a value after '\(op.rawValue)' (\(expected)), found '\(peek.map(String.init) ?? "")'")
         default:
             let start = index
             while let character = peek, character != ")", character != "]", !character.isSpace { index += 1 }
@@ -141,7 +144,7 @@ struct JSONPathParser {
             case "null": return .null
             default:
                 guard ValueLiteral.isNumber(word) else {
-                    throw fail("'\(word)' is not a number, true, false, null or a quoted string", at: start)
+                    throw fail("expected a value after '\(op.rawValue)' (\(expected)), found '\(Excerpt.of(word))'", at: start)
                 }
                 return .number(word)
             }

@@ -96,7 +96,7 @@ public struct Completer: Sendable {
         let typedFolder = word.lastIndex(of: "/").map { String(word[...$0]) } ?? ""
         return names.filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
             return typedFolder + name + (isDirectory.boolValue ? "/" : "")
         }
     }

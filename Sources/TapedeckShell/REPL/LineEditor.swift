@@ -1,5 +1,6 @@
 @preconcurrency import CLibEdit
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -22,6 +23,8 @@ public final class LineEditor {
     public let interactive: Bool
     private let historyURL: URL?
     private var historyReady = false
+    /// What the history file holds, oldest first: each entry with its credentials redacted.
+    private var savedEntries: [String] = []
 
     /// The completer the tab key consults; the REPL refreshes it after each command.
     public var completer: Completer {
@@ -44,6 +47,9 @@ public final class LineEditor {
         if let historyURL, HistoryFile.prepare(historyURL) {
             historyReady = true
             _ = read_history(historyURL.path)
+            savedEntries = (0..<history_length).compactMap { offset in
+                history_get(history_base + offset).flatMap { $0.pointee.line.map { String(cString: $0) } }
+            }
         }
     }
 
@@ -65,21 +71,49 @@ public final class LineEditor {
         return .line(String(cString: raw))
     }
 
-    /// Adds a non-empty entry to the history, credentials replaced (``CommandRedaction``),
-    /// and saves the file.
+    /// Adds a non-empty entry to the history and saves the file. Up and Ctrl-R recall the
+    /// line as typed in this session; only the file gets it with credentials replaced
+    /// (``CommandRedaction``), so what reaches disk holds no token.
     public func remember(_ entry: String) {
         guard interactive, !entry.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-        add_history(CommandRedaction.redact(entry).text)
+        add_history(entry)
+        savedEntries.append(CommandRedaction.redact(entry).text)
+        if savedEntries.count > HistoryFile.limit { savedEntries.removeFirst(savedEntries.count - HistoryFile.limit) }
         guard historyReady, let historyURL else { return }
-        _ = write_history(historyURL.path)
-        chmod(historyURL.path, 0o600)
+        HistoryFile.write(savedEntries, to: historyURL)
     }
 }
 
-/// The C callbacks libedit calls; they cannot capture, so they read this shared snapshot.
+/// The C callbacks libedit calls. They cannot capture, so they read shared state: the
+/// completer and the matches of the word being completed, kept in one `Mutex` so the compiler
+/// (not a convention about which thread calls `readline`) keeps them safe.
 enum CompletionBridge {
-    nonisolated(unsafe) static var completer = Completer()
-    nonisolated(unsafe) static var matches: [String] = []
+    private struct State {
+        var completer = Completer()
+        var matches: [String] = []
+    }
+
+    private static let state = Mutex(State())
+
+    /// The completer the next Tab consults.
+    static var completer: Completer {
+        get { state.withLock { $0.completer } }
+        set { state.withLock { $0.completer = newValue } }
+    }
+
+    /// Completes `word` (with `before`, the line up to it) and keeps the candidates for libedit's generator.
+    static func complete(word: String, before: String) -> Completer.Result {
+        state.withLock { state in
+            let result = state.completer.complete(word: word, before: before)
+            state.matches = result.candidates
+            return result
+        }
+    }
+
+    /// The `index`th candidate of the last completion, or nil past the end.
+    static func match(at index: Int) -> String? {
+        state.withLock { index < $0.matches.count ? $0.matches[index] : nil }
+    }
 
     static func install() {
         let breaks = strdup(" \t\n\"'<>={@")
@@ -91,14 +125,11 @@ enum CompletionBridge {
             let line = rl_line_buffer.map { String(cString: $0) } ?? ""
             let utf8 = Array(line.utf8)
             let before = String(decoding: utf8.prefix(max(0, min(Int(start), utf8.count))), as: UTF8.self)
-            let result = CompletionBridge.completer.complete(word: word, before: before)
-            CompletionBridge.matches = result.candidates
+            let result = CompletionBridge.complete(word: word, before: before)
             rl_completion_append_character = result.appendSpace ? 32 : 0
             guard !result.candidates.isEmpty else { return nil }
             return rl_completion_matches(text) { _, state in
-                let index = Int(state)
-                guard index < CompletionBridge.matches.count else { return nil }
-                return strdup(CompletionBridge.matches[index])
+                CompletionBridge.match(at: Int(state)).map { strdup($0) } ?? nil
             }
         }
     }

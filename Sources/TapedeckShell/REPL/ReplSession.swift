@@ -76,33 +76,24 @@ public final class ReplSession {
             echoInterrupt()
             return ""
         case .line(let first):
-            var chunk = first
-            while needsMoreInput(chunk) {
+            var collector = ChunkCollector(first: first)
+            while !collector.isComplete {
                 lineNumber += 1
                 switch editor.read(prompt: "... ") {
-                case .endOfInput: return chunk
+                case .endOfInput: return collector.text
                 case .interrupted:
                     echoInterrupt()
                     return ""
-                case .line(let more): chunk += "\n" + more
+                case .line(let more): collector.add(more)
                 }
             }
-            return chunk
+            return collector.text
         }
     }
 
     /// `^C` after the abandoned line, then a fresh prompt on the next line, as bash and python do.
     private func echoInterrupt() {
         if editor.interactive { errors.line("^C") }
-    }
-
-    private func needsMoreInput(_ chunk: String) -> Bool {
-        do {
-            _ = try Parser.parseScript(chunk, file: SourceLocation.prompt)
-            return false
-        } catch {
-            return error.wantsMoreInput
-        }
     }
 
     /// Runs one statement in a task that Ctrl-C cancels; false after `exit`.
@@ -143,11 +134,6 @@ public final class ReplSession {
     }
 
     private func refreshCompletion() {
-        editor.completer = Completer(
-            sessionHeaders: Array(interpreter.state.headerNames).sorted(),
-            variables: interpreter.variableNames,
-            paths: Array(interpreter.state.paths).sorted(),
-            directory: interpreter.options.workingDirectory
-        )
+        editor.completer = Completer(for: interpreter)
     }
 }

@@ -1,15 +1,16 @@
 import Foundation
+import Tapedeck
 
 /// JUnit XML for CI systems: one `<testcase>` per script; assertion failures are
-/// `<failure>`, parse and runtime errors are `<error>`. Credentials in failure texts are
-/// redacted (``CommandRedaction``), since the report is written to disk.
+/// `<failure>`, parse and runtime errors are `<error>`. Everything written is redacted as
+/// cassettes are (``ScriptResult/redacted(_:)``), since the report is a file.
 public enum JUnitReport {
     /// The report document.
     public static func xml(for summary: RunSummary, timestamp: Date = Date()) -> String {
         let failures = summary.results.filter { $0.category == .assertion }.count
         let errors = summary.results.filter { $0.category == .parse || $0.category == .runtime }.count
         let total = summary.results.reduce(0) { $0 + $1.duration }
-        let stamp = ISO8601DateFormatter().string(from: timestamp)
+        let stamp = RFC3339Date.format(timestamp, fractionDigits: 0)
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<testsuites name="tapedeck" tests="\#(summary.results.count)" failures="\#(failures)" errors="\#(errors)" time="\#(seconds(total))">"#,
@@ -25,9 +26,9 @@ public enum JUnitReport {
             lines.append(open + line + ">")
             let element = first.category == .assertion ? "failure" : "error"
             let type = first.category == .parse ? "parse" : (first.category == .runtime ? "runtime" : "assertion")
-            // Reports are files: credentials in failure texts (URLs, header values) are redacted.
-            let message = CommandRedaction.redact(first.localizedDescription.split(separator: "\n").first.map(String.init) ?? "").text
-            let body = CommandRedaction.redact(result.failures.map(\.localizedDescription).joined(separator: "\n\n")).text
+            // Reports are files: everything in them is redacted as cassettes are.
+            let message = result.redacted(first.localizedDescription.split(separator: "\n").first.map(String.init) ?? "")
+            let body = result.redacted(result.failures.map(\.localizedDescription).joined(separator: "\n\n"))
             lines.append(#"      <\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(body))</\#(element)>"#)
             lines.append("    </testcase>")
         }
@@ -40,23 +41,5 @@ public enum JUnitReport {
         String(format: "%.3f", value)
     }
 
-    /// Escapes text for XML attributes and content; drops characters XML 1.0 forbids.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\t", "\r": out += "&#\(scalar.value);"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { XMLText.escape(text) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 
 /// The outcome of one script (one test).
 public struct ScriptResult: Sendable {
@@ -12,6 +13,14 @@ public struct ScriptResult: Sendable {
     public var requests: Int
     /// `expect`s evaluated.
     public var assertions: Int
+    /// The credentials the script's exchanges carried; reports replace them wherever they appear.
+    public var secrets: [String] = []
+
+    /// The text as a report may write it: credentials replaced as in cassettes (``Redactor``),
+    /// command-line credentials too (``CommandRedaction``), and this script's known secrets.
+    public func redacted(_ text: String) -> String {
+        Redactor.standard.redact(text: CommandRedaction.redact(text).text, knownSecrets: secrets)
+    }
 
     /// Whether the script passed.
     public var passed: Bool { failures.isEmpty }

@@ -111,7 +111,8 @@ public final class ScriptRunner {
         return ScriptResult(
             name: script.name, failures: interpreter.failures + failures,
             duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            requests: interpreter.counts.requests, assertions: interpreter.counts.assertions
+            requests: interpreter.counts.requests, assertions: interpreter.counts.assertions,
+            secrets: interpreter.secrets.secrets
         )
     }
 

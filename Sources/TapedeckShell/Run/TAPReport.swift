@@ -1,7 +1,8 @@
 import Foundation
+@_spi(Tooling) import Tapedeck
 
 /// TAP version 13: `ok N - name` / `not ok N - name` with a YAML block for failures;
-/// credentials in failure texts are redacted (``CommandRedaction``).
+/// everything written is redacted as cassettes are (``ScriptResult/redacted(_:)``).
 public enum TAPReport {
     /// The report text.
     public static func text(for summary: RunSummary) -> String {
@@ -14,8 +15,8 @@ public enum TAPReport {
             }
             lines.append("not ok \(index + 1) - \(name)")
             lines.append("  ---")
-            // Reports are files: credentials in failure texts (URLs, header values) are redacted.
-            let message = CommandRedaction.redact(result.failures.map(\.localizedDescription).joined(separator: "\n")).text
+            // Reports are files: everything in them is redacted as cassettes are.
+            let message = result.redacted(result.failures.map(\.localizedDescription).joined(separator: "\n"))
             lines.append("  message: |")
             lines += message.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
             lines.append("  severity: \(first.category == .assertion ? "fail" : "error")")
@@ -24,29 +25,17 @@ public enum TAPReport {
             lines.append("  line: \(first.location.line)")
             lines.append("  column: \(first.location.column)")
             if case .assertionFailed(let failure) = first {
-                lines.append("  query: \(yamlString(failure.query))")
-                lines.append("  expected: \(yamlString(CommandRedaction.redact(failure.expected).text))")
-                lines.append("  actual: \(yamlString(CommandRedaction.redact(failure.actual).text))")
+                lines.append("  query: \(yamlString(result.redacted(failure.query)))")
+                lines.append("  expected: \(yamlString(result.redacted(failure.expected)))")
+                lines.append("  actual: \(yamlString(result.redacted(failure.actual)))")
             }
             lines.append("  ...")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A double-quoted YAML scalar (`"`, `\\` and control characters escaped).
+    /// A double-quoted YAML scalar: the cassette writer's, so every non-printable character is escaped.
     static func yamlString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\x%02X", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
+        YAMLScalar.doubleQuoted(text)
     }
 }

@@ -1,14 +1,15 @@
 import ArgumentParser
 import Foundation
 import Tapedeck
+import TapedeckTooling
 
 extension TapedeckCommand {
-    /// `tapedeck cassette show|lint|prune|diff`: inspects and maintains cassettes in any format.
+    /// `tapedeck cassette show|lint|prune|diff|verify|check`: inspects and maintains cassettes in any format.
     struct CassetteCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "cassette",
-            abstract: "Shows, lints, prunes and diffs cassettes (Tapedeck JSON, vcrpy YAML or HAR).",
-            subcommands: [Show.self, Lint.self, Prune.self, Diff.self]
+            abstract: "Shows, lints, prunes, diffs, verifies and checks cassettes (Tapedeck JSON, vcrpy YAML or HAR).",
+            subcommands: [Show.self, Lint.self, Prune.self, Diff.self, Verify.self, Check.self]
         )
     }
 }
@@ -38,7 +39,7 @@ extension TapedeckCommand.CassetteCommand {
     /// `tapedeck cassette lint C`.
     struct Lint: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Finds secrets, interactions replay can never reach, and bodies that do not decode.",
+            abstract: "Finds secrets, interactions replay can never reach, bodies that do not decode and (with --max-age) expired interactions.",
             discussion: """
                 EXIT CODES
                   0  no findings
@@ -49,13 +50,25 @@ extension TapedeckCommand.CassetteCommand {
         @Argument(help: ArgumentHelp("The cassettes.", valueName: "cassette"))
         var cassettes: [String]
 
+        @Option(name: .customLong("max-age"), help: ArgumentHelp("Report interactions recorded longer ago than this (30d, 12h, 2w; default $TAPEDECK_MAX_AGE).", valueName: "age"))
+        var maxAge: String?
+
         func run() async throws {
             var total = 0
+            let limit = try ExpiryOptions.maxAge(maxAge)
             for path in cassettes {
                 let cassette = try CassetteFile.load(URL(fileURLWithPath: path))
                 let findings = CassetteLint.findings(in: cassette)
                 total += findings.count
                 for finding in findings { Console.write("\(path): \(finding)\n") }
+                if let limit {
+                    let expired = CassetteExpiry(cassette, maxAge: limit).expired
+                    total += expired.count
+                    for entry in expired {
+                        Console.write("\(path): interactions[\(entry.index)].recordedAt: [expired] \(entry.summary) was recorded "
+                            + "\(MaxAge.describe(entry.age)) ago, more than \(limit); check it with tapedeck cassette verify --update \(path) or re-record it\n")
+                    }
+                }
                 for copy in CassetteLint.duplicates(in: cassette) {
                     Console.write("\(path): note: interactions[\(copy.interaction)] repeats interactions[\(copy.duplicateOf)] exactly; replay serves them in order, so keep it if the request is sent twice\n")
                 }
@@ -96,7 +109,7 @@ extension TapedeckCommand.CassetteCommand {
                 throw ExitCode(ExitStatus.transport)
             }
             guard usage.matches(loaded) else {
-                Console.error("\(cassette) changed since its last replay run (\(ISO8601DateFormatter().string(from: usage.finishedAt))); "
+                Console.error("\(cassette) changed since its last replay run (\(RFC3339Date.format(usage.finishedAt, fractionDigits: 0))); "
                     + "replay it again before pruning")
                 throw ExitCode(ExitStatus.transport)
             }

@@ -7,13 +7,17 @@ extension TapedeckCommand {
     struct Convert: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "convert",
-            abstract: "Converts cassettes between Tapedeck JSON, vcrpy YAML and HAR 1.2.",
+            abstract: "Converts cassettes between Tapedeck JSON, vcrpy YAML, cassetter YAML and HAR 1.2.",
             discussion: """
                 Formats follow the extensions: .cassette.json or .json (Tapedeck), .yaml or .yml
-                (vcrpy, version 1), .har (HAR 1.2). Nothing is lost where the target can hold it;
+                (vcrpy, version 1), .cassetter.yaml (cassetter), .har (HAR 1.2); --format picks the
+                output format whatever the name. A .yaml input is read as vcrpy or cassetter by its
+                content. Nothing is lost where the target can hold it;
                 whatever it cannot is named in a warning on stderr (e.g. HAR 1.2 has no encoding
                 for binary request bodies: they go to postData._base64Body, which only Tapedeck reads).
                 Compressed bodies stored by other tools are decoded (Content-Encoding removed).
+                Credentials are redacted as when recording (one placeholder per value, everywhere),
+                and the output is created with mode 0600.
 
                 EXIT CODES
                   0  converted (warnings, if any, on stderr)
@@ -28,14 +32,27 @@ extension TapedeckCommand {
         @Argument(help: ArgumentHelp("The file to write; its extension picks the format.", valueName: "out"))
         var output: String
 
+        @Option(name: .long, help: ArgumentHelp("The output format: native, vcr, cassetter or har (default: by extension).",
+                                                valueName: "format"))
+        var format: String?
+
         func run() async throws {
             let inURL = URL(fileURLWithPath: input), outURL = URL(fileURLWithPath: output)
             _ = try CassetteFormat.detect(inURL)
-            let outFormat = try CassetteFormat.detect(outURL)
+            let outFormat: CassetteFormat
+            if let format {
+                guard let named = CassetteFormat(name: format) else {
+                    throw ValidationError("--format '\(format)' is not a cassette format; use native, vcr, cassetter or har")
+                }
+                outFormat = named
+            } else {
+                outFormat = try CassetteFormat.detect(outURL)
+            }
             guard inURL.standardizedFileURL.path != outURL.standardizedFileURL.path else {
                 throw ValidationError("input and output are the same file (\(input)); choose another output name")
             }
-            let cassette = try CassetteFile.load(inURL)
+            try OutputOption.check(output, option: "output")
+            let cassette = Redactor.standard.redact(try CassetteFile.load(inURL))
             let warnings: [ConversionWarning]
             do {
                 warnings = try cassette.write(to: outURL, format: outFormat)
@@ -64,6 +81,9 @@ enum CassetteFile {
     /// "vcrpy YAML", "HAR 1.2", "Tapedeck JSON", or "vcrpy JSON" for a `.json` file vcrpy wrote.
     static func formatName(_ url: URL) -> String {
         let format = CassetteFormat(for: url) ?? .native
+        if format == .vcrYAML, let data = FileManager.default.contents(atPath: url.path), CassetterReader.recognizes(data) {
+            return CassetteFormat.cassetter.description
+        }
         if format == .native, let data = FileManager.default.contents(atPath: url.path),
            VCRCassetteReader.looksLikeVCRJSON(data) {
             return "vcrpy JSON"

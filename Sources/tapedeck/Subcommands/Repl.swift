@@ -4,6 +4,8 @@
 import ArgumentParser
 import Foundation
 import Tapedeck
+import TapedeckTooling
+import TapedeckCurl
 import TapedeckShell
 
 extension TapedeckCommand {
@@ -48,6 +50,8 @@ extension TapedeckCommand {
             if replay != nil, record != nil { throw ValidationError("use either --replay or --record, not both") }
             if mode != nil, record == nil { throw ValidationError("--mode needs --record CASSETTE") }
             _ = try VariableOption.parse(variables)
+            try ReplayOption.check(replay)
+            try OutputOption.check(record, option: "--record")
         }
 
         func run() async throws {
@@ -81,15 +85,16 @@ extension TapedeckCommand {
                 errors.line("tapedeck \(TapedeckCommand.version) · type 'help' for commands, Ctrl-D to exit")
             }
             var opening: [String] = []
-            if let base { opening.append("base \(CurlQuoting.word(base))") }
-            if let replay { opening.append("replay \(CurlQuoting.word(replay))") }
-            if let record { opening.append("record \(CurlQuoting.word(record))" + (mode.map { " --mode \($0)" } ?? "")) }
+            if let base { opening.append("base \(ShellWord.quote(base))") }
+            if let replay { opening.append("replay \(ShellWord.quote(replay))") }
+            if let record { opening.append("record \(ShellWord.quote(record))" + (mode.map { " --mode \($0)" } ?? "")) }
             for line in opening {
                 do {
                     try await interpreter.run(source: line, file: "<command line>")
                 } catch {
                     errors.line(error.localizedDescription)
-                    return error.category == .parse ? 1 : 3
+                    // A base URL that cannot be used is a bad argument, like a bad option.
+                    return error.category == .parse || line.hasPrefix("base ") ? 1 : 3
                 }
             }
             return await ReplSession(interpreter: interpreter, editor: editor, errors: errors).run()
@@ -100,7 +105,7 @@ extension TapedeckCommand {
 /// `--timeout`, `--follow` and `--insecure` for the REPL and `tapedeck run`, as the one-shot
 /// CLI (and HTTPie) has them; a request line's own `--timeout`/`--follow` overrides them.
 struct SessionTransportOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Seconds each request may take, redirects included (a request's --timeout overrides it).", valueName: "SECONDS"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds each request may take, redirects included (a request's --timeout overrides it).", valueName: "SECONDS"))
     var timeout: Double = 30
 
     @Flag(name: [.customLong("follow"), .customShort("F")], help: "Follow redirects (not followed by default; a request's --follow turns it on for that request).")
@@ -109,16 +114,20 @@ struct SessionTransportOptions: ParsableArguments {
     @Flag(name: [.customLong("insecure"), .customShort("k")], help: "Do not verify TLS certificates (self-signed servers).")
     var insecure = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Largest response body accepted (and recorded); a larger one fails the request. Bytes, or with K, M or G.",
+        valueName: "SIZE"))
+    var maxBodySize = ByteSize(bytes: BodyLimits().maximumBodySize)
+
     func validate() throws {
-        guard timeout.isFinite, timeout > 0, timeout <= 2_000_000 else {
-            throw ValidationError("--timeout \(timeout) is not valid; give the seconds to wait as a number from 0.001 to 2000000, e.g. --timeout 30")
-        }
+        try TimeoutOption.validate(timeout)
     }
 
     /// libcurl with no deadline of its own (the interpreter keeps one over the whole exchange,
     /// redirects included) and no redirect following (the interpreter follows hop by hop).
     func makeTransport() -> CurlTransport {
-        CurlTransport(options: .init(timeout: 0, followRedirects: false, verifyTLS: !insecure))
+        CurlTransport(options: .init(timeout: 0, followRedirects: false, verifyTLS: !insecure,
+                                     limits: BodyLimits(maximumBodySize: maxBodySize.bytes)))
     }
 
     func apply(to options: inout Interpreter.Options) {
@@ -157,7 +166,7 @@ struct CassetteMatchOptions: ParsableArguments {
     }
 
     func sessions(environment: [String: String], context: FixContext = .repl) throws -> CassetteController {
-        .sessions(environment: environment, matcher: try matcher(), origin: try originURL(), context: context)
+        CassetteController(environment: environment, matcher: try matcher(), origin: try originURL(), context: context)
     }
 }
 
@@ -186,13 +195,5 @@ enum VariableOption {
             variables[String(option[..<equals])] = String(option[option.index(after: equals)...])
         }
         return variables
-    }
-}
-
-/// Quotes a command-line value as one word of the command language.
-enum CurlQuoting {
-    static func word(_ text: String) -> String {
-        text.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" || $0 == "#" })
-            ? "'" + text.replacingOccurrences(of: "'", with: "") + "'" : text
     }
 }

@@ -3,7 +3,8 @@
 #endif
 import ArgumentParser
 import Foundation
-import Tapedeck
+@_spi(Tooling) import Tapedeck
+import TapedeckTooling
 import TapedeckShell
 
 extension TapedeckCommand {
@@ -63,6 +64,8 @@ extension TapedeckCommand {
 
         @OptionGroup var cassetteOptions: CassetteMatchOptions
 
+        @OptionGroup var expiryOptions: ExpiryOptions
+
         func validate() throws {
             if files.isEmpty { throw ValidationError("give at least one script: tapedeck run smoke.tape (or - for stdin)") }
             if replay != nil, record != nil { throw ValidationError("use either --replay or --record, not both") }
@@ -71,6 +74,15 @@ extension TapedeckCommand {
                 throw ValidationError("--mode '\(mode)' is not a record mode; use once, new, all or none")
             }
             _ = try VariableOption.parse(variables)
+            for (option, path) in [("--report-junit", reportJUnit), ("--report-tap", reportTAP), ("--record", record)] {
+                try OutputOption.check(path, option: option)
+            }
+            try ReplayOption.check(replay)
+            for file in files where file != "-" {
+                if FileManager.default.directoryExists(atPath: file) {
+                    throw ValidationError("'\(file)' is a directory; give the scripts in it, e.g. tapedeck run \(file)/*.tape")
+                }
+            }
         }
 
         func run() async throws {
@@ -106,12 +118,25 @@ extension TapedeckCommand {
             var modeDescription = "live"
             let matcher = try cassetteOptions.matcher(), origin = try cassetteOptions.originURL()
             let context = FixContext.run(scripts: files)
+            var replay = self.replay, record = self.record, forcedMode: RecordMode?
+            if let path = replay ?? record, let expired = try expiryOptions.check(path: path, environment: environment) {
+                switch expired.policy {
+                case .warn: Console.warning(expired.report)
+                case .fail:
+                    Console.error((ExpiryError.expired(report: expired.report).errorDescription ?? expired.report)
+                        + "\nto see what changed: tapedeck cassette verify \(path) (--update keeps the live answers)")
+                    return 3
+                case .rerecord:
+                    Console.warning(expired.report + "\nre-recording \(path) against the live API (--on-expiry rerecord)")
+                    (replay, record, forcedMode) = (nil, path, .all)
+                }
+            }
             do {
                 if let replay {
                     session = try CassetteSession.replay(path: replay, matcher: matcher, origin: origin, context: context)
                     modeDescription = "replay \((replay as NSString).lastPathComponent)"
                 } else if let record {
-                    let resolved = try RecordMode.resolve(mode.flatMap(RecordMode.init(rawValue:)), environment: environment)
+                    let resolved = try forcedMode ?? RecordMode.resolve(mode.flatMap(RecordMode.init(rawValue:)), environment: environment)
                     let replayOptions = ReplayTransport.Options(matcher: matcher, followRedirects: false, origin: origin)
                     session = try CassetteSession(path: record, mode: resolved, live: transport,
                                                   options: .init(replay: replayOptions), context: context)
@@ -139,12 +164,15 @@ extension TapedeckCommand {
                     if code == 0 { code = 3 }
                 }
             }
-            do {
-                if let reportJUnit { try Data(JUnitReport.xml(for: summary).utf8).write(to: URL(fileURLWithPath: reportJUnit), options: .atomic) }
-                if let reportTAP { try Data(TAPReport.text(for: summary).utf8).write(to: URL(fileURLWithPath: reportTAP), options: .atomic) }
-            } catch {
-                Console.error("cannot write the report: \(error.localizedDescription)")
-                if code == 0 { code = 1 }
+            let reports = [("--report-junit", reportJUnit, { JUnitReport.xml(for: summary) }),
+                           ("--report-tap", reportTAP, { TAPReport.text(for: summary) })]
+            for case let (option, path?, text) in reports {
+                do {
+                    try OutputPath.write(Data(text().utf8), to: URL(fileURLWithPath: path))
+                } catch {
+                    Console.error("cannot write the \(option) report \(path): \(error.reason)")
+                    if code == 0 { code = 3 }
+                }
             }
             return code
         }
