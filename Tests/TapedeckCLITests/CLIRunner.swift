@@ -20,10 +20,11 @@ enum CLI {
         var stdoutData: Data
     }
 
-    /// Runs the binary; `stdin` is a file to redirect standard input from (else `/dev/null`).
+    /// Runs the binary (or `executable`, e.g. a wrapper that runs it); `stdin` is a file to
+    /// redirect standard input from (else `/dev/null`).
     static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
-                    stdin: URL? = nil) throws -> Result {
-        guard let binary else { throw CocoaError(.fileNoSuchFile) }
+                    stdin: URL? = nil, executable: URL? = nil) throws -> Result {
+        guard let binary = executable ?? binary else { throw CocoaError(.fileNoSuchFile) }
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

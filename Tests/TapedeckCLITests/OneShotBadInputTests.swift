@@ -21,9 +21,10 @@ struct OneShotBadInputTests {
         ([":1/x", "--pretty", "loud"], 1, ["--pretty 'loud'", "all, colors, format or none"]),
         ([":1/x", "--frobnicate"], 1, ["unknown option '--frobnicate'"]),
         ([":1/x", "--timeout", "soon"], 1, ["timeout"]),
-        ([":1/x", "--timeout=nan"], 1, ["--timeout nan is not valid", "e.g. --timeout 30"]),
-        ([":1/x", "--timeout=1e400"], 1, ["--timeout inf is not valid"]),
-        ([":1/x", "--timeout=0"], 1, ["--timeout 0.0 is not valid"]),
+        ([":1/x", "--timeout=nan"], 1, ["--timeout nan must be a positive number of seconds", "e.g. --timeout 30"]),
+        ([":1/x", "--timeout=1e400"], 1, ["--timeout inf is more than 2000000 seconds"]),
+        ([":1/x", "--timeout=0"], 1, ["--timeout 0 must be a positive number of seconds"]),
+        ([":1/x", "--timeout", "-5"], 1, ["--timeout -5 must be a positive number of seconds"]),
         (["GET"], 1, ["no URL given", "tapedeck [METHOD] URL"]),
     ]
 

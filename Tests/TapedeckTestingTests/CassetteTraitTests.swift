@@ -8,7 +8,7 @@ import FoundationNetworking
 @Suite("The .cassette trait")
 struct CassetteTraitTests {
     @Test("a test with .cassette(\"httpbin\") reads URLSession.cassette, replayed from __Cassettes__ next to this file",
-          .cassette("httpbin", mode: .none))
+          .cassette("httpbin", mode: .replayOnly))
     func replaysThroughTheTrait() async throws {
         let client = try HTTPBinClient(session: .cassette)
         #expect(try await client.slideshow().title == "Sample Slide Show")
@@ -16,7 +16,7 @@ struct CassetteTraitTests {
     }
 
     @Test("an unmatched request in a trait test names this test in the swift test --filter fix",
-          .cassette("httpbin", mode: .none))
+          .cassette("httpbin", mode: .replayOnly))
     func namesThisTest() async throws {
         do {
             _ = try await URLSession.cassette.data(for: URLRequest(url: URL(string: "http://httpbin.local/nope")!))
@@ -29,10 +29,10 @@ struct CassetteTraitTests {
         }
     }
 
-    @Test("mode: .none pins replay-only (not an Optional's nil, which would mean the default mode)")
+    @Test("mode: .replayOnly pins replay-only (not an Optional's nil, which would mean the default mode)")
     func modeNoneIsReplayOnly() {
-        let pinned: CassetteTrait = .cassette("httpbin", mode: .none)
-        #expect(pinned.mode == RecordMode.none)
+        let pinned: CassetteTrait = .cassette("httpbin", mode: .replayOnly)
+        #expect(pinned.mode == RecordMode.replayOnly)
         let unpinned: CassetteTrait = .cassette("httpbin")
         #expect(unpinned.mode == nil)
     }
@@ -50,7 +50,7 @@ struct CassetteTraitTests {
 }
 
 /// On a suite, every test gets a session of its own on the cassette, so each may play the same interaction.
-@Suite("The .cassette trait on a suite", .cassette("httpbin", mode: .none))
+@Suite("The .cassette trait on a suite", .cassette("httpbin", mode: .replayOnly))
 struct CassetteSuiteTraitTests {
     @Test("the first test plays /json")
     func first() async throws {

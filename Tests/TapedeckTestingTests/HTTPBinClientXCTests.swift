@@ -19,7 +19,7 @@ final class HTTPBinClientXCTests: XCTestCase {
     }
 
     func testWithCassetteReplays() async throws {
-        let title = try await withCassette("httpbin", mode: .none) { session in
+        let title = try await withCassette("httpbin", mode: .replayOnly) { session in
             try await HTTPBinClient(session: session).slideshow().title
         }
         XCTAssertEqual(title, "Sample Slide Show")

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckTesting
 #if canImport(FoundationNetworking)
@@ -13,7 +14,7 @@ struct RecordingSessionTests {
     static let portable = URL(string: "http://httpbin.local")!
 
     func temporaryCassette(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-rec-\(UUID().uuidString)/\(name).cassette.json")
+        TestScratch.path("rec").appendingPathComponent("\(name).cassette.json")
     }
 
     /// The calls the committed `__Cassettes__/httpbin.cassette.json` holds.
@@ -53,7 +54,7 @@ struct RecordingSessionTests {
             try await HTTPBinClient(session: session, baseURL: Self.live).uuid()
         }
         #expect(FileManager.default.fileExists(atPath: url.path))
-        let replayed = try await withCassette(url.path, mode: .none) { session in
+        let replayed = try await withCassette(url.path, mode: .replayOnly) { session in
             try await HTTPBinClient(session: session, baseURL: Self.live).uuid()
         }
         #expect(replayed == first, "httpbin's /uuid is random, so equal answers mean the cassette answered")

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckTesting
 #if canImport(FoundationNetworking)
@@ -16,7 +17,7 @@ struct ReplayEdgeCaseSessionTests {
     }
 
     static func session(_ interactions: [Interaction]) throws -> URLSession {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-edge-\(UUID().uuidString)/e.cassette.json")
+        let file = TestScratch.path("edge").appendingPathComponent("e.cassette.json")
         try Cassette(interactions: interactions).write(to: file)
         return try URLSession.replaying(file)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckTesting
 #if canImport(FoundationNetworking)
@@ -35,7 +36,7 @@ struct ReplayingAtAnotherOriginTests {
 
     @Test("withCassette(origin:) in mode new replays at the origin and records new interactions at the cassette's own")
     func recordsAtRecordedOrigin() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-origin-\(UUID().uuidString)/o.cassette.json")
+        let file = TestScratch.path("origin").appendingPathComponent("o.cassette.json")
         var cassette = try Cassette.load(from: Cassettes.url("httpbin"))
         cassette.baseURL = URL(string: "http://httpbin.local")
         try cassette.write(to: file)

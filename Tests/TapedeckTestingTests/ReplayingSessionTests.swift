@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckTesting
 #if canImport(FoundationNetworking)
@@ -7,7 +8,7 @@ import FoundationNetworking
 
 /// Writes a one-interaction cassette answering `GET url` with `body`, returns its URL.
 func cassetteFile(_ name: String, url: String = "http://api.test/who", body: String, count: Int = 1) throws -> URL {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-testing-\(UUID().uuidString)/\(name).cassette.json")
+    let file = TestScratch.path("testing").appendingPathComponent("\(name).cassette.json")
     let interaction = Interaction(request: HTTPRequest(url: URL(string: url)!),
                                   response: HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data(body.utf8)))
     try Cassette(interactions: Array(repeating: interaction, count: count)).write(to: file)
@@ -29,12 +30,18 @@ struct ReplayingSessionTests {
         let echo = try await client.echo(["name": "Ada"])
         #expect(echo.json == ["name": "Ada"])
         #expect(echo.url == "http://httpbin.local/post")
-        await #expect(throws: HTTPError.self) { try await client.teapot() }
+        do {
+            _ = try await client.teapot()
+            Issue.record("a 418 was accepted")
+        } catch let HTTPError.unacceptableStatus(status, _, url, _) {
+            #expect(status == 418)
+            #expect(url == "http://httpbin.local/status/418")
+        }
     }
 
     @Test("withCassette replays next to the test file in mode none")
     func withCassetteReplays() async throws {
-        let title = try await withCassette("httpbin", mode: .none) { session in
+        let title = try await withCassette("httpbin", mode: .replayOnly) { session in
             try await HTTPBinClient(session: session).slideshow().title
         }
         #expect(title == "Sample Slide Show")
@@ -87,8 +94,12 @@ struct ReplayingSessionTests {
     @Test("an unmatched request inside a test body fails that test with the report")
     func failingTest() async throws {
         let session = try URLSession.replaying(try cassetteFile("one", body: "one"))
-        await withKnownIssue("the request is not in the cassette") {
+        try await withKnownIssue("the request is not in the cassette") {
             _ = try await session.data(from: URL(string: "http://api.test/missing")!)
+        } matching: { issue in
+            guard case .noMatch(let report)? = issue.error as? CassetteError else { return false }
+            return report.request.url.absoluteString == "http://api.test/missing"
+                && issue.description.contains("no recorded interaction matches GET http://api.test/missing")
         }
     }
 
@@ -96,7 +107,7 @@ struct ReplayingSessionTests {
     func requireAllPlayed() async throws {
         let file = try cassetteFile("two", body: "x", count: 2)
         do {
-            try await withCassette(file.path, mode: .none, requireAllPlayed: true) { session in
+            try await withCassette(file.path, mode: .replayOnly, requireAllPlayed: true) { session in
                 _ = try await session.data(from: URL(string: "http://api.test/who")!)
             }
             Issue.record("unused interaction not reported")
@@ -108,8 +119,17 @@ struct ReplayingSessionTests {
     @Test("a session's route is gone after withCassette, so stray requests fail instead of reaching the network")
     func routeRemoved() async throws {
         let file = try cassetteFile("scoped", body: "x")
-        let escaped = try await withCassette(file.path, mode: .none) { session in session }
-        await #expect(throws: (any Error).self) { try await escaped.data(from: URL(string: "http://api.test/who")!) }
+        let escaped = try await withCassette(file.path, mode: .replayOnly) { session in session }
+        do {
+            _ = try await escaped.data(from: URL(string: "http://api.test/who")!)
+            Issue.record("a request after withCassette was answered")
+        } catch let error as TapedeckTestingError {
+            guard case .routeRemoved(let url) = error else {
+                Issue.record("expected routeRemoved, got \(error)")
+                return
+            }
+            #expect(url == "http://api.test/who")
+        }
     }
 
     @Test("cassette names resolve next to the test file")

@@ -36,6 +36,15 @@ struct StubbingSessionTests {
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Echo") == "payload")
     }
 
+    @Test("a MockURLProtocol-style HTTPURLResponse keeps its headers in name order, whatever the dictionary's order")
+    func wrappedHeaders() throws {
+        let fields = ["X-Zeta": "z", "Content-Type": "text/plain", "x-alpha": "a", "ETag": "1"]
+        let response = try #require(HTTPURLResponse(url: URL(string: "http://api.test/")!, statusCode: 200, httpVersion: nil, headerFields: fields))
+        let sample = SampleResponse(response, Data("ok".utf8))
+        #expect(sample.headers.map { $0.name.lowercased() } == ["content-type", "etag", "x-alpha", "x-zeta"])
+        #expect(sample.headers["x-zeta"] == "z" && sample.body == Data("ok".utf8))
+    }
+
     @Test("simulates a network failure")
     func failure() async throws {
         let session = URLSession.stubbing { _ in .failure(.notConnectedToInternet) }

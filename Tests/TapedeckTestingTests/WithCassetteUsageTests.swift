@@ -1,19 +1,20 @@
 import Foundation
 import Synchronization
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckTesting
+import TapedeckTooling
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 @Suite("withCassette's mode and usage record")
 struct WithCassetteUsageTests {
-    @Test("mode: .none means replay only: a missing cassette fails at once instead of recording")
+    @Test("mode: .replayOnly means replay only: a missing cassette fails at once instead of recording")
     func modeNoneIsReplayOnly() async throws {
-        let missing = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tapedeck-testing-\(UUID().uuidString)/absent.cassette.json")
+        let missing = TestScratch.path("testing").appendingPathComponent("absent.cassette.json")
         do {
-            try await withCassette(missing.path, mode: .none) { session in
+            try await withCassette(missing.path, mode: .replayOnly) { session in
                 _ = try await session.data(from: URL(string: "http://api.test/who")!)
             }
             Issue.record("a missing cassette in mode none did not fail")
@@ -31,7 +32,7 @@ struct WithCassetteUsageTests {
         let environment = ["TAPEDECK_USAGE_DIR": blocker.appendingPathComponent("usage").path]
         let warnings = Mutex<[String]>([])
 
-        let body = try await runCassette(file.path, mode: RecordMode.none, matcher: Matcher(), allowRepeats: false,
+        let body = try await runCassette(file.path, mode: RecordMode.replayOnly, matcher: Matcher(), allowRepeats: false,
                                          requireAllPlayed: true, file: #filePath, environment: environment,
                                          warn: { message in warnings.withLock { $0.append(message) } }) { session in
             String(decoding: try await session.data(from: URL(string: "http://api.test/who")!).0, as: UTF8.self)
@@ -51,7 +52,7 @@ struct WithCassetteUsageTests {
         let environment = ["TAPEDECK_USAGE_DIR": file.deletingLastPathComponent().appendingPathComponent("usage").path]
         let warnings = Mutex<[String]>([])
 
-        try await runCassette(file.path, mode: RecordMode.none, matcher: Matcher(), allowRepeats: false,
+        try await runCassette(file.path, mode: RecordMode.replayOnly, matcher: Matcher(), allowRepeats: false,
                               requireAllPlayed: false, file: #filePath, environment: environment,
                               warn: { message in warnings.withLock { $0.append(message) } }) { session in
             _ = try await session.data(from: URL(string: "http://api.test/who")!)
@@ -66,7 +67,7 @@ struct WithCassetteUsageTests {
         // TAPEDECK_USAGE_DIR cannot be set per test, so this checks the path users take end to
         // end with whatever the environment holds: the call must succeed either way.
         let file = try cassetteFile("usage-public", body: "played")
-        let body = try await withCassette(file.path, mode: .none) { session in
+        let body = try await withCassette(file.path, mode: .replayOnly) { session in
             String(decoding: try await session.data(from: URL(string: "http://api.test/who")!).0, as: UTF8.self)
         }
         #expect(body == "played")

@@ -28,6 +28,15 @@ struct PredicateTests {
         #expect(try test(.compare(.notEqual, word("1")), nil))
     }
 
+    @Test("numbers compare exactly, not as Double: 9007199254740993 is not 9007199254740992")
+    func exactNumbers() throws {
+        #expect(try test(.compare(.equal, word("9007199254740992")), .number("9007199254740993")) == false)
+        #expect(try test(.compare(.notEqual, word("9007199254740992")), .number("9007199254740993")))
+        #expect(try test(.compare(.greater, word("9007199254740992")), .number("9007199254740993")))
+        #expect(try test(.compare(.equal, word("9007199254740993")), .string("9007199254740993"), lenient: true))
+        #expect(try test(.compare(.equal, word("1e2")), .number("100.0")))
+    }
+
     @Test("contains, startsWith, endsWith and matches work on text, arrays and objects")
     func textPredicates() throws {
         #expect(try test(.contains(word("pe")), .string("tapes")))

@@ -31,14 +31,13 @@ struct RunOptionsTests {
 
     @Test("--timeout stops a slow request (exit 3) and a request's own --timeout overrides it")
     func timeout() throws {
-        let started = Date()
+        // The error is the proof (httpbin answers /delay/3 with 200 after 3 s), not a wall-clock bound.
         let outcome = try run(["run", "t.tape", "--timeout", "1", "--var", "base=\(base)"],
                               files: ["t.tape": "base {{base}}\nget /delay/1 --timeout 3\nexpect 200\nget /delay/3\n"])
         #expect(outcome.status == 3)
         #expect(outcome.stderr.contains("t.tape:4:1: request to \(base)/delay/3 timed out after 1 s; raise it with --timeout SECONDS"), "\(outcome.stderr)")
-        #expect(Date().timeIntervalSince(started) < 4)
         let usage = try run(["run", "t.tape", "--timeout", "0"], files: ["t.tape": "print x\n"])
-        #expect(usage.status == 1 && usage.stderr.contains("--timeout 0.0 is not valid"))
+        #expect(usage.status == 1 && usage.stderr.contains("--timeout 0 must be a positive number of seconds"))
     }
 
     @Test("redirects are followed with --follow (session or request), not by default")

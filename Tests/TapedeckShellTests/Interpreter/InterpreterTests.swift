@@ -53,6 +53,14 @@ struct InterpreterTests {
         }
     }
 
+    @Test("a relative path with no base tells the REPL user the base command to type")
+    func relativeWithoutBase() async {
+        let error = await failure(shell(), "get /users")
+        #expect(error?.localizedDescription == "t.tape:1:5: cannot build a URL from '/users': it is relative and no base URL is set; "
+            + "run 'base http://host:port' first or give a full URL")
+        #expect(server.last == nil)
+    }
+
     @Test("base, cd, persistent headers and query items shape each request; items do not persist")
     func requestComposition() async throws {
         let shell = shell()

@@ -1,5 +1,6 @@
 import Testing
 @testable import TapedeckShell
+import TapedeckTooling
 
 @Suite("Line scanner")
 struct LineScannerTests {
@@ -8,6 +9,14 @@ struct LineScannerTests {
         var result: [Word] = []
         while let word = try scanner.word() { result.append(word) }
         return result
+    }
+
+    @Test("a value quoted as a shell word reads back as one word, quotes, spaces and # included", arguments: [
+        "it's", "Sessions/my tests/o'brien.json", "a \"b\" # c", "''", "plain/path.json", "tab\there", "Zoë's", "\\'",
+    ])
+    func shellWordsReadBack(_ text: String) throws {
+        #expect(try words(ShellWord.quote(text)).map(\.text) == [text])
+        #expect(try words("record " + ShellWord.quote(text) + " --mode new").map(\.text) == ["record", text, "--mode", "new"])
     }
 
     @Test("splits on whitespace and keeps columns")

@@ -1,20 +1,9 @@
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckShell
 
 @Suite("Parser fuzzing")
 struct ParserFuzzTests {
-    /// A small deterministic generator so failures reproduce.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let seeds = [
         "get /get q==1 X-A:b name=Ada n:=1", "expect json $.a[?(@.b == \"c\")].d count == 2",
         "post /p <<EOF", "header Authorization: Bearer {{token}}", "capture id = json $..id",
@@ -25,7 +14,7 @@ struct ParserFuzzTests {
 
     @Test("thousands of random and mutated lines yield a command or an error, never a crash")
     func randomLines() {
-        var generator = SplitMix(state: 0x7A9E)
+        var generator = SeededRandom(seed: 0x7A9E)
         var commands = 0, errors = 0
         for round in 0..<6000 {
             var line: String
@@ -60,7 +49,7 @@ struct ParserFuzzTests {
 
     @Test("random JSONPath text compiles or fails with a column inside the text")
     func randomPaths() {
-        var generator = SplitMix(state: 42)
+        var generator = SeededRandom(seed: 42)
         for _ in 0..<3000 {
             let text = "$" + String((0..<Int.random(in: 0..<20, using: &generator)).map { _ in Self.alphabet.randomElement(using: &generator) ?? "a" })
             do {

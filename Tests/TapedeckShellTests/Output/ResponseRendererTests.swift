@@ -74,7 +74,7 @@ struct ResponseRendererTests {
     @Test("the request shows its line, Host, headers and body")
     func request() throws {
         var request = HTTPRequest(method: .post, url: URL(string: "http://localhost:8080/p%20q?a=1")!)
-        request.headers.add(name: "X-A", value: "b")
+        try request.headers.add(name: "X-A", value: "b")
         try request.setBody(.json(["k": "v"]))
         let text = ResponseRenderer(options: RenderOptions(parts: [.requestHeaders, .requestBody])).render(request)
         #expect(text == """

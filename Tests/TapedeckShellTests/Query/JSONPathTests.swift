@@ -56,4 +56,13 @@ struct JSONPathTests {
             }
         }
     }
+
+    @Test("with duplicate keys a path selects the last one, as the core does; descent too")
+    func duplicateKeys() throws {
+        let doubled = try JSONParser.parse(#"{"a": {"x": 1}, "b": [{"id": 1, "id": 2}], "a": {"y": 2}}"#)
+        #expect(try JSONPath("$.a").evaluate(on: doubled) == .object([(key: "y", value: .number("2"))]))
+        #expect(try JSONPath("$.b[0].id").evaluate(on: doubled) == .number("2"))
+        #expect(try JSONPath("$..id").evaluate(on: doubled) == .array([.number("2")]))
+        #expect(try JSONPath("$.a.x").missingReason(in: doubled)?.hasPrefix("$.a has no member 'x'") == true)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Tapedeck
 @testable import TapedeckShell
 
 @Suite("Tab completion")
@@ -22,7 +23,7 @@ struct CompleterTests {
     func contexts() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("bodies"), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("body.json").path, contents: Data("{}".utf8))
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("body.json").path, contents: Data("{}".utf8))
         defer { try? FileManager.default.removeItem(at: folder) }
         let completer = Completer(variables: ["token", "tenant"], paths: ["/users", "/users/1", "/items"], directory: folder)
         #expect(completer.complete(word: "te", before: "get /x Authorization:{{").candidates == ["tenant}}"])
@@ -31,5 +32,27 @@ struct CompleterTests {
         #expect(completer.complete(word: "bo", before: "post /x file@").candidates == ["bodies/", "body.json"])
         #expect(completer.complete(word: "bod", before: "post /x < ").candidates == ["bodies/", "body.json"])
         #expect(completer.complete(word: "r", before: "show ").candidates == ["request", "response"])
+    }
+
+    @MainActor
+    @Test("in replay mode paths complete from the cassette, not only from paths seen; live mode drops them")
+    func cassettePaths() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cassette = folder.appendingPathComponent("api.cassette.json")
+        let interactions = try ["/users/42", "/users/7/orders", "/health"].map { path in
+            Interaction(request: HTTPRequest(method: .get, url: try #require(URL(string: "http://127.0.0.1:1\(path)"))),
+                        response: HTTPResponse(status: 200), recordedAt: Date(timeIntervalSince1970: 0))
+        }
+        try Cassette(interactions: interactions).write(to: cassette, format: .native)
+        let shell = Interpreter(transport: StubTransport { _ in HTTPResponse(status: 200) }, output: ShellOutput { _ in },
+                                options: .init(environment: [:], workingDirectory: folder))
+        shell.cassettes = CassetteController(environment: [:])
+        #expect(Completer(for: shell).complete(word: "/us", before: "get ").candidates.isEmpty)
+        try await shell.run(source: "replay api.cassette.json", file: SourceLocation.prompt)
+        #expect(Completer(for: shell).complete(word: "/us", before: "get ").candidates == ["/users/42", "/users/7/orders"])
+        #expect(Completer(for: shell).complete(word: "/h", before: "cd ").candidates == ["/health"])
+        try await shell.run(source: "live", file: SourceLocation.prompt)
+        #expect(Completer(for: shell).complete(word: "/us", before: "get ").candidates.isEmpty)
     }
 }

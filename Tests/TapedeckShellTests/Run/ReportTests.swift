@@ -49,6 +49,12 @@ struct ReportTests {
         #endif
     }
 
+    @Test("the JUnit timestamp is RFC 3339 in UTC to the second")
+    func junitTimestamp() async {
+        let xml = JUnitReport.xml(for: await summary(), timestamp: Date(timeIntervalSince1970: 1_714_557_600.7))
+        #expect(xml.contains(#"timestamp="2024-05-01T10:00:01Z""#), "\(xml)")
+    }
+
     @Test("reports written to disk carry no credential from a failure text")
     func reportsRedact() async {
         let server = EchoServer()
@@ -60,6 +66,27 @@ struct ReportTests {
         for report in [junit, tap] {
             #expect(!report.contains("k-4711-secret"), "\(report)")
             #expect(report.contains("REDACTED"))
+        }
+    }
+
+    @Test("expected and actual texts and body excerpts in reports lose every credential the script's exchanges carried")
+    func reportsRedactActualTexts() async {
+        let scripts = [
+            "base http://api.test\npost /token --form password=hunter2-pw client_id=app\nexpect json $.data == nope\n",
+            "base http://api.test\npost /login user=ada api_key=k3y-4711-val\nexpect body contains nothing-here\n",
+            "base http://api.test\nget /me X-Api-Key:k3y-4711-val\nexpect json $.headers['X-Api-Key'] == nope\n",
+        ]
+        let runner = ScriptRunner(transport: EchoServer().transport, output: .discarding, errors: .discarding)
+        let summary = await runner.run(scripts.enumerated().map { ScriptSource(name: "actual\($0.offset).tape", text: $0.element) })
+        #expect(summary.failed == 3)
+        let junit = JUnitReport.xml(for: summary)
+        let tap = TAPReport.text(for: summary)
+        #expect(tap.contains("actual:"), "\(tap)")
+        for report in [junit, tap] {
+            for secret in ["hunter2-pw", "k3y-4711-val"] {
+                #expect(!report.contains(secret), "\(secret) in \(report)")
+            }
+            #expect(report.contains("<REDACTED>") || report.contains("&lt;REDACTED&gt;"))
         }
     }
 
@@ -75,6 +102,12 @@ struct ReportTests {
         #expect(lines.contains("  severity: fail"))
         #expect(lines.contains("not ok 3 - broken.tape"))
         #expect(lines.last == "  ...")
+    }
+
+    @Test("TAP's YAML strings escape what YAML cannot print (DEL, C1, line separators), as the cassette writer does")
+    func tapYAMLStrings() {
+        #expect(TAPReport.yamlString("a\u{7F}b\u{85}c\u{2028}d\te\"") == #""a\x7Fb\x85c\u2028d\te\"""#)
+        #expect(TAPReport.yamlString("Zoë ✓") == "\"Zoë ✓\"")
     }
 
     @Test("env files give variables; a malformed line names its place")

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 import Tapedeck
 import TapedeckTesting
@@ -50,7 +51,7 @@ struct ReplayingOtherFormatsTests {
     func liveVCR() async throws {
         let environment = ProcessInfo.processInfo.environment
         let base = try #require(environment["TAPEDECK_HTTPBIN_URL"])
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-vcr-\(UUID().uuidString)")
+        let directory = TestScratch.path("vcr")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let cassette = directory.appendingPathComponent("httpbin.yaml")
         let process = Process()

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 @testable import Tapedeck
 
@@ -6,7 +7,7 @@ import Testing
 struct CassetteCodecTests {
     /// Bodies of every kind the codec distinguishes.
     static func generatedBodies(seed: UInt64) -> [(contentType: String?, body: Data)] {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SeededRandom(seed: seed)
         let words = ["alpha", "β", "日本", "emoji 🎞", "quote \"q\"", "back\\slash", "tab\t", "line\nbreak", "/path/"]
         var text = ""
         for _ in 0..<Int.random(in: 1...30, using: &rng) { text += words.randomElement(using: &rng)! + " " }
@@ -36,12 +37,12 @@ struct CassetteCodecTests {
     @Test("round-trips generated text, JSON, binary, empty and large bodies byte for byte", arguments: [1, 2, 3] as [UInt64])
     func roundTrip(seed: UInt64) throws {
         let bodies = Self.generatedBodies(seed: seed)
-        let interactions = bodies.enumerated().map { index, item in
+        let interactions = try bodies.enumerated().map { index, item in
             var headers: HTTPHeaders = [:]
             if let type = item.contentType { headers["Content-Type"] = type }
             headers["Content-Length"] = String(item.body.count)
-            headers.add(name: "Set-Cookie", value: "a=1")
-            headers.add(name: "Set-Cookie", value: "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
+            try headers.add(name: "Set-Cookie", value: "a=1")
+            try headers.add(name: "Set-Cookie", value: "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
             var interaction = Interaction.make(.post, "http://api.test/items/\(index)?b=2&a=1", requestHeaders: headers,
                                                requestBody: item.body, headers: headers, at: 1_767_348_000_000 + index)
             interaction.response.body = item.body
@@ -83,8 +84,8 @@ struct CassetteCodecTests {
     @Test("stores JSON bodies as structure, text as text, binary as base64 and headers as ordered pairs")
     func readableLayout() throws {
         var headers: HTTPHeaders = ["Content-Type": "application/json"]
-        headers.add(name: "Set-Cookie", value: "a=1")
-        headers.add(name: "Set-Cookie", value: "b=2")
+        try headers.add(name: "Set-Cookie", value: "a=1")
+        try headers.add(name: "Set-Cookie", value: "b=2")
         let json = Interaction.make(headers: headers, body: "{\n  \"items\": [\n    1,\n    2\n  ]\n}\n")
         let text = Interaction.make(headers: ["Content-Type": "text/html"], body: "<p>hi</p>")
         var binary = Interaction.make(headers: ["Content-Type": "image/png"])

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Tapedeck
 
@@ -70,12 +71,31 @@ struct APIClientTests {
         }
     }
 
-    @Test("raw Data and NoContent endpoints")
-    func rawAndNoContent() async throws {
+    @Test("a raw Data endpoint returns the body's bytes")
+    func rawData() async throws {
         let client = try APIClient(baseURL: "http://h", transport: StubTransport { _ in HTTPResponse(status: 200, body: Data([1, 2])) })
         let data: Data = try await client.send(Endpoint<Data>(path: "blob"))
         #expect(data == Data([1, 2]))
-        _ = try await client.send(Endpoint<NoContent>(method: .delete, path: "blob"))
+    }
+
+    @Test("a NoContent DELETE sends DELETE to the path, accepts a bodiless 204 and still rejects an error status")
+    func noContentDelete() async throws {
+        let seen = Captured()
+        let status = Mutex(204)
+        let client = try APIClient(baseURL: "http://h/api", transport: StubTransport { request in
+            await seen.append(request)
+            return HTTPResponse(status: status.withLock { $0 })
+        })
+        let done: NoContent = try await client.send(Endpoint<NoContent>(method: .delete, path: "blob/7"))
+        #expect(done == NoContent())
+        let sent = try #require(await seen.requests.first)
+        #expect(sent.method == .delete)
+        #expect(sent.url.absoluteString == "http://h/api/blob/7")
+        #expect(sent.body == nil)
+        status.withLock { $0 = 409 }
+        await #expect(throws: HTTPError.unacceptableStatus(status: 409, reason: "Conflict", url: "http://h/api/blob/7", body: Data())) {
+            try await client.send(Endpoint<NoContent>(method: .delete, path: "blob/7"))
+        }
     }
 
     @Test("an endpoint header replaces the client default of the same name")

@@ -71,12 +71,12 @@ struct URLComposerTests {
         }
     }
 
-    @Test("a relative path without a base says how to set one")
-    func relativeWithoutBase() {
-        #expect(throws: HTTPError.self) { try URLComposer.compose(base: nil, path: "users") }
-        let message = (try? URLComposer.compose(base: nil, path: "users")).map { "\($0)" }
-            ?? HTTPError.invalidURL(input: "users", reason: "").localizedDescription
-        #expect(message.contains("users"))
+    @Test("a relative path without a base names the path and says to set a base or give a full URL")
+    func relativeWithoutBase() throws {
+        let error = try #require(throws: HTTPError.self) { try URLComposer.compose(base: nil, path: "users") }
+        #expect(error == .invalidURL(input: "users", reason: "it is relative and no base URL is set; set a base URL or give a full URL"))
+        #expect(error.localizedDescription == "cannot build a URL from 'users': it is relative and no base URL is set; "
+            + "set a base URL or give a full URL")
     }
 
     @Test("normalize resolves dot segments and keeps a trailing slash", arguments: [

@@ -12,7 +12,7 @@ struct CommandLineTests {
         return try InteropFixtures.run(try #require(TapedeckBinary.path), arguments, environment: environment, timeout: 30)
     }
 
-    @Test("convert goes YAML → HAR → native → YAML with nothing lost, and names the format of each file")
+    @Test("convert goes YAML → HAR → native → YAML with nothing lost but credentials (cookies redacted), and names the format of each file")
     func convertChain() throws {
         let directory = try InteropFixtures.temporaryDirectory()
         let source = InteropFixtures.url("vcrpy-httpbin.yaml").path
@@ -25,9 +25,45 @@ struct CommandLineTests {
         #expect(try tapedeck("convert", har, native).status == 0)
         #expect(try tapedeck("convert", native, yaml).status == 0)
         let diff = try tapedeck("cassette", "diff", source, yaml)
-        #expect(diff.stdout.hasSuffix("0 changed, 0 removed, 0 added, 8 unchanged\n"))
+        #expect(diff.stdout.hasSuffix("1 changed, 0 removed, 0 added, 7 unchanged\n"), "\(diff.stdout)")
+        #expect(diff.stdout.contains(#"response.headers.Set-Cookie: "a=1", "b=2" → "a=<REDACTED>", "b=<REDACTED>""#),
+                "convert redacts what recording would")
         let replayed = try Cassette.load(from: URL(fileURLWithPath: native))
         #expect(replayed.interactions[3].response.body == Data(base64Encoded: "RCCCPP3m8cJrMPkOx90B5A=="))
+    }
+
+    @Test("convert reads cassetter YAML by its content and writes it with --format cassetter or a .cassetter.yaml name")
+    func convertCassetter() throws {
+        let directory = try InteropFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = InteropFixtures.url("cassetter-sample.yaml").path
+        let native = directory.appendingPathComponent("c.cassette.json").path
+        let read = try tapedeck("convert", source, native)
+        #expect(read.stdout == "converted 2 interactions: \(source) (cassetter YAML) → \(native) (Tapedeck JSON)\n", "\(read.stderr)")
+        let cassette = try Cassette.load(from: URL(fileURLWithPath: native))
+        #expect(String(decoding: cassette.interactions[0].request.body ?? Data(), as: UTF8.self)
+            == #"{"name": "Ada", "n": 1, "f": 1.0, "password": "[FILTERED]"}"#)
+        #expect(String(decoding: cassette.interactions[0].response.body, as: UTF8.self) == #"{"id": 7, "tags": ["a", "\u00e9"]}"#)
+        #expect(cassette.interactions[0].response.headers.values(for: "x-twice") == ["1", "2"])
+        #expect(cassette.interactions[0].response.headers["content-length"] == String(cassette.interactions[0].response.body.count),
+                "fixed to the served bytes")
+        #expect(cassette.interactions[1].response.body == Data([0x00, 0x01, 0xFE, 0xFF]))
+        #expect(cassette.interactions[1].request.body == nil)
+
+        let flagged = directory.appendingPathComponent("out.yaml").path
+        let written = try tapedeck("convert", native, flagged, "--format", "cassetter")
+        #expect(written.stdout.hasSuffix("→ \(flagged) (cassetter YAML)\n"), "\(written.stdout)\(written.stderr)")
+        let named = directory.appendingPathComponent("out.cassetter.yaml").path
+        #expect(try tapedeck("convert", native, named).status == 0)
+        let text = try String(contentsOfFile: named, encoding: .utf8)
+        #expect(text == (try String(contentsOfFile: flagged, encoding: .utf8)))
+        #expect(text.contains("      type: json\n      content:\n        name: Ada\n        \"n\": 1\n        f: 1.0\n"), "\(text)")
+        #expect(text.contains("      type: binary\n      content: 0001feff\n"))
+        let back = try Cassette.load(from: URL(fileURLWithPath: named))
+        #expect(back.interactions.map(\.response.body) == cassette.interactions.map(\.response.body))
+        #expect(back.interactions.map(\.request.body) == cassette.interactions.map(\.request.body))
+        let bad = try tapedeck("convert", native, flagged, "--format", "xml")
+        #expect(bad.status == 1 && bad.stderr.contains("--format 'xml' is not a cassette format; use native, vcr, cassetter or har"))
     }
 
     @Test("convert warns on stderr about what HAR cannot hold, and refuses unknown extensions")

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 @testable import Tapedeck
 
 /// Fixture files, sample cassettes and helpers shared by the interop tests.
@@ -13,7 +14,7 @@ enum InteropFixtures {
 
     /// A fresh temporary directory.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-interop-\(UUID().uuidString)")
+        let url = TestScratch.path("interop")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -49,7 +50,7 @@ enum InteropFixtures {
                                        url: url("/upload"), duration: 0.25),
                 recordedAt: date.addingTimeInterval(2)),
             Interaction(
-                request: HTTPRequest(method: HTTPMethod(rawValue: "PURGE"), url: url("/cache"), body: Data()),
+                request: HTTPRequest(method: HTTPMethod(rawValue: "PURGE") ?? .get, url: url("/cache"), body: Data()),
                 response: HTTPResponse(status: 418, reason: "I'm a teapot", body: Data("123".utf8),
                                        url: url("/cache"), duration: 0),
                 recordedAt: date.addingTimeInterval(3)),

@@ -40,7 +40,7 @@ struct PeerTests {
         let replay = try ReplayTransport(contentsOf: cassetteURL)
         for call in seen {
             let url = try #require(call.url.flatMap(URL.init(string:)))
-            let request = HTTPRequest(method: HTTPMethod(rawValue: call.method ?? "GET"), url: url,
+            let request = HTTPRequest(method: try HTTPMethod(validating: call.method ?? "GET"), url: url,
                                       body: call.method == "GET" ? nil : Data())
             let response = try await replay.send(request)
             #expect(response.status == call.status, "\(url)")

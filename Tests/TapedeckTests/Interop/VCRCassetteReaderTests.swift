@@ -38,6 +38,28 @@ struct VCRCassetteReaderTests {
         #expect(cassette.interactions[5].response.headers.values(for: "set-cookie") == ["a=1", "b=2"])
     }
 
+    @Test("plain scalars stay the text written: no yes→true, 0123→83, 1.0→1, ~→null in headers or bodies")
+    func plainScalarsStayText() throws {
+        let yaml = """
+            interactions:
+            - request: {method: GET, uri: 'http://127.0.0.1/x', body: null, headers: {}}
+              response:
+                status: {code: 200, message: OK}
+                headers: {X-Yes: [yes], X-Octal: [0123], X-Float: [1.0], X-Inf: [.inf], X-Date: [2001-12-14]}
+                body: {string: on}
+            version: 1
+            """
+        let response = try VCRCassetteReader.read(Data(yaml.utf8), file: "t.yaml", defaultDate: Date()).interactions[0].response
+        #expect(response.headers["X-Yes"] == "yes")
+        #expect(response.headers["X-Octal"] == "0123")
+        #expect(response.headers["X-Float"] == "1.0")
+        #expect(response.headers["X-Inf"] == ".inf")
+        #expect(response.headers["X-Date"] == "2001-12-14")
+        #expect(response.body == Data("on".utf8))
+        let badCode = yaml.replacingOccurrences(of: "code: 200", with: "code: [2]")
+        #expect(error(badCode, file: "t.yaml") == "t.yaml: interactions[0].response.status.code: expected an integer, found a sequence (line 4)")
+    }
+
     @Test("a decoded gzip body with Content-Encoding left in place keeps its body and loses the header")
     func decodedGzip() throws {
         let gzip = try read("vcrpy-httpbin.yaml").interactions[2].response

@@ -153,16 +153,13 @@ struct JSONParserTests {
         #expect(withBOM.column == 2)
     }
 
-    @Test("a large document parses quickly")
+    @Test("a large document parses whole (its speed is measured by make bench, loading large cassettes)")
     func largeDocument() throws {
         let record = #"{"id": 123456, "name": "Zoë \"quoted\" \u00e9", "tags": ["a", "b", "c"], "price": 12.50, "ok": true, "n": null}"#
         let document = "[" + Array(repeating: record, count: 20_000).joined(separator: ",\n") + "]"
-        let clock = ContinuousClock()
-        var value: JSONValue = nil
-        let elapsed = try clock.measure { value = try JSONParser.parse(document) }
+        let value = try JSONParser.parse(document)
         #expect(value.arrayValue?.count == 20_000)
         #expect(value[19_999]?["name"] == "Zoë \"quoted\" é")
-        // ~2 MB; generous even for unoptimized debug builds on a slow machine.
-        #expect(elapsed < .seconds(5))
+        #expect(value[19_999]?["price"] == .number("12.50"))
     }
 }

@@ -1,19 +1,7 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 @testable import Tapedeck
-
-/// A small deterministic generator (SplitMix64) so failures reproduce from the seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum RandomJSON {
     static let alphabet: [Unicode.Scalar] = [
@@ -21,7 +9,7 @@ enum RandomJSON {
         "\u{FFFD}", "🎉", "\u{10FFFF}",
     ]
 
-    static func string(_ rng: inout SeededGenerator) -> String {
+    static func string(_ rng: inout SeededRandom) -> String {
         var text = ""
         for _ in 0..<Int.random(in: 0...8, using: &rng) {
             text.unicodeScalars.append(alphabet.randomElement(using: &rng) ?? "a")
@@ -29,7 +17,7 @@ enum RandomJSON {
         return text
     }
 
-    static func number(_ rng: inout SeededGenerator) -> String {
+    static func number(_ rng: inout SeededRandom) -> String {
         var literal = Bool.random(using: &rng) ? "-" : ""
         let integerDigits = Int.random(in: 1...25, using: &rng)
         literal += integerDigits == 1 ? String(Int.random(in: 0...9, using: &rng))
@@ -45,7 +33,7 @@ enum RandomJSON {
         return literal
     }
 
-    static func value(_ rng: inout SeededGenerator, depth: Int = 0) -> JSONValue {
+    static func value(_ rng: inout SeededRandom, depth: Int = 0) -> JSONValue {
         let choice = Int.random(in: 0..<(depth > 4 ? 4 : 6), using: &rng)
         switch choice {
         case 0: return .null
@@ -67,7 +55,7 @@ enum RandomJSON {
 struct JSONRandomizedTests {
     @Test("1000 random values survive write and parse in every layout")
     func writeParseRoundTrip() throws {
-        var rng = SeededGenerator(seed: 0x7A9E_DEC4)
+        var rng = SeededRandom(seed: 0x7A9E_DEC4)
         var sawDuplicateKeys = false
         for iteration in 0..<1000 {
             let value = RandomJSON.value(&rng)
@@ -88,7 +76,7 @@ struct JSONRandomizedTests {
 
     @Test("random byte mutations of valid documents never crash")
     func mutations() throws {
-        var rng = SeededGenerator(seed: 42)
+        var rng = SeededRandom(seed: 42)
         var errors = 0
         var values = 0
         let interesting: [UInt8] = Array(#"{}[],:"\/-+.eE0189tfnu "#.utf8) + [0x00, 0x0A, 0x1F, 0x7F, 0x80, 0xBF, 0xC3, 0xED, 0xEF, 0xF0, 0xFF]

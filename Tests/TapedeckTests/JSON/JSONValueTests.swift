@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tapedeck
+@_spi(Tooling) @testable import Tapedeck
 
 @Suite("JSONValue")
 struct JSONValueTests {
@@ -126,14 +126,33 @@ struct JSONValueTests {
         #expect(try JSONParser.parse(data) == ["k": 2])
     }
 
-    @Test("valid JSON is a lossless round trip and invalid JSON is not")
-    func losslessRoundTrip() {
-        let body = Data(#"{"b": 1.0, "a": [1e5, -0, "\u00e9"], "b": 12345678901234567890123}"#.utf8)
-        let value = JSONValue.isLosslessRoundTrip(body)
-        #expect(value?.objectValue?.map(\.key) == ["b", "a", "b"])
-        #expect(value?["a"]?[0] == .number("1e5"))
-        #expect(JSONValue.isLosslessRoundTrip(Data("{\"a\": 1,}".utf8)) == nil)
-        #expect(JSONValue.isLosslessRoundTrip(Data("<html>".utf8)) == nil)
-        #expect(JSONValue.isLosslessRoundTrip(Data()) == nil)
+    @Test("writing and parsing again keeps key order, duplicates and every literal, compact and pretty")
+    func losslessRoundTrip() throws {
+        let value = try JSONParser.parse(Data(#"{"b": 1.0, "a": [1e5, -0, "\u00e9"], "b": 12345678901234567890123}"#.utf8))
+        #expect(value.objectValue?.map(\.key) == ["b", "a", "b"])
+        for options in [JSONWriter.Options(), .pretty] {
+            let written: Data = JSONWriter.write(value, options: options)
+            #expect(try JSONParser.parse(written) == value, "\(String(decoding: written, as: UTF8.self))")
+        }
+    }
+
+    @Test("number literals order exactly by value, beyond Double's 53 bits", arguments: [
+        ("9007199254740993", "9007199254740992", 1), ("1.0", "1", 0), ("1e2", "100", 0), ("-0", "0", 0),
+        ("0.1", "0.12", -1), ("-5", "-4", -1), ("1e400", "1e399", 1), ("-1e400", "1", -1), ("123456789012345678901234567890", "123456789012345678901234567891", -1),
+        ("0.000001", "1e-6", 0), ("10", "9.999999999999999999999", 1),
+    ])
+    func exactNumberOrder(_ a: String, _ b: String, _ expected: Int) {
+        #expect(JSONValue.compareNumbers(a, b).signum() == expected)
+        #expect(JSONValue.compareNumbers(b, a).signum() == -expected)
+    }
+
+    @Test("every reader takes the last of duplicate keys: subscript, pointer, semantic equality and the interop cursor")
+    func duplicateKeysLastWins() throws {
+        let value = try JSONParser.parse(#"{"a": 1, "b": {"c": true}, "a": 2}"#)
+        #expect(value["a"] == .number("2"))
+        #expect(value.value(at: "/a") == .number("2"))
+        #expect(value.semanticallyEquals(try JSONParser.parse(#"{"b": {"c": true}, "a": 2}"#)))
+        let cursor = try JSONCursor.root(Data(#"{"status": 200, "status": 404}"#.utf8), file: "dup.har")
+        #expect(try cursor.required("status").int() == 404)
     }
 }

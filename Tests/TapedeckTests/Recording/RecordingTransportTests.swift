@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Tapedeck
+@testable import TapedeckTooling
 
 /// A fake server that counts what reaches it and answers "live N".
 final class CountingServer: Sendable {
@@ -78,21 +79,21 @@ struct RecordingTransportTests {
     func none() async throws {
         let directory = TemporaryDirectory()
         let server = CountingServer()
-        let replay = try RecordingTransport(cassette: try existing(directory), mode: .none, inner: server.transport)
+        let replay = try RecordingTransport(cassette: try existing(directory), mode: .replayOnly, inner: server.transport)
         #expect(text(try await replay.send(get("/a"))) == "recorded")
         await #expect(throws: CassetteError.self) { try await replay.send(get("/b")) }
         #expect(server.count == 0)
         #expect(throws: CassetteError.self) {
-            try RecordingTransport(cassette: directory.file("absent.json"), mode: .none, inner: server.transport)
+            try RecordingTransport(cassette: directory.file("absent.json"), mode: .replayOnly, inner: server.transport)
         }
     }
 
     @Test("TAPEDECK_RECORD_MODE overrides the mode and CI makes the default none")
     func modeResolution() throws {
         #expect(try RecordMode.resolve(nil, environment: [:]) == .once)
-        #expect(try RecordMode.resolve(nil, environment: ["CI": "true"]) == .none)
+        #expect(try RecordMode.resolve(nil, environment: ["CI": "true"]) == .replayOnly)
         #expect(try RecordMode.resolve(.new, environment: ["CI": "true"]) == .new)
-        #expect(try RecordMode.resolve(.none, environment: ["TAPEDECK_RECORD_MODE": "all"]) == .all)
+        #expect(try RecordMode.resolve(nil, environment: ["TAPEDECK_RECORD_MODE": "all"]) == .all)
         #expect(throws: CassetteError.self) { try RecordMode.resolve(nil, environment: ["TAPEDECK_RECORD_MODE": "sometimes"]) }
         let message = CassetteError.invalidRecordMode(value: "sometimes", source: "TAPEDECK_RECORD_MODE").errorDescription
         #expect(message == "record mode 'sometimes' from TAPEDECK_RECORD_MODE is not valid; use one of: once, new, all, none")
@@ -128,9 +129,12 @@ struct RecordingTransportTests {
                                   headers: ["Authorization": "Bearer abcdefgh12345678", "Cookie": "sid=c00kie-value"])
         let recorder = try RecordingTransport(cassette: url, mode: .once, inner: echo)
         _ = try await recorder.send(request)
+        let journal = try String(contentsOf: CassetteJournal.url(for: url), encoding: .utf8)
+        for secret in ["abcdefgh12345678", "c00kie-value", "k3y-v4lue-123"] { #expect(!journal.contains(secret), "\(secret) leaked") }
+        try recorder.flush()
         let file = try String(contentsOf: url, encoding: .utf8)
         for secret in ["abcdefgh12345678", "c00kie-value", "k3y-v4lue-123"] { #expect(!file.contains(secret), "\(secret) leaked") }
-        let replay = try RecordingTransport(cassette: url, mode: .none, inner: echo)
+        let replay = try RecordingTransport(cassette: url, mode: .replayOnly, inner: echo)
         request.headers["Authorization"] = "Bearer abcdefgh12345678"
         #expect(try await replay.send(request).status == 200)
     }
@@ -152,9 +156,11 @@ struct RecordingTransportTests {
             #expect(error.localizedDescription.contains("interaction 0, response body /grant: bearer token"), "\(error.localizedDescription)")
         }
         #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(!FileManager.default.fileExists(atPath: CassetteJournal.url(for: url).path))
         let redacting = try RecordingTransport(cassette: url, mode: .all, inner: leaky,
                                                options: .init(replay: .init(redactor: Redactor(jsonPaths: ["/grant"]))))
         _ = try await redacting.send(get("/token"))
+        try redacting.flush()
         #expect(try String(contentsOf: url, encoding: .utf8).contains(#""grant": "<REDACTED>""#))
     }
 
@@ -164,8 +170,8 @@ struct RecordingTransportTests {
         let url = directory.file("gzip.cassette.json")
         let gzipped = StubTransport { _ in
             var headers: HTTPHeaders = ["Content-Type": "text/plain", "Content-Encoding": "gzip", "Content-Length": "31"]
-            headers.add(name: "Set-Cookie", value: "a=1")
-            headers.add(name: "Set-Cookie", value: "b=2")
+            try headers.add(name: "Set-Cookie", value: "a=1")
+            try headers.add(name: "Set-Cookie", value: "b=2")
             return HTTPResponse(status: 200, headers: headers, body: Data("decoded text".utf8))
         }
         let recorder = try RecordingTransport(cassette: url, mode: .all, inner: gzipped, options: .init(replay: .init(redactor: .disabled)))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tapedeck
+@testable import TapedeckTooling
 
 /// The demo cassette `make run` replays: recorded from the local httpbin through the real
 /// binary, then rewritten to `http://httpbin.local` so it is the same on every machine.

@@ -1,11 +1,13 @@
 import Foundation
+import TapedeckCurl
+import TapedeckTestSupport
 import Testing
 @testable import Tapedeck
 
 /// A local HTTPS server with a fresh self-signed certificate (openssl + python3).
 final class SelfSignedServer: @unchecked Sendable {
     let port: Int
-    private let process: Process
+    private let server: ServerProcess
     private let directory: URL
 
     static var available: Bool {
@@ -33,30 +35,14 @@ final class SelfSignedServer: @unchecked Sendable {
             print(s.server_address[1], flush=True)
             s.serve_forever()
             """
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, cert, key]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw HTTPError.transport(url: "", detail: "the TLS test server did not start")
-        }
-        self.port = port
+        server = try ServerProcess(arguments: ["-c", script, cert, key], expecting: 1)
+        port = server.ports[0]
     }
 
     /// Stops the server: SIGKILL, because children of the test process inherit its blocked
     /// SIGTERM and ignore `terminate()`.
     func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        server.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 

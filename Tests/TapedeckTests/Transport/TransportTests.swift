@@ -1,4 +1,6 @@
 import Foundation
+@testable import TapedeckCurl
+import TapedeckTestSupport
 import Testing
 @testable import Tapedeck
 #if canImport(FoundationNetworking)
@@ -19,7 +21,7 @@ struct TransportTests {
     func oddTimeouts() async throws {
         #expect(CurlTransfer.timeoutMilliseconds(2.5) == 2500)
         #expect(CurlTransfer.timeoutMilliseconds(0.0001) == 1)
-        for seconds in [0, -1, .nan, .infinity, 1e400, 1e300] as [TimeInterval] {
+        for seconds in [0, -1, .nan, .infinity, .greatestFiniteMagnitude, 1e300] as [TimeInterval] {
             #expect(CurlTransfer.timeoutMilliseconds(seconds) == 0, "\(seconds)")
         }
         let request = HTTPRequest(url: URL(string: "http://127.0.0.1:1/")!)
@@ -55,15 +57,30 @@ struct TransportTests {
         }
     }
 
-    @Test("a cancelled task fails with 'cancelled' before sending", arguments: TransportKind.allCases)
-    func cancelledBeforeStart(_ kind: TransportKind) async throws {
-        let transport = kind.make(timeout: 5)
-        let task = Task {
-            try await Task.sleep(for: .seconds(10))
-            return try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/")!))
-        }
+    @Test("cancelling the task stops a request in flight: the server has the connection and never answers",
+          .timeLimit(.minutes(1)), arguments: TransportKind.allCases)
+    func cancelInFlight(_ kind: TransportKind) async throws {
+        let server = try SilentServer()
+        let url = URL(string: "http://127.0.0.1:\(server.port)/slow")!
+        // No timeout: without cancellation the request would wait until the time limit fails the test.
+        let transport = kind.make(timeout: 0)
+        let connected = Task { await server.accepted() }
+        let task = Task { try await transport.send(HTTPRequest(url: url)) }
+        await connected.value
         task.cancel()
-        await #expect(throws: (any Error).self) { try await task.value }
+        await #expect(throws: HTTPError.cancelled(url: url.absoluteString)) { try await task.value }
+    }
+
+    @Test("a task cancelled before it sends fails with 'cancelled'", arguments: TransportKind.allCases)
+    func cancelledBeforeStart(_ kind: TransportKind) async throws {
+        let server = try SilentServer()
+        let url = URL(string: "http://127.0.0.1:\(server.port)/")!
+        let transport = kind.make(timeout: 0)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.send(HTTPRequest(url: url))
+        }
+        await #expect(throws: HTTPError.cancelled(url: url.absoluteString)) { try await task.value }
     }
 
     @Test("StubTransport fills in the URL of its response")
@@ -92,19 +109,10 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
 /// A loopback port nothing listens on.
 enum ClosedPort {
     static func find() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
+        guard let probe = LoopbackSocket.make(listening: nil) else {
+            throw HTTPError.transport(url: "", detail: "cannot bind a probe socket")
         }
-        guard bound else { throw HTTPError.transport(url: "", detail: "cannot bind a probe socket") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        close(probe.fd)
+        return probe.port
     }
 }

@@ -18,7 +18,8 @@ bin_dir = os.path.dirname(sys.executable)
 with socket.socket() as s:
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
-workdir = tempfile.mkdtemp(prefix="tapedeck-mitm-")
+# Beside the HAR, in the folder the test owns and removes (not a new one in $TMPDIR).
+workdir = tempfile.mkdtemp(prefix="tapedeck-mitm-", dir=os.path.dirname(os.path.abspath(out)))
 proxy = subprocess.Popen(
     [os.path.join(bin_dir, "mitmdump"), "-q", "--listen-host", "127.0.0.1", "-p", str(port),
      "--set", f"hardump={out}", "--set", f"confdir={workdir}"],

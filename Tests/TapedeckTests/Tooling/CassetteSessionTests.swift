@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tapedeck
+@testable import TapedeckTooling
 
 @Suite("Cassette sessions (what the REPL, scripts and the CLI hold)")
 struct CassetteSessionTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tapedeck
+@testable import TapedeckTooling
 
 /// Each error prints the fix that works where it is read: REPL commands, `tapedeck run` command
 /// lines, or `swift test` and TapedeckTesting options, and never the others.
@@ -11,6 +12,10 @@ struct FixContextTests {
 
     /// The report for `GET /feed?page=1&ts=222` (only the `ts` query item differs) after `played` identical requests.
     func report(_ context: FixContext, mode: RecordMode?, sending url: String = "http://api.test/feed?page=1&ts=222") -> String {
+        report(wording: context, mode: mode, sending: url)
+    }
+
+    func report(wording context: any FixWording, mode: RecordMode?, sending url: String = "http://api.test/feed?page=1&ts=222") -> String {
         let replay = ReplayTransport(cassette: Self.cassette, path: Self.path, options: .init(context: context), mode: mode)
         guard case .failure(let error) = replay.lookup(HTTPRequest(url: URL(string: url)!)) else { return "served" }
         return error.description
@@ -22,14 +27,14 @@ struct FixContextTests {
 
     @Test("the REPL is told the command to type, with the real path, and no Swift options")
     func repl() {
-        let text = report(.repl, mode: .none)
+        let text = report(.repl, mode: .replayOnly)
         #expect(fixSection(text) == "  - record it: record Sessions/feed.cassette.json --mode new, then send the request again", "\(text)")
         #expect(!text.contains("swift test") && !text.contains("Matcher(") && !text.contains("tapedeck run"))
     }
 
     @Test("the REPL's exhausted repeat in a replay session offers replay PATH --repeat, then recording it")
     func replRepeat() {
-        let replay = ReplayTransport(cassette: Self.cassette, path: Self.path, options: .init(context: .repl), mode: RecordMode.none)
+        let replay = ReplayTransport(cassette: Self.cassette, path: Self.path, options: .init(context: FixContext.repl), mode: RecordMode.replayOnly)
         let request = HTTPRequest(url: URL(string: "http://api.test/feed?ts=111&page=1")!)
         _ = replay.lookup(request)
         guard case .failure(let error) = replay.lookup(request) else { Issue.record("a second identical request was served"); return }
@@ -41,7 +46,7 @@ struct FixContextTests {
 
     @Test("tapedeck run is told its own command line: --match for the matcher, --record and --mode new")
     func run() {
-        let replaying = report(.run(scripts: ["smoke.tape"]), mode: RecordMode.none)
+        let replaying = report(.run(scripts: ["smoke.tape"]), mode: RecordMode.replayOnly)
         #expect(fixSection(replaying) == """
               - if those query items don't matter, ignore them: tapedeck run smoke.tape --replay Sessions/feed.cassette.json --match ignore-query:ts
               - record it: tapedeck run smoke.tape --record Sessions/feed.cassette.json --mode new
@@ -71,11 +76,11 @@ struct FixContextTests {
     @Test("an origin-only difference tells the REPL which base to use, run its --origin and unit tests the origin option")
     func origin() {
         let moved = "http://127.0.0.1:8080/feed?page=1&ts=111"
-        #expect(fixSection(report(.repl, mode: .none, sending: moved)) == """
+        #expect(fixSection(report(.repl, mode: .replayOnly, sending: moved)) == """
               - send to where the cassette was recorded: base http://api.test
               - record it: record Sessions/feed.cassette.json --mode new, then send the request again
             """)
-        #expect(fixSection(report(.run(scripts: ["a.tape"]), mode: RecordMode.none, sending: moved)) == """
+        #expect(fixSection(report(.run(scripts: ["a.tape"]), mode: RecordMode.replayOnly, sending: moved)) == """
               - serve the cassette at the origin you send to: tapedeck run a.tape --replay Sessions/feed.cassette.json --origin http://127.0.0.1:8080
               - record it: tapedeck run a.tape --record Sessions/feed.cassette.json --mode new
             """)
@@ -138,10 +143,10 @@ struct FixContextTests {
     @Test("a missing cassette in replay-only mode names the way to record it there")
     func missing() {
         let path = "Sessions/none.cassette.json"
-        #expect(CassetteError.missing(path: path, context: .repl).description.hasSuffix("record it first: record Sessions/none.cassette.json"))
-        #expect(CassetteError.missing(path: path, context: .run(scripts: ["a.tape"])).description
+        #expect(CassetteError.missing(path: path, context: FixContext.repl).description.hasSuffix("record it first: record Sessions/none.cassette.json"))
+        #expect(CassetteError.missing(path: path, context: FixContext.run(scripts: ["a.tape"])).description
             .hasSuffix("record it first: tapedeck run a.tape --record Sessions/none.cassette.json"))
-        #expect(CassetteError.missing(path: path, context: .unitTests(filter: "login")).description
+        #expect(CassetteError.missing(path: path, context: FixContext.unitTests(filter: "login")).description
             .hasSuffix("record it first: TAPEDECK_RECORD_MODE=once swift test --filter login"))
     }
 
@@ -164,12 +169,36 @@ struct FixContextTests {
         let redacting = try CassetteSession(path: directory.file("b.json").path, mode: .all, live: live,
                                             environment: ["TAPEDECK_REDACT": "x-session, /grant"])
         _ = try await redacting.transport.send(request)
+        try redacting.recorder.flush()
         let saved = try String(contentsOf: directory.file("b.json"), encoding: .utf8)
         #expect(!saved.contains("abcdefghijklmnop") && !saved.contains("qrstuvwxyz012345"), "\(saved)")
 
         let unlinted = try CassetteSession(path: directory.file("c.json").path, mode: .all, live: live,
                                            environment: ["TAPEDECK_SECRET_LINT": "off"])
         _ = try await unlinted.transport.send(request)
+        try unlinted.recorder.flush()
         #expect(try String(contentsOf: directory.file("c.json"), encoding: .utf8).contains("qrstuvwxyz012345"))
+    }
+
+    @Test("a cut-short list of unused interactions points the command line at tapedeck cassette show, quoted")
+    func listInteractions() {
+        let interactions = (0..<8).map { Interaction.make(.get, "http://api.test/item/\($0)") }
+        let replay = ReplayTransport(cassette: Cassette(interactions: interactions), path: "Sessions/big tour.json",
+                                     options: .init(context: FixContext.run(scripts: [])))
+        #expect(replay.unusedReport().split(separator: "\n").last == "  … and 3 more (tapedeck cassette show 'Sessions/big tour.json' lists them)")
+    }
+
+    @Test("the core's own wording names Swift options and no command: no tapedeck, swift test or --flag")
+    func libraryWording() {
+        let text = report(wording: .library, mode: .once)
+        #expect(fixSection(text) == """
+              - if those query items don't matter, ignore them: set ReplayTransport.Options(matcher: Matcher(ignoredQueryItems: ["ts"]))
+              - record it: open the cassette in a RecordingTransport with mode .new (or TAPEDECK_RECORD_MODE=new)
+            """, "\(text)")
+        let lint = CassetteError.secretsFound(path: "Sessions/login.cassette.json", findings: SecretLint.findings(in: Self.leaky, index: 0),
+                                              context: .library).description
+        for text in [text, lint, CassetteError.missing(path: "a.json", context: .library).description] {
+            for word in ["tapedeck ", "swift test", "withCassette", "--", "TAPEDECK_REDACT"] { #expect(!text.contains(word), "\(text)") }
+        }
     }
 }

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// Bad paths and values given to `run`, `repl` and `convert`: refused before any work, exit 1
+/// (usage), one line naming the option, the path and the fix.
+@Suite("tapedeck run, repl, convert: bad invocations", .enabled(if: CLI.isAvailable, "needs the built tapedeck binary (make test sets TAPEDECK_BIN)"))
+struct BadInvocationTests {
+    /// A temporary directory holding `script.tape` (which prints RAN) and a regular file `plain`.
+    final class Folder {
+        let url: URL
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-badinv-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try Data("print RAN\n".utf8).write(to: url.appendingPathComponent("script.tape"))
+            try Data("x".utf8).write(to: url.appendingPathComponent("plain"))
+        }
+        func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    private func expectUsage(_ result: CLI.Result, _ fragments: [String]) {
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("tapedeck: error: ") || result.stderr.hasPrefix("<command line>"), "\(result.stderr)")
+        for fragment in fragments { #expect(result.stderr.contains(fragment), "\(result.stderr) lacks \(fragment)") }
+        #expect(!result.stdout.contains("RAN"), "the script ran before the bad option was refused")
+    }
+
+    @Test("--timeout -5 for run and repl says the value must be positive")
+    func negativeTimeout() throws {
+        let folder = try Folder()
+        expectUsage(try CLI.run(["run", "--timeout", "-5", folder.path("script.tape")]), ["--timeout -5 must be a positive number of seconds"])
+        expectUsage(try CLI.run(["repl", "--timeout", "-5"]), ["--timeout -5 must be a positive number of seconds"])
+    }
+
+    @Test("a report path that is a directory, or under a file, is refused before the run, naming the report and the path")
+    func reportPaths() throws {
+        let folder = try Folder()
+        expectUsage(try CLI.run(["run", "--report-tap", folder.url.path, folder.path("script.tape")]),
+                    ["--report-tap \(folder.url.path): it is a directory; name a file inside it"])
+        let underFile = folder.path("plain/dir/j.xml")
+        expectUsage(try CLI.run(["run", "--report-junit", underFile, folder.path("script.tape")]),
+                    ["--report-junit \(underFile)", "\(folder.path("plain")) is not a directory"])
+        expectUsage(try CLI.run(["run", "--record", folder.url.path, folder.path("script.tape")]),
+                    ["--record \(folder.url.path): it is a directory"])
+    }
+
+    @Test("every output creates its missing parent directories: reports and convert's OUT (as cassettes do)")
+    func outputsCreateDirectories() throws {
+        let folder = try Folder()
+        let junit = folder.path("reports/a/junit.xml"), tap = folder.path("reports/b/run.tap")
+        let result = try CLI.run(["run", "--report-junit", junit, "--report-tap", tap, folder.path("script.tape")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("RAN"))
+        #expect(FileManager.default.fileExists(atPath: junit))
+        #expect(FileManager.default.fileExists(atPath: tap))
+        let cassette = folder.path("in.yaml")
+        try Data("""
+            interactions:
+            - request: {method: GET, uri: 'http://127.0.0.1/x', body: null, headers: {}}
+              response: {status: {code: 200, message: OK}, headers: {}, body: {string: hi}}
+            version: 1
+
+            """.utf8).write(to: URL(fileURLWithPath: cassette))
+        let converted = folder.path("converted/d/out.har")
+        let conversion = try CLI.run(["convert", cassette, converted])
+        #expect(conversion.status == 0, "\(conversion.stderr)")
+        #expect(FileManager.default.fileExists(atPath: converted))
+        expectUsage(try CLI.run(["convert", cassette, folder.path("plain/x.har")]), ["is not a directory"])
+    }
+
+    @Test("repl with a malformed base URL or a missing replay cassette exits with the usage code 1")
+    func replUsage() throws {
+        expectUsage(try CLI.run(["repl", "http://[bad"]), ["'http://[bad'"])
+        let folder = try Folder()
+        expectUsage(try CLI.run(["repl", "--replay", folder.path("missing.cassette.json")]),
+                    ["--replay \(folder.path("missing.cassette.json")): no such cassette", "--record"])
+        expectUsage(try CLI.run(["run", "--replay", folder.path("missing.cassette.json"), folder.path("script.tape")]),
+                    ["no such cassette"])
+    }
+
+    @Test("run DIR says it is a directory and how to run the scripts in it")
+    func runDirectory() throws {
+        let folder = try Folder()
+        expectUsage(try CLI.run(["run", folder.url.path]), ["'\(folder.url.path)' is a directory", "tapedeck run \(folder.url.path)/*.tape"])
+    }
+
+    @Test("convert given a FIFO says it is a named pipe, not a permission problem")
+    func convertFIFO() throws {
+        let folder = try Folder()
+        let fifo = folder.path("pipe.har")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let result = try CLI.run(["convert", fifo, folder.path("out.yaml")])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("\(fifo): it is a FIFO (named pipe), not a regular file"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Permission denied"))
+    }
+}

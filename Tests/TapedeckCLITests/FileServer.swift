@@ -1,0 +1,57 @@
+import Foundation
+
+/// A real HTTP server on a free loopback port serving the files of a temporary folder
+/// (`python3 -m http.server`): a test changes a file and the API "drifts".
+final class FileServer {
+    let directory: URL
+    let process = Process()
+    let url: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // The server unblocks the signals it inherits blocked from the test process, so that
+        // `terminate()` stops it. (It must keep its inherited descriptors: Foundation watches one
+        // of them to learn that the child exited.)
+        process.arguments = ["python3", "-u", "-c", Self.script, directory.path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // "port 41233"
+        var text = ""
+        while !text.contains("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let range = text.range(of: #"port (\d+)"#, options: .regularExpression),
+              let port = Int(text[range].dropFirst(5)), let url = URL(string: "http://127.0.0.1:\(port)") else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "http.server said: \(text)"])
+        }
+        self.url = url
+    }
+
+    static let script = """
+        import functools, http.server, os, signal, sys
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+        handler.log_message = lambda *args: None
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        print("port", server.server_address[1])
+        server.serve_forever()
+        """
+
+    /// Writes `text` as the file `name` the server serves.
+    func serve(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

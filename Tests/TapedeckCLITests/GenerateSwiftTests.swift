@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// Tests/TapedeckTestingTests/Generated/HTTPBinSessionTests.swift is a generated file compiled
+/// and run with the TapedeckTesting tests; this test regenerates it and requires the same bytes,
+/// so the generator's output is what compiles and passes.
+@Suite("tapedeck generate swift", .enabled(if: CLI.isAvailable))
+struct GenerateSwiftTests {
+    static let testing = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("TapedeckTestingTests")
+
+    @Test("regenerating the committed generated test gives it byte for byte")
+    func regenerates() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-generate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cassettes = directory.appendingPathComponent("__Cassettes__")
+        try FileManager.default.createDirectory(at: cassettes, withIntermediateDirectories: true)
+        for name in ["httpbin-session.tape", "httpbin.cassette.json"] {
+            try FileManager.default.copyItem(at: Self.testing.appendingPathComponent("__Cassettes__/\(name)"),
+                                             to: cassettes.appendingPathComponent(name))
+        }
+        let result = try CLI.run(["generate", "swift", "__Cassettes__/httpbin-session.tape", "--cassette", "__Cassettes__/httpbin.cassette.json",
+                                  "--output", "Generated/HTTPBinSessionTests.swift"], directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let generated = try String(contentsOf: directory.appendingPathComponent("Generated/HTTPBinSessionTests.swift"), encoding: .utf8)
+        let committed = try String(contentsOf: Self.testing.appendingPathComponent("Generated/HTTPBinSessionTests.swift"), encoding: .utf8)
+        #expect(generated == committed, "regenerate it with the command at the top of __Cassettes__/httpbin-session.tape")
+        #expect(generated.contains(#"#expect(json1.value(at: "/slideshow/title")?.stringValue == "Sample Slide Show")"#))
+    }
+
+    @Test("a script whose expect fails against the cassette is refused, naming the line")
+    func failingScript() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-generate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.testing.appendingPathComponent("__Cassettes__/httpbin.cassette.json"),
+                                         to: directory.appendingPathComponent("c.json"))
+        try "base http://httpbin.local\nget /json\nexpect 201\n".write(to: directory.appendingPathComponent("s.tape"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["generate", "swift", "s.tape", "--cassette", "c.json", "--output", "STests.swift"], directory: directory)
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("s.tape:3:1: expect failed"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("STests.swift").path))
+    }
+
+    @Test("save --swift at the prompt writes the same kind of test from the session and its cassette")
+    func saveAtPrompt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-save-swift-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.testing.appendingPathComponent("__Cassettes__/httpbin.cassette.json"),
+                                         to: directory.appendingPathComponent("c.json"))
+        let input = directory.appendingPathComponent("typed.txt")
+        try "replay c.json\nget /json\nexpect 200\nexpect json $.slideshow.author == \"Yours Truly\"\nsave --swift Tests/App/PromptTests.swift\n"
+            .write(to: input, atomically: true, encoding: .utf8)
+        let result = try CLI.run([], directory: directory, stdin: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: directory.appendingPathComponent("Tests/App/PromptTests.swift"), encoding: .utf8)
+        #expect(text.contains("struct PromptTests {"))
+        #expect(text.contains(#".appendingPathComponent("../../c.json")"#))
+        #expect(text.contains(#"#expect(json1.value(at: "/slideshow/author")?.stringValue == "Yours Truly")"#))
+        #expect(!text.contains("replay c.json"))
+        let live = try CLI.run([], directory: directory, stdin: {
+            let file = directory.appendingPathComponent("live.txt")
+            try "save --swift Tests/App/NoneTests.swift\n".write(to: file, atomically: true, encoding: .utf8)
+            return file
+        }())
+        #expect(live.stderr.contains("start one with 'record PATH' before the requests"))
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("Secrets: one value, one placeholder, everywhere")
+struct SecretConsistencyTests {
+    static let token = "tok_live_9f8e7d6c5b4a"
+
+    /// A login that returns a token, then requests that reuse it in a path, a query item, a
+    /// custom header and a text body; the server echoes what it was sent.
+    static func session() -> [HTTPRequest] {
+        var login = HTTPRequest(method: .post, url: URL(string: "http://api.test/login")!)
+        try? login.setBody(.json(["user": "ada", "password": "hunter22-pw"]))
+        var note = HTTPRequest(method: .post, url: URL(string: "http://api.test/notes")!,
+                               headers: ["Content-Type": "text/plain", "X-Trace": "trace \(token)"])
+        note.body = Data("my token is \(token)".utf8)
+        return [
+            login,
+            HTTPRequest(url: URL(string: "http://api.test/sessions/\(token)")!),
+            HTTPRequest(url: URL(string: "http://api.test/items?session=\(token)&page=2")!),
+            HTTPRequest(url: URL(string: "http://api.test/me")!, headers: ["Authorization": "Bearer \(token)"]),
+            note,
+        ]
+    }
+
+    static let server = StubTransport { request in
+        if request.url.path == "/login" {
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                body: Data(#"{"access_token": "\#(token)", "token_type": "bearer"}"#.utf8))
+        }
+        let echo = request.url.absoluteString + " " + String(decoding: request.body ?? Data(), as: UTF8.self)
+        return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain", "Location": request.url.absoluteString],
+                            body: Data(echo.utf8))
+    }
+
+    @Test("a token from a login response never reaches the file, wherever later requests reuse it")
+    func tokenReusedAcrossInteractions() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("reuse.cassette.json")
+        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: Self.server)
+        for request in Self.session() { _ = try await recorder.send(request) }
+        try recorder.flush()
+        let file = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        #expect(!file.contains(Self.token), "\(file)")
+        #expect(!file.contains("hunter22-pw"))
+        #expect(file.contains("http://api.test/sessions/%3CREDACTED%3E"), "the URL placeholder is the placeholder, percent-encoded")
+        #expect(file.contains("session=%3CREDACTED%3E&page=2"))
+        #expect(file.contains("my token is <REDACTED>"))
+        #expect(!file.contains("\"REDACTED") && !file.contains("=REDACTED"), "one placeholder style")
+        let cassette = try Cassette.load(from: url)
+        #expect(SecretLint.findings(in: cassette).isEmpty)
+        #expect(Redactor.standard.redact(cassette) == cassette, "redacting the saved cassette again changes nothing")
+    }
+
+    @Test("a token that reaches a URL before a later request shows it is a secret is scrubbed from the earlier interaction too")
+    func backwardReuse() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("backward.cassette.json")
+        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: Self.server)
+        _ = try await recorder.send(HTTPRequest(url: URL(string: "http://api.test/sessions/\(Self.token)")!))
+        _ = try await recorder.send(HTTPRequest(url: URL(string: "http://api.test/me")!,
+                                                headers: ["Authorization": "Bearer \(Self.token)"]))
+        try recorder.flush()
+        let file = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        #expect(!file.contains(Self.token), "\(file)")
+        #expect(file.contains("http://api.test/sessions/%3CREDACTED%3E"))
+    }
+
+    @Test("replay matches requests that carry the real token and requests that send back the replayed placeholder")
+    func replayMatchesRealAndPlaceholder() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("reuse.cassette.json")
+        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: Self.server)
+        for request in Self.session() { _ = try await recorder.send(request) }
+        try recorder.flush()
+
+        let real = try ReplayTransport(contentsOf: url)
+        var withHeader = HTTPRequest(url: URL(string: "http://api.test/sessions/\(Self.token)")!,
+                                     headers: ["Authorization": "Bearer \(Self.token)"])
+        _ = try await real.send(Self.session()[0])
+        #expect(try await real.send(withHeader).status == 200, "the token is learned from the header and found in the path")
+        withHeader.url = URL(string: "http://api.test/items?session=\(Self.token)&page=2")!
+        #expect(try await real.send(withHeader).status == 200)
+
+        // A client replaying the login gets the placeholder as its token and sends it back.
+        let replayed = try ReplayTransport(contentsOf: url)
+        let login = try await replayed.send(Self.session()[0])
+        let json = try JSONParser.parse(login.body)
+        let received = try #require(json["access_token"]?.stringValue)
+        #expect(received == Redactor.placeholder)
+        let path = try #require(URL(string: "http://api.test/sessions/" + PercentEncoding.encodePathSegment(received)))
+        #expect(try await replayed.send(HTTPRequest(url: path)).status == 200)
+        let query = try URLComposer.compose(base: try URLComposer.parseBase("http://api.test"), path: "/items",
+                                            query: [QueryItem(name: "session", value: received), QueryItem(name: "page", value: "2")])
+        #expect(try await replayed.send(HTTPRequest(url: query)).status == 200)
+    }
+
+    @Test("the lint reports a value that is redacted in one interaction but left in another")
+    func lintSeesLeftovers() {
+        let login = Interaction.make(.post, "http://api.test/login", body: #"{"access_token": "<REDACTED>"}"#)
+        let leaky = Interaction.make(.post, "http://api.test/login", body: #"{"access_token": "\#(Self.token)"}"#)
+        let reuse = Interaction.make(.get, "http://api.test/sessions/\(Self.token)", headers: ["Content-Type": "text/plain"], body: "ok")
+        let findings = SecretLint.findings(in: Cassette(interactions: [login, leaky, reuse]))
+        let fields = findings.map { "\($0.interaction) \($0.field)" }
+        #expect(fields.contains("1 response body /access_token"), "\(fields)")
+        #expect(fields.contains("2 request URL"), "\(fields)")
+        #expect(findings.allSatisfy { !$0.description.contains(Self.token) })
+        let redacted = Redactor.standard.redact(Cassette(interactions: [login, leaky, reuse]))
+        #expect(SecretLint.findings(in: redacted).isEmpty)
+        #expect(Redactor.standard.redact(redacted) == redacted, "idempotent")
+    }
+
+    @Test("credential-named fields of form and multipart bodies are redacted like JSON members, and the lint sees them")
+    func formAndMultipart() throws {
+        let form = "user=ada&password=hunter2%2B&client_secret=s3cr3t+value&grant_type=password"
+        let boundary = "XyZ123"
+        let multipart = "--\(boundary)\r\nContent-Disposition: form-data; name=\"user\"\r\n\r\nada\r\n"
+            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"api_key\"\r\n\r\nk3y-v4lue-99\r\n"
+            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"password\"; filename=\"password.txt\"\r\n\r\nfile body\r\n"
+            + "--\(boundary)--\r\n"
+        let formInteraction = Interaction.make(.post, "http://api.test/token",
+                                               requestHeaders: ["Content-Type": "application/x-www-form-urlencoded"],
+                                               requestBody: Data(form.utf8), headers: ["Content-Type": "text/plain"],
+                                               body: "got hunter2+ and s3cr3t value")
+        let multipartInteraction = Interaction.make(.post, "http://api.test/upload",
+                                                    requestHeaders: ["Content-Type": "multipart/form-data; boundary=\(boundary)"],
+                                                    requestBody: Data(multipart.utf8))
+        let raw = Cassette(interactions: [formInteraction, multipartInteraction])
+        let fields = SecretLint.findings(in: raw).map { "\($0.interaction) \($0.field)" }
+        #expect(fields.contains("0 request body password"), "\(fields)")
+        #expect(fields.contains("0 request body client_secret"), "\(fields)")
+        #expect(fields.contains("1 request body api_key"), "\(fields)")
+
+        let redacted = Redactor.standard.redact(raw)
+        let formBody = String(decoding: redacted.interactions[0].request.body ?? Data(), as: UTF8.self)
+        #expect(formBody == "user=ada&password=%3CREDACTED%3E&client_secret=%3CREDACTED%3E&grant_type=password")
+        #expect(String(decoding: redacted.interactions[0].response.body, as: UTF8.self) == "got <REDACTED> and <REDACTED>")
+        let multipartBody = String(decoding: redacted.interactions[1].request.body ?? Data(), as: UTF8.self)
+        #expect(multipartBody.contains("name=\"api_key\"\r\n\r\n<REDACTED>\r\n"))
+        #expect(multipartBody.contains("ada\r\n") && multipartBody.contains("file body"), "other fields and files stay")
+        #expect(redacted.interactions[1].request.headers["Content-Length"] == nil
+            || redacted.interactions[1].request.headers["Content-Length"] == String(multipartBody.utf8.count))
+        #expect(SecretLint.findings(in: redacted).isEmpty)
+
+        // Replay with body matching still matches the real form.
+        let replay = ReplayTransport(cassette: redacted, options: .init(matcher: Matcher(body: .form)))
+        let incoming = HTTPRequest(method: .post, url: URL(string: "http://api.test/token")!,
+                                   headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8))
+        #expect(throws: Never.self) { try replay.serve(incoming) }
+    }
+
+    @Test("free text loses credential pairs, header lines, bearer tokens and every known secret")
+    func text() {
+        let text = #"actual: {"access_token":"abc123xyz789","api_key":"k-1234567","name":"ok"} then password=hunter2&x=1"#
+            + "\nAuthorization: Basic QWxhZGRpbjpvcGVu\nand again abc123xyz789, hunter2"
+        let redacted = Redactor.standard.redact(text: text)
+        for secret in ["abc123xyz789", "k-1234567", "hunter2", "QWxhZGRpbjpvcGVu"] {
+            #expect(!redacted.contains(secret), "\(secret) in \(redacted)")
+        }
+        #expect(redacted.contains(#""name":"ok""#))
+        #expect(Redactor.standard.redact(text: "plain words", knownSecrets: ["words"]) == "plain words", "short values stay")
+        #expect(Redactor.standard.redact(text: "value 9f8e7d6c5b", knownSecrets: ["9f8e7d6c5b"]) == "value <REDACTED>")
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+@Suite("Comparing a recorded response with the live one")
+struct ResponseDriftTests {
+    private func json(_ text: String, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
+    }
+
+    private func lines(_ recorded: String, _ live: String, _ options: DriftOptions = DriftOptions()) -> [String] {
+        ResponseDrift.compare(recorded: json(recorded), live: json(live), options: options).map(\.description)
+    }
+
+    @Test("members added, removed and retyped are reported at escaped JSON Pointers")
+    func shape() {
+        let found = lines(#"{"a": 1, "b/c": "x", "d": {"e": true}}"#, #"{"a": "1", "d": {"e": true, "f": null}}"#)
+        #expect(found == ["body /a: number → string [retyped]", "body /b~1c: string → (absent) [removed]",
+                          "body /d/f: (absent) → null [added]"])
+    }
+
+    @Test("values are compared only when asked")
+    func values() throws {
+        #expect(lines(#"{"a": 1}"#, #"{"a": 2}"#).isEmpty)
+        let options = try DriftOptions(compare: "values")
+        #expect(lines(#"{"a": 1, "l": [1]}"#, #"{"a": 2, "l": [1, 2]}"#, options) == ["body /a: 1 → 2", "body /l: 1 elements → 2 elements"])
+    }
+
+    @Test("ignored pointers skip their subtree, with * for any key or index")
+    func ignore() throws {
+        let options = try DriftOptions(compare: nil, ignoring: ["/meta", "/items/*/at"])
+        #expect(lines(#"{"meta": {"t": 1}, "items": [{"at": 1}]}"#, #"{"meta": {"t": "x"}, "items": [{"at": "y"}]}"#, options).isEmpty)
+    }
+
+    @Test("status and chosen headers; non-JSON bodies by content type and size class")
+    func statusHeadersAndText() throws {
+        let options = try DriftOptions(compare: "status,headers:ETag,shape")
+        let old = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain", "ETag": "1"], body: Data("hi".utf8))
+        var new = HTTPResponse(status: 404, headers: ["Content-Type": "text/html", "ETag": "2"], body: Data("hi".utf8))
+        #expect(ResponseDrift.compare(recorded: old, live: new, options: options).map(\.description)
+            == ["status: 200 → 404", #"header ETag: "1" → "2""#, "content type: text/plain → text/html"])
+        new = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain", "ETag": "1"], body: Data(count: 2048))
+        #expect(ResponseDrift.compare(recorded: old, live: new, options: options).map(\.description)
+            == ["body size: under 1 KB → 1 KB to 1 MB"])
+    }
+
+    @Test("bad --compare and --ignore values name the fix")
+    func badOptions() {
+        #expect(throws: VerifyError.invalidCompare("body")) { try DriftOptions(compare: "status,body") }
+        #expect(throws: VerifyError.invalidIgnore("data.x")) { try DriftOptions(compare: nil, ignoring: ["data.x"]) }
+    }
+
+    @Test("placeholders are filled from variables and TAPEDECK_ environment variables")
+    func credentials() throws {
+        let fill = CredentialFill(variables: ["authorization": "t0k"], environment: ["TAPEDECK_API_KEY": "k 1"])
+        let request = HTTPRequest(url: URL(string: "http://api.test/x?api_key=%3CREDACTED%3E&q=1")!,
+                                  headers: ["Authorization": "Bearer <REDACTED>"])
+        let filled = try fill.apply(to: request, interaction: 0)
+        #expect(filled.headers["Authorization"] == "Bearer t0k")
+        #expect(filled.url.absoluteString == "http://api.test/x?api_key=k%201&q=1")
+        let empty = CredentialFill(variables: [:], environment: [:])
+        #expect(throws: VerifyError.self) { try empty.apply(to: request, interaction: 3) }
+    }
+}
