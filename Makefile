@@ -7,10 +7,10 @@ PY := $(VENV)/bin/python
 SWIFT ?= swift
 APT_PACKAGES := libedit-dev libcurl4-openssl-dev pkg-config tmux curl
 BENCH_APT_PACKAGES := hyperfine nginx-light jq time
-PIP_PACKAGES := httpbin gunicorn vcrpy requests httpie haralyzer mitmproxy
+PIP_PACKAGES := httpbin gunicorn vcrpy requests httpie haralyzer mitmproxy cassetter
 DEMO_CASSETTE := Sessions/tour.cassette.json
 
-.PHONY: run test bench build release deps venv clean
+.PHONY: run test bench fuzz build release deps venv clean
 
 ## run: install what is missing, build release, open the REPL replaying the bundled demo cassette
 run: deps release
@@ -28,6 +28,13 @@ test: deps venv
 bench: deps venv release
 	@.ci/ensure-apt $(BENCH_APT_PACKAGES)
 	@bash Benchmarks/run.sh
+
+## fuzz: a million seeded inputs per target (parser, jsonpath, template, json, yaml, har);
+## fails on a crash, an input over 1 s, a wrong answer, or peak memory over 1 GB. FUZZ_INPUTS=N to change.
+FUZZ_INPUTS ?= 1000000
+fuzz: deps
+	$(SWIFT) build -c release --product tapedeck-fuzz
+	.build/release/tapedeck-fuzz --inputs $(FUZZ_INPUTS) --artifacts .build/fuzz
 
 build: deps
 	$(SWIFT) build

@@ -25,6 +25,9 @@ start_nginx() {
   local dir="$1"
   command -v nginx >/dev/null || { echo "needs nginx (make bench installs it)" >&2; exit 1; }
   NGINX_PORT=$(free_port)
+  # mktemp -d makes DIR 0700; nginx's worker (user nobody) must read the files below it, or
+  # every request is a 403.
+  chmod 755 "$dir"
   cat >"$dir/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -55,6 +58,20 @@ field() { jq -r ".$2" <<<"$1"; }
 rss_mb() { awk '/Maximum resident set size/ { printf "%.0f", $NF / 1024 }' "$1"; }
 wall_s() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; printf "%.2f", s }' "$1"; }
 
+# Best of 3 wall-clock runs of a whole process (the command and its arguments), in milliseconds.
+best_ms() {
+  python3 - "$@" <<'PY'
+import subprocess, sys, time
+best = None
+for _ in range(3):
+    t = time.perf_counter()
+    result = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if result.returncode != 0: sys.exit("exit %d: %s" % (result.returncode, " ".join(sys.argv[1:])))
+    elapsed = (time.perf_counter() - t) * 1e3
+    best = elapsed if best is None else min(best, elapsed)
+print("%.0f" % best)
+PY
+}
 # ratio A B: A / B as "2.50×", or n/a when either is not a positive number.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f×", a / b; else print "n/a" }'; }
 

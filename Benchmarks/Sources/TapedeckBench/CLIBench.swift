@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCurl
 import Tapedeck
 
 /// In-process benchmarks of this area, by name.

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCurl
 import Tapedeck
 import TapedeckShell
 
