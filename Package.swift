@@ -48,7 +48,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "TapedeckShell", dependencies: ["Tapedeck", "TapedeckTooling", "CLibEdit"]),
+        .target(name: "TapedeckShell", dependencies: ["Tapedeck", "TapedeckTooling", "TapedeckOpenAPI", "CLibEdit"]),
         // `serve` and `proxy`: an HTTP front-end over any HTTPTransport, on swift-nio.
         .target(
             name: "TapedeckServer",

@@ -91,7 +91,12 @@ public struct CassetteOpenAPICheck: Sendable {
         }
         let responseLocation = response.reference.map { $0.absoluteString }
             ?? SchemaLocation.append(operationLocation + "/responses", code.rawValue)
-        if let resolved = spec.document.components[response], !interaction.response.body.isEmpty {
+        guard let resolved = spec.document.components[response] else { return results }
+        for problem in headerProblems(interaction.response.headers, documented: resolved.headers,
+                                      location: responseLocation + "/headers", validator: validator) {
+            results.append(finding(.responseHeader, problem.name, problem.location, problem.message))
+        }
+        if !interaction.response.body.isEmpty {
             for violation in bodyViolations(interaction.response.body, contentType: interaction.response.headers["Content-Type"],
                                              content: resolved.content, location: responseLocation, validator: validator) {
                 results.append(finding(.responseBody, violation.pointer, violation.schemaLocation, violation.message))
@@ -112,6 +117,32 @@ public struct CassetteOpenAPICheck: Sendable {
             }
         }
         return nil
+    }
+
+    /// Documented response headers that are missing (when required) or break their schema;
+    /// `Content-Type` is left to the media types, as OpenAPI says.
+    private func headerProblems(_ headers: HTTPHeaders, documented: OpenAPI.Header.Map?, location: String,
+                                validator: SchemaValidator) -> [OpenAPIParameters.Problem] {
+        guard let documented else { return [] }
+        var problems: [OpenAPIParameters.Problem] = []
+        for (name, either) in documented where name.lowercased() != "content-type" {
+            guard let header = spec.document.components[either] else { continue }
+            let headerLocation = either.reference.map { $0.absoluteString } ?? SchemaLocation.append(location, name)
+            guard let raw = headers[name] else {
+                if header.required {
+                    problems.append(.init(name: "header \(name)", location: headerLocation + "/required",
+                                          message: "required response header \"\(name)\" is missing"))
+                }
+                continue
+            }
+            guard case .a(let context) = header.schemaOrContent, let schema = validator.components[context.schema] else { continue }
+            let schemaLocation = context.schema.reference.map { $0.absoluteString } ?? headerLocation + "/schema"
+            let value = OpenAPIParameters.typed(raw, for: schema, components: validator.components)
+            for violation in validator.validate(value, against: schema, at: schemaLocation) {
+                problems.append(.init(name: "header \(name)", location: violation.schemaLocation, message: violation.message))
+            }
+        }
+        return problems
     }
 
     private func responseFor(_ status: Int, in responses: OpenAPI.Response.Map)

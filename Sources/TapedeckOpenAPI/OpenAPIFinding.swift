@@ -16,6 +16,8 @@ public struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
         case requestBody = "request body"
         /// The response body does not match its schema.
         case responseBody = "response body"
+        /// A documented response header is missing or does not match its schema.
+        case responseHeader = "response header"
     }
 
     /// The interaction's position in the cassette (0-based).
@@ -45,14 +47,19 @@ public struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// What the finding is about: `response body /url`, `parameter query page`,
+    /// `response header Content-Length`, `unknown path`.
+    public var place: String {
+        switch kind {
+        case .requestBody, .responseBody: "\(kind.rawValue) \(pointer.isEmpty ? "(root)" : pointer)"
+        case .parameter: "parameter \(pointer)"
+        case .responseHeader: "response \(pointer)"
+        case .unknownPath, .unknownMethod, .undocumentedStatus: kind.rawValue
+        }
+    }
+
     /// `interactions[2] GET http://…/get: response body /url: expected string, found number (schema #/paths/…)`.
     public var description: String {
-        let place: String
-        switch kind {
-        case .requestBody, .responseBody: place = "\(kind.rawValue) \(pointer.isEmpty ? "(root)" : pointer): "
-        case .parameter: place = "parameter \(pointer): "
-        case .unknownPath, .unknownMethod, .undocumentedStatus: place = "\(kind.rawValue): "
-        }
-        return "interactions[\(index)] \(method) \(url): \(place)\(message) (schema \(schemaLocation))"
+        "interactions[\(index)] \(method) \(url): \(place): \(message) (schema \(schemaLocation))"
     }
 }

@@ -46,7 +46,10 @@ struct OpenAPIParameters {
         case .header:
             place = "header"
             raw = request.headers[name]
-        case .cookie, .querystring:
+        case .cookie:
+            place = "cookie"
+            raw = Self.cookie(name, in: request.headers)
+        case .querystring:
             return []
         }
         let label = "\(place) \(name)"
@@ -65,8 +68,21 @@ struct OpenAPIParameters {
         }
     }
 
+    /// The value of cookie `name` in the request's `Cookie` headers (`a=1; b=2`).
+    private static func cookie(_ name: String, in headers: HTTPHeaders) -> String? {
+        for field in headers where field.name.lowercased() == "cookie" {
+            for pair in field.value.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.first?.trimmingCharacters(in: .whitespaces) == name {
+                    return parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+                }
+            }
+        }
+        return nil
+    }
+
     /// A parameter's text as the JSON value its schema expects, so `abc` for an integer is found.
-    private static func typed(_ raw: String, for schema: JSONSchema, components: OpenAPI.Components) -> JSONValue {
+    static func typed(_ raw: String, for schema: JSONSchema, components: OpenAPI.Components) -> JSONValue {
         let resolved = (try? components.lookup(schema)) ?? schema
         switch resolved.value {
         case .integer, .number:

@@ -7,11 +7,14 @@ public struct OpenAPISpec: Sendable {
     public let document: OpenAPI.Document
     /// Where it was read from, for messages.
     public let path: String
+    /// The `openapi` version the document declares (a 3.0 document is held in the 3.1 model).
+    public let version: String
 
-    /// Wraps a document already read.
-    public init(document: OpenAPI.Document, path: String) {
+    /// Wraps a document already read; `version` defaults to the model's.
+    public init(document: OpenAPI.Document, path: String, version: String? = nil) {
         self.document = document
         self.path = path
+        self.version = version ?? document.openAPIVersion.rawValue
     }
 
     /// Reads a YAML or JSON OpenAPI 3.0 or 3.1 document from `url`; `name` (default: its path)
@@ -38,10 +41,10 @@ public struct OpenAPISpec: Sendable {
         }
         do {
             if version.hasPrefix("3.0") {
-                return OpenAPISpec(document: try OpenAPIDocumentReader.read30(text), path: path)
+                return OpenAPISpec(document: try OpenAPIDocumentReader.read30(text), path: path, version: version)
             }
             if version.hasPrefix("3.1") || version.hasPrefix("3.2") {
-                return OpenAPISpec(document: try OpenAPIDocumentReader.read31(text), path: path)
+                return OpenAPISpec(document: try OpenAPIDocumentReader.read31(text), path: path, version: version)
             }
         } catch {
             throw .invalid(path: path, reason: OpenAPIDocumentReader.describe(error))

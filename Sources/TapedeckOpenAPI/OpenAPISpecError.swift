@@ -14,7 +14,7 @@ public enum OpenAPISpecError: Error, Sendable, Equatable, LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .unreadable(let path, let reason):
-            "cannot read the OpenAPI document \(path): \(reason); check the path given to --openapi"
+            "cannot read the OpenAPI document \(path): \(reason); check the file's path"
         case .notOpenAPI(let path, let reason):
             "\(path) is not an OpenAPI document (\(reason)); give a YAML or JSON file whose top level has `openapi: 3.x.y`"
         case .unsupportedVersion(let path, let version):

@@ -3,7 +3,8 @@ import OpenAPIKit
 import Tapedeck
 
 /// Checks a ``JSONValue`` against an OpenAPIKit ``JSONSchema``: types, `nullable`, `enum`,
-/// `required`, `properties`, `additionalProperties`, `items`, integer formats and the
+/// `required`, `properties`, `additionalProperties`, `items`, bounds (`minimum`, `maxLength`,
+/// `pattern`, `minItems`, `uniqueItems`…), integer and string formats (``StringFormat``) and the
 /// combinators (`allOf`, `anyOf`, `oneOf`, `not`), following `$ref`s into the components.
 struct SchemaValidator {
     /// One mismatch: the pointer in the value, the schema's location in the document, what is wrong.
@@ -48,23 +49,40 @@ struct SchemaValidator {
             if case .null = value {} else { fail(Self.expected("null", value)) }
         case .boolean:
             if case .bool = value {} else { fail(Self.expected("boolean", value)) }
-        case .number:
-            guard case .number = value else { return fail(Self.expected("number", value)) }
-        case .integer(let core, _):
+        case .number(_, let numeric):
+            guard case .number(let literal) = value else { return fail(Self.expected("number", value)) }
+            if let number = Double(literal) {
+                Bounds.check(number, literal, minimum: numeric.minimum.map { ($0.value, $0.exclusive) },
+                             maximum: numeric.maximum.map { ($0.value, $0.exclusive) }, multipleOf: numeric.multipleOf,
+                             at: location, fail: fail)
+            }
+        case .integer(let core, let integer):
             guard case .number(let literal) = value else { return fail(Self.expected("integer", value)) }
             guard let number = Double(literal), number.rounded() == number, number.isFinite else {
                 return fail("expected integer, found \(literal)")
             }
             if core.format == .int32, !(Double(Int32.min)...Double(Int32.max)).contains(number) {
                 fail("\(literal) does not fit format int32", at: location + "/format")
+            } else if core.format == .int64, Int64(literal) == nil {
+                fail("\(literal) does not fit format int64", at: location + "/format")
             }
-        case .string:
-            guard case .string = value else { return fail(Self.expected("string", value)) }
+            Bounds.check(number, literal, minimum: integer.minimum.map { (Double($0.value), $0.exclusive) },
+                         maximum: integer.maximum.map { (Double($0.value), $0.exclusive) },
+                         multipleOf: integer.multipleOf.map(Double.init), at: location, fail: fail)
+        case .string(let core, let string):
+            guard case .string(let text) = value else { return fail(Self.expected("string", value)) }
+            Bounds.check(text, minLength: string.minLength, maxLength: string.maxLength, pattern: string.pattern,
+                         at: location, fail: fail)
+            if let format = core.formatString, let problem = StringFormat.problem(text, format: format) {
+                fail(problem, at: location + "/format")
+            }
         case .object(_, let object):
             guard case .object(let members) = value else { return fail(Self.expected("object", value)) }
             checkObject(members, object, pointer: pointer, location: location, depth: depth, into: &violations)
         case .array(_, let array):
             guard case .array(let elements) = value else { return fail(Self.expected("array", value)) }
+            Bounds.check(elements, minItems: array.minItems, maxItems: array.maxItems, unique: array.uniqueItems,
+                         at: location, fail: fail)
             guard let items = array.items else { return }
             for (offset, element) in elements.enumerated() {
                 check(element, items, pointer: pointer + "/\(offset)", location: location + "/items",

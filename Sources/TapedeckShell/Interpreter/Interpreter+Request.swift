@@ -36,7 +36,8 @@ extension Interpreter {
             let landed = response.url.map(\.absoluteString).flatMap { $0 == request.url.absoluteString ? nil : " at \($0)" } ?? ""
             log.line("\(location)  \(request.method) \(request.url.absoluteString) → \(Exchange.summary(of: response))\(landed)")
         }
-        guard options.echoResponses else { return }
+        guard options.echoResponses else { return warnAgainstOpenAPI(request, response) }
+        defer { warnAgainstOpenAPI(request, response) }
         if let parts = command.print {
             let renderer = ResponseRenderer(options: RenderOptions(colors: options.colors, parts: parts))
             let requestText = renderer.render(request)

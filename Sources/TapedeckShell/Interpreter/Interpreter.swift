@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Tooling) import Tapedeck
+import TapedeckOpenAPI
 
 /// Runs commands against a session: the one engine behind the REPL, `tapedeck run` and
 /// `include`.
@@ -35,6 +36,9 @@ public final class Interpreter {
         /// Where a line per request goes (`file:line:col  GET url → 200 OK (3 ms)`), if anywhere:
         /// `tapedeck run -v`.
         public var requestLog: ShellOutput?
+        /// Where warnings go (a response that breaks the OpenAPI document, a `cd` outside it);
+        /// nil: with the rest of the output. `tapedeck run` sends them to stderr.
+        public var warnings: ShellOutput?
 
         /// Creates options; defaults suit a script run.
         public init(
@@ -66,6 +70,9 @@ public final class Interpreter {
     public var modeDescription = "live"
     /// Cassette operations, when the build has them.
     public var cassettes: CassetteController?
+    /// The OpenAPI document loaded with `openapi FILE` (`--openapi`): `ls`, `cd` and Tab use its
+    /// paths, and responses that break it get a warning.
+    public var openAPI: OpenAPIGuide?
     /// Behaviour switches.
     public var options: Options
     /// Formats a response for the terminal (`colors` says whether ANSI is allowed).
@@ -171,6 +178,11 @@ public final class Interpreter {
         case .cd(let word):
             state.changePath(try word.map(expand) ?? "/")
             state.paths.insert(state.path)
+            warnOutsideOpenAPI()
+        case .ls(let word):
+            try list(word, at: location)
+        case .openapi(let word):
+            try loadOpenAPI(word, at: location)
         case .header(let name, let value):
             try setHeader(name: name, value: value)
         case .headerUnset(let name):

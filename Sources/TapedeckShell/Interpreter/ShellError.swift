@@ -29,6 +29,8 @@ public enum ShellError: Error, LocalizedError, Sendable {
     case cassette(String, at: SourceLocation)
     /// A file could not be written (`save`).
     case writeFailed(path: String, reason: String, at: SourceLocation)
+    /// An OpenAPI document could not be read (`openapi`), or `ls` has none to list.
+    case openAPI(String, at: SourceLocation)
 
     /// How a script run reports this error.
     public enum Category: Sendable {
@@ -57,7 +59,7 @@ public enum ShellError: Error, LocalizedError, Sendable {
         case .undefinedVariable(_, _, let at), .noResponse(_, let at), .requestFailed(_, _, let at), .invalidRequest(_, let at),
              .transport(_, let at), .cancelled(let at), .includeUnreadable(_, _, let at),
              .includeRecursion(_, let at), .cassettesUnavailable(let at), .cassette(_, let at),
-             .writeFailed(_, _, let at):
+             .writeFailed(_, _, let at), .openAPI(_, let at):
             at
         }
     }
@@ -80,7 +82,8 @@ public enum ShellError: Error, LocalizedError, Sendable {
                 + "fix the request or the server and send it again"
         case .assertionFailed(let failure):
             return failure.message
-        case .invalidRequest(let message, let at), .transport(let message, let at), .cassette(let message, let at):
+        case .invalidRequest(let message, let at), .transport(let message, let at), .cassette(let message, let at),
+             .openAPI(let message, let at):
             return "\(at): \(message)"
         case .cancelled(let at):
             return "\(at): request cancelled"

@@ -4,6 +4,10 @@ public enum Command: Hashable, Sendable {
     case base(Word)
     /// `cd PATH`, `cd ..`, `cd /`; `cd` alone goes to `/`.
     case cd(Word?)
+    /// `ls [PATH]`: the OpenAPI document's paths under the current path (or PATH), with their methods.
+    case ls(Word?)
+    /// `openapi FILE` loads an OpenAPI document, `openapi off` drops it, `openapi` alone says which is loaded.
+    case openapi(Word?)
     /// `header Name: value`
     case header(name: Word, value: Word)
     /// `header unset Name`
@@ -61,10 +65,10 @@ public enum Command: Hashable, Sendable {
     /// Whether `save` keeps this command: it changes state or sends a request.
     var isReplayable: Bool {
         switch self {
-        case .base, .cd, .header, .headerUnset, .query, .queryUnset, .set, .unset, .request,
+        case .base, .cd, .openapi, .header, .headerUnset, .query, .queryUnset, .set, .unset, .request,
              .expect, .capture, .include, .record, .replay, .live:
             return true
-        case .headers, .vars, .show, .history, .save, .saveSwift, .print, .help, .exit, .tape, .clear:
+        case .ls, .headers, .vars, .show, .history, .save, .saveSwift, .print, .help, .exit, .tape, .clear:
             return false
         }
     }

@@ -23,6 +23,14 @@ public enum CommandHelp {
     public static let entries: [Entry] = [
         Entry(name: "base", usage: "base URL", summary: "set the base URL (scheme, host, optional path; as in HTTPie, :8080/api means http://localhost:8080/api and a URL without a scheme gets http://)", example: "base http://localhost:8080/api"),
         Entry(name: "cd", usage: "cd PATH | cd .. | cd /", summary: "move the current path relative to the base", example: "cd users/42"),
+        Entry(name: "ls", usage: "ls [PATH]", summary: "list the OpenAPI document's paths under the current path (or PATH) with their methods; needs 'openapi FILE' first", example: "ls"),
+        Entry(name: "openapi", usage: "openapi FILE | openapi off | openapi",
+              summary: """
+                load an OpenAPI 3.0/3.1 document (YAML or JSON): 'ls' and 'cd' move over its paths, Tab completes
+                its paths, parameters (name==, Name:) and body members (name=, name:=), and each response that
+                breaks the document gets a warning; 'openapi off' drops it, 'openapi' alone names it
+                """,
+              example: "openapi api.yaml"),
         Entry(name: "header", usage: "header Name: value | header unset Name", summary: "add or remove a header sent with every request", example: "header Authorization: Bearer {{token}}"),
         Entry(name: "headers", usage: "headers", summary: "list the persistent headers", example: "headers"),
         Entry(name: "query", usage: "query name=value | query unset name", summary: "add or remove a query item sent with every request", example: "query page=2"),
@@ -98,9 +106,9 @@ public enum CommandHelp {
 
     /// The overview's groups, in order.
     static let groups: [(String, [String])] = [
-        ("Where requests go:", ["base", "cd", "header", "headers", "query"]),
+        ("Where requests go:", ["base", "cd", "ls", "header", "headers", "query"]),
         ("Requests:", ["get", "post", "put", "patch", "delete", "head", "options"]),
-        ("Checks and variables:", ["expect", "capture", "set", "unset", "vars", "print"]),
+        ("Checks and variables:", ["expect", "capture", "openapi", "set", "unset", "vars", "print"]),
         ("Inspect and save:", ["show", "history", "save", "include"]),
         ("Cassettes:", ["record", "replay", "live", "tape"]),
         ("The prompt:", ["help", "exit"]),

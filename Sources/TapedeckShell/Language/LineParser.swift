@@ -24,6 +24,8 @@ struct LineParser {
         switch lowered {
         case "base": command = .base(try required("a URL"))
         case "cd": command = .cd(try scanner.word())
+        case "ls": command = .ls(try scanner.word())
+        case "openapi": command = .openapi(try scanner.word())
         case "header": command = try header()
         case "headers": command = .headers
         case "query": command = try query()

@@ -71,7 +71,7 @@ public enum Parser {
 
     /// Every command word, for suggestions and completion.
     public static let commandNames = [
-        "base", "cd", "header", "headers", "query", "set", "unset", "vars",
+        "base", "cd", "ls", "openapi", "header", "headers", "query", "set", "unset", "vars",
         "get", "post", "put", "patch", "delete", "head", "options",
         "expect", "capture", "show", "history", "save", "include", "print", "help", "exit",
         "record", "replay", "live", "tape", "clear",

@@ -8,7 +8,9 @@ extension Completer {
             sessionHeaders: Array(state.headerNames).sorted(),
             variables: interpreter.variableNames,
             paths: Array(state.paths.union(state.cassettePaths)).sorted(),
-            directory: interpreter.options.workingDirectory
+            directory: interpreter.options.workingDirectory,
+            currentPath: state.path,
+            openAPI: interpreter.openAPI
         )
     }
 }

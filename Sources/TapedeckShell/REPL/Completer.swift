@@ -1,8 +1,10 @@
 import Foundation
+import TapedeckOpenAPI
 
 /// Tab completion for the REPL, kept apart from libedit so it can be tested alone: command
 /// names, header names (common ones and those used this session), `{{variables}}`, file paths
-/// after `@` and `<`, and URL paths seen in `cd`, requests and responses.
+/// after `@` and `<`, URL paths seen in `cd`, requests and responses, and, with an OpenAPI
+/// document loaded, its paths, parameters (`name==`, `Name:`) and body members (`name=`, `name:=`).
 public struct Completer: Sendable {
     /// Header names used this session.
     public var sessionHeaders: [String] = []
@@ -12,6 +14,10 @@ public struct Completer: Sendable {
     public var paths: [String] = []
     /// Where relative file paths start.
     public var directory: URL
+    /// The session's current path, where relative URL paths start.
+    public var currentPath: String
+    /// The OpenAPI document loaded at the prompt, if any.
+    public var openAPI: OpenAPIGuide?
 
     /// Headers offered before any were used.
     public static let commonHeaders = [
@@ -22,11 +28,14 @@ public struct Completer: Sendable {
 
     /// Creates a completer over a session snapshot.
     public init(sessionHeaders: [String] = [], variables: [String] = [], paths: [String] = [],
-                directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+                directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                currentPath: String = "/", openAPI: OpenAPIGuide? = nil) {
         self.sessionHeaders = sessionHeaders
         self.variables = variables
         self.paths = paths
         self.directory = directory
+        self.currentPath = currentPath
+        self.openAPI = openAPI
     }
 
     /// A completion answer: full replacements for the word, and whether a space follows a
@@ -53,7 +62,7 @@ public struct Completer: Sendable {
         switch command {
         case "help": return Result(candidates: filter(Parser.commandNames, word), appendSpace: false)
         case "show": return Result(candidates: filter(Command.ShowTarget.allCases.map(\.rawValue), word), appendSpace: false)
-        case "cd": return Result(candidates: filter(paths, word), appendSpace: false)
+        case "cd", "ls": return Result(candidates: filter(paths + documentedPaths(word), word), appendSpace: false)
         case "include", "save", "replay", "record": return Result(candidates: files(word), appendSpace: false)
         case "header" where words.count == 1:
             return Result(candidates: filter(headerNames + ["unset"], word).map { $0 == "unset" ? $0 : $0 + ":" }, appendSpace: false)
@@ -64,12 +73,49 @@ public struct Completer: Sendable {
         default:
             guard Parser.methodNames.contains(command) else { return Result(candidates: [], appendSpace: false) }
             if word.hasPrefix("/") || (words.count == 1 && word.isEmpty) {
-                return Result(candidates: filter(paths, word), appendSpace: true)
+                let candidates = filter(paths + documentedPaths(word), word)
+                return Result(candidates: candidates, appendSpace: !(candidates.count == 1 && candidates[0].hasSuffix("/")))
             }
             if word.hasPrefix("-") {
                 return Result(candidates: filter(RequestParser.flags, word), appendSpace: true)
             }
-            return Result(candidates: filter(headerNames, word).map { $0 + ":" }, appendSpace: false)
+            var candidates = documentedItems(method: command, target: words.count > 1 ? words[1] : nil)
+            if words.count == 1 { candidates += documentedPaths(word) }
+            candidates += headerNames.map { $0 + ":" }
+            return Result(candidates: filter(candidates, word), appendSpace: false)
+        }
+    }
+
+    /// The loaded document's segments under the folder `word` names (from the current path
+    /// unless it starts with `/`): `name` for one with methods, `name/` for one with more below.
+    private func documentedPaths(_ word: String) -> [String] {
+        guard let openAPI else { return [] }
+        let typedFolder = word.lastIndex(of: "/").map { String(word[...$0]) } ?? ""
+        var folder = SessionState()
+        folder.path = currentPath
+        folder.changePath(typedFolder.isEmpty ? "." : typedFolder)
+        return openAPI.children(of: folder.path).flatMap { entry in
+            (entry.methods.isEmpty ? [] : [typedFolder + entry.name]) + (entry.hasChildren ? [typedFolder + entry.name + "/"] : [])
+        }
+    }
+
+    /// The loaded document's inputs for `method` at `target` (or the current path), as HTTPie
+    /// items: `name==` for query parameters, `Name:` for headers, `name=` or `name:=` for
+    /// members of a JSON body.
+    private func documentedItems(method: String, target: String?) -> [String] {
+        guard let openAPI else { return [] }
+        var session = SessionState()
+        session.path = currentPath
+        var path = session.resolve(target: target)
+        if path.contains("://") { path = URLComponents(string: path)?.path ?? path }
+        if let query = path.firstIndex(of: "?") { path = String(path[..<query]) }
+        return (openAPI.inputs(method: method, path: path) ?? []).compactMap { input in
+            switch input.place {
+            case .query: input.name + "=="
+            case .header: input.name + ":"
+            case .body: input.name + (input.isString ? "=" : ":=")
+            case .path, .cookie: nil
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckOpenAPI
 import Tapedeck
 
 /// Runs `.tape` scripts as tests for `tapedeck run`: each script gets a fresh session, stops
@@ -34,6 +35,9 @@ public final class ScriptRunner {
         public var colors = false
         /// The base URL each script starts with (e.g. the one a replayed cassette recorded).
         public var base: URL?
+        /// The OpenAPI document each script starts with (`--openapi`); responses that break it
+        /// get a warning on the error output.
+        public var openAPI: OpenAPIGuide?
         /// Where a script read from stdin resolves relative paths.
         public var workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 
@@ -94,6 +98,8 @@ public final class ScriptRunner {
         interpreter.state.variables = options.variables
         interpreter.fixedVariables = Set(options.variables.keys)
         interpreter.state.base = options.base
+        interpreter.openAPI = options.openAPI
+        interpreter.options.warnings = errors
         var failures: [ShellError] = []
         do throws(ShellError) {
             let statements: [Statement]

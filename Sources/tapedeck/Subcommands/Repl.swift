@@ -17,7 +17,9 @@ extension TapedeckCommand {
             discussion: """
                 Type 'help' at the prompt for the commands. History is kept in
                 $XDG_STATE_HOME/tapedeck/history (or ~/.local/state/tapedeck/history).
-                Tab completes commands, headers, {{variables}}, files after @ and <, and paths.
+                Tab completes commands, headers, {{variables}}, files after @ and <, and paths;
+                with --openapi (or 'openapi FILE' at the prompt) also the document's paths,
+                parameters and body members.
                 Ctrl-C cancels the line or the request in flight; Ctrl-D exits.
                 With stdin not a terminal, commands are read with no prompt and no colours:
                   printf 'base http://localhost:8080\\nget /get\\n' | tapedeck
@@ -38,6 +40,11 @@ extension TapedeckCommand {
 
         @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable (repeatable).", valueName: "name=value"))
         var variables: [String] = []
+
+        @Option(name: .long, help: ArgumentHelp(
+            "Load an OpenAPI 3.0/3.1 document: ls and cd move over its paths, Tab completes them, responses that break it get a warning.",
+            valueName: "spec"))
+        var openapi: String?
 
         @Option(name: .customLong("env-file"), help: ArgumentHelp("Read KEY=value variables from a file (repeatable; --var wins).", valueName: "file"))
         var envFiles: [String] = []
@@ -86,6 +93,7 @@ extension TapedeckCommand {
             }
             var opening: [String] = []
             if let base { opening.append("base \(ShellWord.quote(base))") }
+            if let openapi { opening.append("openapi \(ShellWord.quote(openapi))") }
             if let replay { opening.append("replay \(ShellWord.quote(replay))") }
             if let record { opening.append("record \(ShellWord.quote(record))" + (mode.map { " --mode \($0)" } ?? "")) }
             for line in opening {
@@ -94,7 +102,7 @@ extension TapedeckCommand {
                 } catch {
                     errors.line(error.localizedDescription)
                     // A base URL that cannot be used is a bad argument, like a bad option.
-                    return error.category == .parse || line.hasPrefix("base ") ? 1 : 3
+                    return error.category == .parse || line.hasPrefix("base ") || line.hasPrefix("openapi ") ? 1 : 3
                 }
             }
             return await ReplSession(interpreter: interpreter, editor: editor, errors: errors).run()

@@ -6,6 +6,7 @@ import Foundation
 @_spi(Tooling) import Tapedeck
 import TapedeckTooling
 import TapedeckShell
+import TapedeckOpenAPI
 
 extension TapedeckCommand {
     /// `tapedeck run FILE...|-`: runs .tape scripts as tests.
@@ -60,6 +61,11 @@ extension TapedeckCommand {
         @Flag(name: [.short, .long], help: "Print a line per request (file:line, method, URL, status); -vv prints every response too.")
         var verbose: Int
 
+        @Option(name: .long, help: ArgumentHelp(
+            "Check every exchange against an OpenAPI 3.0/3.1 document; each one that breaks it gets a warning on stderr.",
+            valueName: "spec"))
+        var openapi: String?
+
         @OptionGroup var transportOptions: SessionTransportOptions
 
         @OptionGroup var cassetteOptions: CassetteMatchOptions
@@ -102,6 +108,13 @@ extension TapedeckCommand {
             options.followRedirects = transportOptions.follow
             options.insecure = transportOptions.insecure
             options.variables = try VariableOption.load(envFiles: envFiles, variables: variables)
+            if let openapi {
+                do {
+                    options.openAPI = OpenAPIGuide(spec: try OpenAPISpec.load(URL(fileURLWithPath: openapi), named: openapi))
+                } catch {
+                    throw ValidationError("--openapi: " + error.localizedDescription)
+                }
+            }
             var scripts: [ScriptSource] = []
             for file in files {
                 if file == "-" {

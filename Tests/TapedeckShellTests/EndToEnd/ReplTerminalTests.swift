@@ -183,4 +183,52 @@ struct ReplTerminalTests {
             #expect(screen.screen.contains("<repl>:3:9: cannot include 'missing.tape'"))
         }
     }
+
+    @Test("openapi: ls lists the document's paths, Tab completes a path and a body member, a response that breaks it gets a warning")
+    func openAPI() throws {
+        let folder = try Binary.temporaryDirectory("repl-openapi")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = folder.appendingPathComponent("httpbin.yaml")
+        try Data("""
+            openapi: 3.0.3
+            info: {title: httpbin, version: "1"}
+            paths:
+              /anything/users:
+                post:
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: {type: object, properties: {name: {type: string}, age: {type: integer}}}
+                  responses: {"200": {description: ok}}
+              /get:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content: {application/json: {schema: {type: object, properties: {url: {type: integer}}}}}
+              /status/{code}:
+                get: {responses: {"200": {description: ok}}}
+            """.utf8).write(to: spec)
+        try withRepl(["repl", base, "--openapi", spec.path]) { tmux in
+            try tmux.type("ls", then: "Enter")
+            let listing = try tmux.waitFor { $0.contains("status/") }
+            #expect(listing.matched && listing.screen.contains("anything/   []") && listing.screen.contains("get         [GET]"),
+                    "\(listing.screen)")
+            try tmux.type("cd an", then: "Tab")
+            #expect(try tmux.waitFor { $0.contains("[live]> cd anything/") }.matched)
+            try tmux.type("u", then: "Tab")
+            #expect(try tmux.waitFor { $0.contains("[live]> cd anything/users") }.matched)
+            try tmux.send("Enter")
+            try tmux.type("post ag", then: "Tab")
+            let member = try tmux.waitFor { $0.contains("[live]> post age:=") }
+            #expect(member.matched, "the body member completes with :=, as an integer: \(member.screen)")
+            try tmux.type("36", then: "Enter")
+            #expect(try tmux.waitFor { $0.contains("\"age\": 36") }.matched)
+            try tmux.type("get /get", then: "Enter")
+            let warning = try tmux.waitFor {
+                $0.contains("warning: this exchange breaks ") && $0.contains("response body /url: expected integer, found string")
+            }
+            #expect(warning.matched, "\(warning.screen)")
+        }
+    }
 }

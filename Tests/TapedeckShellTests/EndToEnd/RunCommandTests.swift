@@ -104,4 +104,32 @@ struct RunCommandTests {
         #expect(outcome.stdout.hasSuffix("still here\n"))
         #expect(outcome.stderr.contains("<repl>:4:1: unknown command 'gte'"))
     }
+
+    @Test("run --openapi warns on stderr for each exchange that breaks the document and keeps the exit code; a bad document is refused")
+    func openAPIWarnings() throws {
+        let folder = try Binary.temporaryDirectory("run-openapi")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+            openapi: 3.1.0
+            info: {title: httpbin, version: "1"}
+            paths:
+              /get:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content: {application/json: {schema: {type: object, properties: {url: {type: integer}}}}}
+            """.utf8).write(to: folder.appendingPathComponent("spec.yaml"))
+        try Data("get {{base}}/get\nexpect 200\nget {{base}}/uuid\n".utf8).write(to: folder.appendingPathComponent("t.tape"))
+        let environment = ["HOME": folder.path, "XDG_STATE_HOME": folder.path]
+        let run = try Binary.run(["run", "t.tape", "--openapi", "spec.yaml", "--var", "base=\(base)"], in: folder, extraEnvironment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: this exchange breaks spec.yaml:\n  response body /url: expected integer, found string"), "\(run.stderr)")
+        #expect(run.stderr.contains("  unknown path: no path of spec.yaml matches /uuid (schema #/paths)"), "\(run.stderr)")
+        #expect(!run.stdout.contains("warning"))
+        let missing = try Binary.run(["run", "t.tape", "--openapi", "nope.yaml"], in: folder, extraEnvironment: environment)
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("--openapi: cannot read the OpenAPI document nope.yaml: no such file"), "\(missing.stderr)")
+    }
 }
+

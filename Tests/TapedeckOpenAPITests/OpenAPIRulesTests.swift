@@ -1,0 +1,115 @@
+import Foundation
+import Tapedeck
+import TapedeckOpenAPI
+import Testing
+
+@Suite("cassette check --openapi: string formats, bounds, response headers and cookie parameters")
+struct OpenAPIRulesTests {
+    private let newUser = "#/components/schemas/NewUser/properties"
+    private let getHeaders = "#/paths/~1get/get/responses/200/headers"
+
+    @Test("each string format rejects what it should and accepts what it should", arguments: [
+        ("date-time", "2026-11-23T10:00:00Z", "2026-02-30T10:00:00Z"),
+        ("date", "2026-11-23", "2026-13-01"),
+        ("email", "ada@example.com", "ada at example.com"),
+        ("uuid", "0f8fad5b-d9cb-469f-a165-70867728950e", "0f8fad5b-d9cb-469f-a165"),
+        ("uri", "https://example.com/a?b=1", "not a uri"),
+        ("hostname", "api.example.com", "-bad-.example.com"),
+        ("ipv4", "127.0.0.1", "256.0.0.1"),
+        ("ipv6", "::1", "::g"),
+        ("byte", "aGVsbG8=", "aGVsbG8"),
+    ])
+    func formats(format: String, good: String, bad: String) throws {
+        let spec = try OpenAPISpec.parse("""
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /f:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {type: object, properties: {v: {type: string, format: \(format)}}}
+            """, path: "formats.yaml")
+        func findings(_ value: String) -> [OpenAPIFinding] {
+            let body = Data(JSONWriter.write(.object([("v", .string(value))])).utf8)
+            let interaction = Interaction(request: HTTPRequest(method: .get, url: URL(string: "http://h/f")!),
+                                          response: HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body),
+                                          recordedAt: Date())
+            return CassetteOpenAPICheck(spec: spec).findings(for: interaction, at: 0)
+        }
+        #expect(findings(good) == [])
+        let found = findings(bad)
+        #expect(found.map(\.pointer) == ["/v"])
+        #expect(found.map(\.schemaLocation) == ["#/paths/~1f/get/responses/200/content/application~1json/schema/properties/v/format"])
+        #expect(found.first?.message == "\"\(bad)\" is not a valid \(format)")
+    }
+
+    @Test("minimum, maximum and an email format in a request body are found at their keywords")
+    func bounds() throws {
+        let findings = try Fixture.findings(2) { interaction in
+            interaction.request.body = try Fixture.editJSON(interaction.request.body ?? Data()) {
+                $0["age"] = 200
+                $0["email"] = "ada@"
+            }
+        }
+        #expect(findings.map(\.kind) == [.requestBody, .requestBody])
+        #expect(findings.map(\.pointer) == ["/age", "/email"])
+        #expect(findings.map(\.schemaLocation) == [newUser + "/age/maximum", newUser + "/email/format"])
+        #expect(findings.first?.message == "200 is greater than the maximum 150")
+    }
+
+    @Test("a documented response header that is missing or malformed is found; Content-Type is left to the media type")
+    func responseHeaders() throws {
+        let missing = try Fixture.findings(0) { $0.response.headers.remove(name: "Content-Length") }
+        #expect(missing.map(\.kind) == [.responseHeader])
+        #expect(missing.map(\.pointer) == ["header Content-Length"])
+        #expect(missing.map(\.schemaLocation) == [getHeaders + "/Content-Length/required"])
+        let malformed = try Fixture.findings(0) { $0.response.headers.replaceOrAdd(name: "X-Request-Id", value: "12") }
+        #expect(malformed.map(\.schemaLocation) == [getHeaders + "/X-Request-Id/schema/format"])
+        let zero = try Fixture.findings(0) { $0.response.headers.replaceOrAdd(name: "Content-Length", value: "0") }
+        #expect(zero.map(\.message) == ["0 is less than the minimum 1"])
+    }
+
+    @Test("a cookie parameter is read from the Cookie header and checked against its schema")
+    func cookies() throws {
+        let good = try Fixture.findings(0) { try $0.request.headers.add(name: "Cookie", value: "theme=dark; session=abc123") }
+        #expect(good == [])
+        let bad = try Fixture.findings(0) { try $0.request.headers.add(name: "Cookie", value: "session=XYZ!; theme=dark") }
+        #expect(bad.map(\.kind) == [.parameter])
+        #expect(bad.map(\.pointer) == ["cookie session"])
+        #expect(bad.first?.schemaLocation.hasSuffix("/parameters/1/schema/pattern") == true)
+    }
+}
+
+@Suite("OpenAPIGuide: the document's paths as a tree, its operations' inputs")
+struct OpenAPIGuideTests {
+    private func guide() throws -> OpenAPIGuide { OpenAPIGuide(spec: try Fixture.spec()) }
+
+    @Test("children lists segments with their methods; templates match concrete segments")
+    func children() throws {
+        let guide = try guide()
+        #expect(guide.children(of: "/").map(\.name) == ["get", "json", "post", "status", "uuid"])
+        let status = try #require(guide.children(of: "/").first { $0.name == "status" })
+        #expect(status.methods == [] && status.hasChildren)
+        #expect(guide.children(of: "/status").map(\.name) == ["{code}"])
+        #expect(guide.methods(at: "/status/418") == ["GET"])
+        #expect(guide.knows("/status") && guide.knows("/status/418") && !guide.knows("/nope") && !guide.knows("/get/deeper"))
+        #expect(guide.serverURL?.absoluteString == "http://httpbin.local")
+        #expect(guide.counts.paths == 5 && guide.counts.operations == 5)
+    }
+
+    @Test("inputs are the operation's parameters and its JSON body's members, typed for HTTPie items")
+    func inputs() throws {
+        let guide = try guide()
+        let get = try #require(guide.inputs(method: "get", path: "/get"))
+        #expect(get.map(\.name) == ["page", "session"])
+        #expect(get.map(\.place) == [.query, .cookie])
+        let post = try #require(guide.inputs(method: "POST", path: "/post"))
+        #expect(post.filter { $0.place == .body }.map { "\($0.name)\($0.isString ? "=" : ":=")" } == ["name=", "age:=", "email=", "role="])
+        #expect(post.first { $0.name == "name" }?.required == true)
+        #expect(guide.inputs(method: "DELETE", path: "/post") == nil)
+    }
+}
