@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "TapedeckTestingTests", dependencies: ["TapedeckTesting", "Tapedeck", "TapedeckTooling", "TapedeckTestSupport"], exclude: ["__Cassettes__"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TapedeckShellTests", dependencies: ["TapedeckShell", "Tapedeck", "TapedeckTooling", "TapedeckFuzzing", "TapedeckTestSupport"]),
         .testTarget(name: "TapedeckCLITests", dependencies: ["Tapedeck", "TapedeckTestSupport"]),
-        .testTarget(name: "TapedeckServerTests", dependencies: ["TapedeckServer", "Tapedeck", "TapedeckCurl", "TapedeckTesting"],
+        .testTarget(name: "TapedeckServerTests", dependencies: ["TapedeckServer", "Tapedeck", "TapedeckCurl", "TapedeckTesting", "TapedeckTestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "TapedeckOpenAPITests", dependencies: ["TapedeckOpenAPI", "Tapedeck"], resources: [.copy("Fixtures")]),
     ],

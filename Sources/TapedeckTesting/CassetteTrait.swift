@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// A Swift Testing trait that runs a test (or every test of a suite) inside
-/// ``withCassette(_:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)``; the test reads its
+/// ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)``; the test reads its
 /// session from ``Foundation/URLSession/cassette``.
 ///
 /// ```swift

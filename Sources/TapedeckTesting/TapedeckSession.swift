@@ -8,7 +8,7 @@ import FoundationNetworking
 /// in order, and when the session's responses arrive.
 ///
 /// Read it from any session `URLSession.replaying(…)`, `.recording(…)`, `.stubbing { }`,
-/// ``withCassette(_:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` or the
+/// ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` or the
 /// `.cassette` trait made, as `session.tapedeck`:
 ///
 /// ```swift

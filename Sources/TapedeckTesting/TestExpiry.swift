@@ -1,7 +1,7 @@
 import Foundation
 import Tapedeck
 
-/// `TAPEDECK_MAX_AGE` and `TAPEDECK_ON_EXPIRY` for ``withCassette(_:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)``:
+/// `TAPEDECK_MAX_AGE` and `TAPEDECK_ON_EXPIRY` for ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)``:
 /// a cassette holding interactions older than the limit gives a warning (`warn`, the default),
 /// fails the test (`fail`) or is recorded again (`rerecord`).
 enum TestExpiry {

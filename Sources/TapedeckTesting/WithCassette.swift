@@ -66,31 +66,17 @@ public enum Cassettes {
 ///     }
 /// }
 /// ```
-public func withCassette<T>(
-    _ name: String,
-    matcher: Matcher = Matcher(),
-    allowRepeats: Bool = false,
-    requireAllPlayed: Bool = false,
-    redactor: Redactor = .standard,
-    origin: URL? = nil,
-    file: StaticString = #filePath,
-    _ body: (URLSession) async throws -> T
-) async throws -> T {
-    try await runCassette(name, mode: nil, matcher: matcher, allowRepeats: allowRepeats,
-                          requireAllPlayed: requireAllPlayed, redactor: redactor, origin: origin, file: file,
-                          warn: reportWarning, body)
-}
-
-/// ``withCassette(_:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` in `mode` (still
-/// overridden by `TAPEDECK_RECORD_MODE`): `.replayOnly` replays only and fails when the cassette
-/// is missing, `.all` re-records.
+///
+/// `mode` (still overridden by `TAPEDECK_RECORD_MODE`) fixes the record mode: `.replayOnly`
+/// replays only and fails when the cassette is missing, `.all` re-records; nil takes
+/// `TAPEDECK_RECORD_MODE`, else `none` on CI and `once` elsewhere.
 ///
 /// ```swift
 /// try await withCassette("httpbin", mode: .replayOnly) { session in … }
 /// ```
 public func withCassette<T>(
     _ name: String,
-    mode: RecordMode,
+    mode: RecordMode? = nil,
     matcher: Matcher = Matcher(),
     allowRepeats: Bool = false,
     requireAllPlayed: Bool = false,

@@ -16,15 +16,4 @@ enum Blocking {
             Thread { continuation.resume(with: Result { try work() }) }.start()
         }
     }
-
-    /// Starts `work` on a thread of its own; `wait()` on the returned group for it to end.
-    static func start(_ work: @escaping @Sendable () -> Void) -> DispatchGroup {
-        let group = DispatchGroup()
-        group.enter()
-        Thread {
-            work()
-            group.leave()
-        }.start()
-        return group
-    }
 }

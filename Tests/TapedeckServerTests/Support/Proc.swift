@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 
 /// Runs real client programs (curl, Python requests, HTTPie, the tapedeck binary) off the
 /// cooperative pool, so an in-process server keeps answering while a test waits.
@@ -18,28 +19,10 @@ enum Proc {
 
     static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                             timeout: TimeInterval = 60) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outData = Box(), errData = Box()
-        let readers = [(out, outData), (err, errData)].map { pipe, box in
-            Blocking.start { box.data = pipe.fileHandleForReading.readDataToEndOfFile() }
-        }
-        for reader in readers where reader.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            reader.wait()
-        }
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: outData.data, stderr: String(decoding: errData.data, as: UTF8.self))
+        let output = try ChildProcess.run(executable, arguments, environment: environment, timeout: timeout)
+        return Result(status: output.status, stdout: output.stdout, stderr: String(decoding: output.stderr, as: UTF8.self))
     }
 
-    private final class Box: @unchecked Sendable { var data = Data() }
 
     static let curl = "/usr/bin/curl"
 

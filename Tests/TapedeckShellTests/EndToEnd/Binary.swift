@@ -49,4 +49,27 @@ enum Binary {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// An OpenAPI document for a few httpbin endpoints, wrong on purpose about /get (its `url`
+    /// is a string, not an integer) and silent about /uuid, so checks against it have findings.
+    static let httpbinOpenAPI = """
+        openapi: 3.0.3
+        info: {title: httpbin, version: "1"}
+        paths:
+          /anything/users:
+            post:
+              requestBody:
+                content:
+                  application/json:
+                    schema: {type: object, properties: {name: {type: string}, age: {type: integer}}}
+              responses: {"200": {description: ok}}
+          /get:
+            get:
+              responses:
+                "200":
+                  description: ok
+                  content: {application/json: {schema: {type: object, properties: {url: {type: integer}}}}}
+          /status/{code}:
+            get: {responses: {"200": {description: ok}}}
+        """
 }

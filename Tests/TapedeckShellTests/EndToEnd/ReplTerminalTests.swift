@@ -189,26 +189,7 @@ struct ReplTerminalTests {
         let folder = try Binary.temporaryDirectory("repl-openapi")
         defer { try? FileManager.default.removeItem(at: folder) }
         let spec = folder.appendingPathComponent("httpbin.yaml")
-        try Data("""
-            openapi: 3.0.3
-            info: {title: httpbin, version: "1"}
-            paths:
-              /anything/users:
-                post:
-                  requestBody:
-                    content:
-                      application/json:
-                        schema: {type: object, properties: {name: {type: string}, age: {type: integer}}}
-                  responses: {"200": {description: ok}}
-              /get:
-                get:
-                  responses:
-                    "200":
-                      description: ok
-                      content: {application/json: {schema: {type: object, properties: {url: {type: integer}}}}}
-              /status/{code}:
-                get: {responses: {"200": {description: ok}}}
-            """.utf8).write(to: spec)
+        try Data(Binary.httpbinOpenAPI.utf8).write(to: spec)
         try withRepl(["repl", base, "--openapi", spec.path]) { tmux in
             try tmux.type("ls", then: "Enter")
             let listing = try tmux.waitFor { $0.contains("status/") }

@@ -109,17 +109,7 @@ struct RunCommandTests {
     func openAPIWarnings() throws {
         let folder = try Binary.temporaryDirectory("run-openapi")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data("""
-            openapi: 3.1.0
-            info: {title: httpbin, version: "1"}
-            paths:
-              /get:
-                get:
-                  responses:
-                    "200":
-                      description: ok
-                      content: {application/json: {schema: {type: object, properties: {url: {type: integer}}}}}
-            """.utf8).write(to: folder.appendingPathComponent("spec.yaml"))
+        try Data(Binary.httpbinOpenAPI.utf8).write(to: folder.appendingPathComponent("spec.yaml"))
         try Data("get {{base}}/get\nexpect 200\nget {{base}}/uuid\n".utf8).write(to: folder.appendingPathComponent("t.tape"))
         let environment = ["HOME": folder.path, "XDG_STATE_HOME": folder.path]
         let run = try Binary.run(["run", "t.tape", "--openapi", "spec.yaml", "--var", "base=\(base)"], in: folder, extraEnvironment: environment)

@@ -65,33 +65,10 @@ enum InteropFixtures {
     /// Runs a program and returns its exit status, stdout and stderr; kills it after `timeout`.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                     timeout: TimeInterval = 60) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        let outData = Box(), errData = Box()
-        let group = DispatchGroup()
-        for (pipe, box) in [(out, outData), (err, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                box.data = pipe.fileHandleForReading.readDataToEndOfFile()
-                group.leave()
-            }
-        }
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        group.wait()
-        return (process.terminationStatus, String(decoding: outData.data, as: UTF8.self),
-                String(decoding: errData.data, as: UTF8.self))
+        let output = try ChildProcess.run(executable, arguments, environment: environment, timeout: timeout)
+        return (output.status, String(decoding: output.stdout, as: UTF8.self), String(decoding: output.stderr, as: UTF8.self))
     }
 
-    private final class Box: @unchecked Sendable { var data = Data() }
 
     static var venv: String? { ProcessInfo.processInfo.environment["TAPEDECK_VENV"] }
     static var httpbin: String? { ProcessInfo.processInfo.environment["TAPEDECK_HTTPBIN_URL"] }
