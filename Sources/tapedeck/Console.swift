@@ -43,17 +43,23 @@ enum Console {
 
     /// A line on stderr that is neither an error nor a warning (`saved 1.2 MB to out.bin`).
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data((shown(message) + "\n").utf8))
+    }
+
+    /// `text` with its control characters shown as `\xNN` when stderr is a terminal: an error
+    /// that quotes a server's text (a Location, a reason phrase) cannot drive the terminal.
+    private static func shown(_ text: String) -> String {
+        isatty(STDERR_FILENO) == 1 ? TerminalText.visible(text) : text
     }
 
     static func flush() { fflush(stdout) }
 
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("tapedeck: error: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("tapedeck: error: \(shown(message))\n".utf8))
     }
 
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("tapedeck: warning: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("tapedeck: warning: \(shown(message))\n".utf8))
     }
 
     /// Prints `error` and returns the documented exit code for it.

@@ -4,15 +4,20 @@ import Foundation
 /// executable decides that it is stdout.
 public struct ShellOutput: Sendable {
     private let sink: @Sendable (String) -> Void
+    private let escapesControls: Bool
 
-    /// Writes through `sink`; each call gets complete lines.
-    public init(_ sink: @escaping @Sendable (String) -> Void) {
+    /// Writes through `sink`; each call gets complete lines. With `escapingControls`, control
+    /// characters in ``line(_:)`` are shown as `\xNN` (``TerminalText/visible(_:keepLineBreaks:)``).
+    public init(escapingControls: Bool = false, _ sink: @escaping @Sendable (String) -> Void) {
         self.sink = sink
+        escapesControls = escapingControls
     }
 
-    /// Writes to a file handle the caller owns (the executable passes stdout).
+    /// Writes to a file handle the caller owns (the executable passes stdout or stderr). On a
+    /// terminal, control characters in lines (from a server's text quoted in an error) are
+    /// shown, not obeyed; piped output stays byte-exact.
     public init(handle: FileHandle) {
-        self.sink = { text in handle.write(Data(text.utf8)) }
+        self.init(escapingControls: isatty(handle.fileDescriptor) == 1) { text in handle.write(Data(text.utf8)) }
     }
 
     /// Discards everything.
@@ -25,6 +30,7 @@ public struct ShellOutput: Sendable {
 
     /// Writes `text` followed by a newline unless it already ends with one.
     public func line(_ text: String) {
-        sink(text.hasSuffix("\n") ? text : text + "\n")
+        let shown = escapesControls ? TerminalText.visible(text) : text
+        sink(shown.hasSuffix("\n") ? shown : shown + "\n")
     }
 }

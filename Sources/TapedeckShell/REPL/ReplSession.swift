@@ -130,7 +130,10 @@ public final class ReplSession {
         var message = error.localizedDescription
         // The terminal echoed ^C where the cursor was; the message starts on the next line.
         if case .cancelled = error, editor.interactive { message = "\n" + message }
-        errors.line(interpreter.options.colors ? "\u{1B}[31m\(message)\u{1B}[0m" : message)
+        guard interpreter.options.colors else { return errors.line(message) }
+        errors.control("\u{1B}[31m")
+        errors.line(message)
+        errors.control("\u{1B}[0m")
     }
 
     private func refreshCompletion() {

@@ -10,11 +10,13 @@ final class TmuxSession {
         ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    let socket = "tapedeck-test-\(UUID().uuidString.prefix(8))"
+    /// The server's socket, inside `home` (not tmux's shared folder), removed by ``stop()``.
+    let socket: String
     let home: URL
 
     init(home: URL) {
         self.home = home
+        socket = home.appendingPathComponent(".tmux-\(UUID().uuidString.prefix(8))").path
     }
 
     var historyFile: URL { home.appendingPathComponent("state/tapedeck/history") }
@@ -25,7 +27,7 @@ final class TmuxSession {
         var command = (["env", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state", "LANG=C.UTF-8", "TERM=xterm-256color", "NO_COLOR=1",
                         Binary.path ?? "tapedeck"] + arguments).map(Self.shellQuote).joined(separator: " ")
         if holdAfterExit { command += "; echo \"[exit $?]\"; sleep 120" }
-        try spawn(["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", command])
+        try spawn(["tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", command])
     }
 
     /// Sends keys (tmux key names such as `Enter`, `Tab`, `C-c`, `Up`), or literal text with `literal`.
@@ -62,13 +64,14 @@ final class TmuxSession {
 
     func stop() {
         _ = try? tmux(["kill-server"])
+        unlink(socket)
     }
 
     @discardableResult
     private func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-L", socket] + arguments
+        process.arguments = ["tmux", "-S", socket] + arguments
         // The server started by new-session inherits the client's descriptors: give it none of
         // ours, or reading to end of file would wait for the server to exit.
         let output = Pipe()

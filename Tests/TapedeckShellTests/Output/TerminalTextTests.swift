@@ -45,4 +45,26 @@ struct TerminalTextTests {
         both.parts = .response
         #expect(String(decoding: ResponseRenderer(options: both).output(for: hostile), as: UTF8.self).contains("X-Title: \u{1B}]0;pwned\u{07}tail"))
     }
+
+    #if canImport(Glibc)
+    @Test("an output on a terminal shows control characters in lines (an error quoting a server's text); on a pipe it writes them as they are")
+    func outputOnTerminal() throws {
+        var master: Int32 = -1, replica: Int32 = -1
+        try #require(openpty(&master, &replica, nil, nil, nil) == 0)
+        defer { close(master) }
+        let terminal = FileHandle(fileDescriptor: replica, closeOnDealloc: true)
+        let hostile = "redirect to 'gopher://x/\u{1B}]0;pwned\u{07}'"
+        ShellOutput(handle: terminal).line(hostile)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = read(master, &buffer, buffer.count)
+        let written = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+        #expect(written.hasPrefix(#"redirect to 'gopher://x/\x1b]0;pwned\x07'"#), "\(written.debugDescription)")
+
+        let pipe = Pipe()
+        ShellOutput(handle: pipe.fileHandleForWriting).line(hostile)
+        try pipe.fileHandleForWriting.close()
+        #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == hostile + "\n")
+    }
+    #endif
 }
+
