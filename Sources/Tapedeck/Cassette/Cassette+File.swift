@@ -10,20 +10,22 @@ extension Cassette {
     /// ```
     ///
     /// A file larger than `maximumFileSize` (``defaultMaximumFileSize``, 1 GiB) is refused before
-    /// it is read, and compressed bodies in vcrpy and HAR files decode within ``BodyLimits``, so
-    /// no cassette can exhaust memory.
+    /// it is read, and compressed bodies in vcrpy, HAR and cassetter files decode within `limits`
+    /// (``BodyLimits``: 100 MiB and a ratio of 200 by default), so no cassette can exhaust memory.
     ///
     /// Interactions a recording session journaled beside the file and has not merged yet
     /// (`NAME.journal`, see ``CassetteStore``) are merged into it first, so a cassette reads
     /// whole even while it is recorded into, or after the recorder was killed.
-    public static func load(from url: URL, maximumFileSize: Int = Cassette.defaultMaximumFileSize) throws(CassetteError) -> Cassette {
-        try CassetteMerge.read(url, maximumFileSize: maximumFileSize)
+    public static func load(from url: URL, maximumFileSize: Int = Cassette.defaultMaximumFileSize,
+                            limits: BodyLimits = BodyLimits()) throws(CassetteError) -> Cassette {
+        try CassetteMerge.read(url, maximumFileSize: maximumFileSize, limits: limits)
     }
 
-    /// Reads the cassette file alone (``load(from:maximumFileSize:)`` without the journal).
-    static func loadFile(from url: URL, maximumFileSize: Int = Cassette.defaultMaximumFileSize) throws(CassetteError) -> Cassette {
+    /// Reads the cassette file alone (``load(from:maximumFileSize:limits:)`` without the journal).
+    static func loadFile(from url: URL, maximumFileSize: Int = Cassette.defaultMaximumFileSize,
+                         limits: BodyLimits = BodyLimits()) throws(CassetteError) -> Cassette {
         if let format = CassetteFormat(for: url), format != .native {
-            return try loadInterop(from: url, format: format, maximumFileSize: maximumFileSize)
+            return try loadInterop(from: url, format: format, maximumFileSize: maximumFileSize, limits: limits)
         }
         let data: Data
         do {
@@ -31,11 +33,11 @@ extension Cassette {
         } catch {
             throw .unreadable(path: url.path, reason: error.reason)
         }
-        if VCRCassetteReader.looksLikeVCRJSON(data) { return try decodeInterop(data, from: url, format: .vcrYAML) }
+        if VCRCassetteReader.looksLikeVCRJSON(data) { return try decodeInterop(data, from: url, format: .vcrYAML, limits: limits) }
         return try CassetteCodec.decode(data, source: url.path)
     }
 
-    /// The largest cassette file ``load(from:maximumFileSize:)`` reads unless told otherwise: 1 GiB.
+    /// The largest cassette file ``load(from:maximumFileSize:limits:)`` reads unless told otherwise: 1 GiB.
     public static let defaultMaximumFileSize = 1 << 30
 
     /// The native-format bytes (deterministic: the same cassette always gives the same bytes).

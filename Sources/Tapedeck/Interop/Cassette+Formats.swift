@@ -4,22 +4,23 @@ extension Cassette {
     /// Reads a vcrpy or HAR file for ``load(from:)``, which dispatches here by extension so
     /// every replay site (REPL `replay`, `tapedeck run --replay`, `URLSession.replaying`)
     /// accepts all three formats. Errors keep the interop message (file, path inside, problem).
-    static func loadInterop(from url: URL, format: CassetteFormat,
-                            maximumFileSize: Int = Cassette.defaultMaximumFileSize) throws(CassetteError) -> Cassette {
+    static func loadInterop(from url: URL, format: CassetteFormat, maximumFileSize: Int = Cassette.defaultMaximumFileSize,
+                            limits: BodyLimits = BodyLimits()) throws(CassetteError) -> Cassette {
         let data: Data
         do {
             data = try FileAccess.read(url, maximumSize: maximumFileSize)
         } catch {
             throw .unreadable(path: url.path, reason: error.reason)
         }
-        return try decodeInterop(data, from: url, format: format)
+        return try decodeInterop(data, from: url, format: format, limits: limits)
     }
 
     /// Decodes a vcrpy (YAML or JSON) or HAR file's bytes, mapping errors to ``CassetteError``.
-    static func decodeInterop(_ data: Data, from url: URL, format: CassetteFormat) throws(CassetteError) -> Cassette {
+    static func decodeInterop(_ data: Data, from url: URL, format: CassetteFormat,
+                              limits: BodyLimits = BodyLimits()) throws(CassetteError) -> Cassette {
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
         do {
-            return try decode(data, format: format, file: url.path, defaultDate: modified ?? Date(timeIntervalSince1970: 0))
+            return try decode(data, format: format, file: url.path, defaultDate: modified ?? Date(timeIntervalSince1970: 0), limits: limits)
         } catch let error as InteropError {
             switch error {
             case let .malformed(file, path, problem): throw .invalidField(path: file, pointer: path, problem: problem)
@@ -46,14 +47,16 @@ extension Cassette {
 
     /// Decodes cassette bytes in `format`; `file` names the source in errors, and `defaultDate`
     /// is the `recordedAt` of interactions whose format has no date (plain vcrpy cassettes).
+    /// Compressed bodies (vcrpy, HAR and cassetter files may hold gzip) decode within `limits`.
     public static func decode(
-        _ data: Data, format: CassetteFormat, file: String, defaultDate: Date = Date(timeIntervalSince1970: 0)
+        _ data: Data, format: CassetteFormat, file: String, defaultDate: Date = Date(timeIntervalSince1970: 0),
+        limits: BodyLimits = BodyLimits()
     ) throws -> Cassette {
         switch format {
         case .native: try CassetteCodec.decode(data, source: file)
-        case .vcrYAML: try VCRCassetteReader.read(data, file: file, defaultDate: defaultDate)
-        case .har: try HARReader.read(data, file: file)
-        case .cassetter: try CassetterReader.read(data, file: file, defaultDate: defaultDate)
+        case .vcrYAML: try VCRCassetteReader.read(data, file: file, defaultDate: defaultDate, limits: limits)
+        case .har: try HARReader.read(data, file: file, limits: limits)
+        case .cassetter: try CassetterReader.read(data, file: file, defaultDate: defaultDate, limits: limits)
         }
     }
 

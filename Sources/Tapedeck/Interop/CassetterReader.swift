@@ -14,8 +14,8 @@ import Yams
 /// ```
 public enum CassetterReader {
     /// Decodes a cassetter cassette; interactions without `recorded_at` get `defaultDate`.
-    public static func read(_ data: Data, file: String, defaultDate: Date) throws(InteropError) -> Cassette {
-        try read(root: YAMLCursor.root(data, file: file), defaultDate: defaultDate)
+    public static func read(_ data: Data, file: String, defaultDate: Date, limits: BodyLimits = BodyLimits()) throws(InteropError) -> Cassette {
+        try read(root: YAMLCursor.root(data, file: file), defaultDate: defaultDate, limits: limits)
     }
 
     /// Whether YAML bytes are a cassette in cassetter's dialect (for naming a file's format).
@@ -38,18 +38,18 @@ public enum CassetterReader {
         }
     }
 
-    static func read(root: YAMLCursor, defaultDate: Date) throws(InteropError) -> Cassette {
+    static func read(root: YAMLCursor, defaultDate: Date, limits: BodyLimits) throws(InteropError) -> Cassette {
         if let version = try root.optional("version"), try version.int() != 1 {
             throw version.failure("cassetter cassette version \(try version.int()) is not supported; Tapedeck reads version 1")
         }
         var interactions: [Interaction] = []
         for item in try root.optional("interactions")?.sequence() ?? [] {
-            interactions.append(try interaction(item, defaultDate: defaultDate))
+            interactions.append(try interaction(item, defaultDate: defaultDate, limits: limits))
         }
         return Cassette(interactions: interactions)
     }
 
-    private static func interaction(_ item: YAMLCursor, defaultDate: Date) throws(InteropError) -> Interaction {
+    private static func interaction(_ item: YAMLCursor, defaultDate: Date, limits: BodyLimits) throws(InteropError) -> Interaction {
         let requestCursor = try item.required("request")
         let methodCursor = try requestCursor.required("method")
         guard let method = FieldValue.method(try methodCursor.string()) else {
@@ -68,7 +68,7 @@ public enum CassetterReader {
         var headers = try headers(responseCursor.optional("headers"))
         var body = try body(responseCursor.optional("body")) ?? Data()
         do {
-            try ContentCoding.normalize(headers: &headers, body: &body)
+            try ContentCoding.normalize(headers: &headers, body: &body, limits: limits)
         } catch {
             throw (try responseCursor.optional("body") ?? responseCursor).failure("the compressed body cannot be decoded: \(error.reason)")
         }

@@ -12,13 +12,13 @@ import Foundation
 /// ```
 public enum HARReader {
     /// Decodes a HAR document into a cassette, one interaction per entry, in file order.
-    public static func read(_ data: Data, file: String) throws(InteropError) -> Cassette {
+    public static func read(_ data: Data, file: String, limits: BodyLimits = BodyLimits()) throws(InteropError) -> Cassette {
         let root = try JSONCursor.root(data, file: file)
         let log = try root.required("log")
         let entries = try log.required("entries").array()
         var interactions: [Interaction] = []
         interactions.reserveCapacity(entries.count)
-        for entry in entries { interactions.append(try interaction(entry)) }
+        for entry in entries { interactions.append(try interaction(entry, limits: limits)) }
         var metadata: [String: String] = [:]
         if let custom = try log.optional("_tapedeck"), case let .object(members) = custom.value {
             for (key, value) in members { if case let .string(text) = value { metadata[key] = text } }
@@ -26,13 +26,13 @@ public enum HARReader {
         return Cassette(interactions: interactions, metadata: metadata)
     }
 
-    private static func interaction(_ entry: JSONCursor) throws(InteropError) -> Interaction {
+    private static func interaction(_ entry: JSONCursor, limits: BodyLimits) throws(InteropError) -> Interaction {
         let started = try entry.required("startedDateTime")
         guard let recordedAt = RFC3339Date.parse(try started.string()) else {
             throw started.failure("not an ISO 8601 date-time (\(started.kind)); expected e.g. 2024-05-01T12:00:00.123Z")
         }
         let request = try self.request(entry.required("request"))
-        var response = try self.response(entry.required("response"), requestURL: request.url)
+        var response = try self.response(entry.required("response"), requestURL: request.url, limits: limits)
         response.duration = max(0, try entry.optional("time")?.double() ?? 0) / 1000
         return Interaction(request: request, response: response, recordedAt: recordedAt)
     }
@@ -77,7 +77,7 @@ public enum HARReader {
 
     // MARK: - Response
 
-    private static func response(_ cursor: JSONCursor, requestURL: URL) throws(InteropError) -> HTTPResponse {
+    private static func response(_ cursor: JSONCursor, requestURL: URL, limits: BodyLimits) throws(InteropError) -> HTTPResponse {
         let statusCursor = try cursor.required("status")
         let status = try statusCursor.int()
         guard (100...999).contains(status) else {
@@ -108,7 +108,7 @@ public enum HARReader {
             headers.append(name: "Content-Type", value: mime)
         }
         do {
-            try ContentCoding.normalize(headers: &headers, body: &body)
+            try ContentCoding.normalize(headers: &headers, body: &body, limits: limits)
         } catch {
             throw content.failure("the compressed body cannot be decoded: \(error.reason)")
         }

@@ -13,9 +13,9 @@ import Foundation
 /// ```
 public enum VCRCassetteReader {
     /// Decodes a vcrpy cassette; interactions without Tapedeck metadata get `defaultDate`.
-    public static func read(_ data: Data, file: String, defaultDate: Date) throws(InteropError) -> Cassette {
+    public static func read(_ data: Data, file: String, defaultDate: Date, limits: BodyLimits = BodyLimits()) throws(InteropError) -> Cassette {
         let root = try YAMLCursor.root(data, file: file)
-        if CassetterReader.recognizes(root) { return try CassetterReader.read(root: root, defaultDate: defaultDate) }
+        if CassetterReader.recognizes(root) { return try CassetterReader.read(root: root, defaultDate: defaultDate, limits: limits) }
         let items: [YAMLCursor]
         var extras: [YAMLCursor] = []
         var metadata: [String: String] = [:]
@@ -36,7 +36,7 @@ public enum VCRCassetteReader {
         var interactions: [Interaction] = []
         interactions.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            interactions.append(try interaction(item, extra: index < extras.count ? extras[index] : nil, defaultDate: defaultDate))
+            interactions.append(try interaction(item, extra: index < extras.count ? extras[index] : nil, defaultDate: defaultDate, limits: limits))
         }
         return Cassette(interactions: interactions, metadata: metadata)
     }
@@ -56,9 +56,9 @@ public enum VCRCassetteReader {
             && contains("\"interactions\"") && contains("\"uri\"")
     }
 
-    private static func interaction(_ item: YAMLCursor, extra: YAMLCursor?, defaultDate: Date) throws(InteropError) -> Interaction {
+    private static func interaction(_ item: YAMLCursor, extra: YAMLCursor?, defaultDate: Date, limits: BodyLimits) throws(InteropError) -> Interaction {
         let request = try self.request(item.required("request"))
-        var response = try self.response(item.required("response"))
+        var response = try self.response(item.required("response"), limits: limits)
         var recordedAt = defaultDate
         response.url = request.url
         if let extra {
@@ -139,7 +139,7 @@ public enum VCRCassetteReader {
 
     // MARK: - Response
 
-    private static func response(_ cursor: YAMLCursor) throws(InteropError) -> HTTPResponse {
+    private static func response(_ cursor: YAMLCursor, limits: BodyLimits) throws(InteropError) -> HTTPResponse {
         let statusCursor = try cursor.required("status")
         let status: Int
         var reason: String?
@@ -164,7 +164,7 @@ public enum VCRCassetteReader {
         }
         headers.remove(name: "Transfer-Encoding")
         do {
-            try ContentCoding.normalize(headers: &headers, body: &body)
+            try ContentCoding.normalize(headers: &headers, body: &body, limits: limits)
         } catch {
             throw (try cursor.optional("body") ?? cursor).failure("the compressed body cannot be decoded: \(error.reason)")
         }

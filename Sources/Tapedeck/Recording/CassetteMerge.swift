@@ -33,8 +33,11 @@ enum CassetteMerge {
 
     /// The cassette at `url` with its journal merged in (``Cassette/load(from:)``): read under
     /// the shared lock, or merged first under the exclusive one when anything is beside it.
-    static func read(_ url: URL, maximumFileSize: Int = Cassette.defaultMaximumFileSize) throws(CassetteError) -> Cassette {
-        let load = { () throws(CassetteError) -> Cassette in try Cassette.loadFile(from: url, maximumFileSize: maximumFileSize) }
+    static func read(_ url: URL, maximumFileSize: Int = Cassette.defaultMaximumFileSize,
+                     limits: BodyLimits = BodyLimits()) throws(CassetteError) -> Cassette {
+        let load = { () throws(CassetteError) -> Cassette in
+            try Cassette.loadFile(from: url, maximumFileSize: maximumFileSize, limits: limits)
+        }
         guard let lock = DirectoryLock(directoryOf: url) else { return try load() }
         guard hasLeftovers(url) else { return try lock.withLock(shared: true, load) }
         return try lock.withLock { () throws(CassetteError) -> Cassette in

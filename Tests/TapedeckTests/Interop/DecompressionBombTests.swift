@@ -69,6 +69,29 @@ struct DecompressionBombTests {
         }
     }
 
+    @Test("Cassette.load takes the limits: an 8 MiB body too large for the default ratio reads whole with looser ones, and a smaller maximum refuses a 1 MiB one")
+    func loadLimits() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-limits-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let large = folder.appendingPathComponent("large.yaml")
+        try vcrpy(try Self.compressedZeros(megabytes: 8), encoding: "gzip").write(to: large)
+        #expect(throws: CassetteError.self) { try Cassette.load(from: large) }
+        let loose = BodyLimits(maximumBodySize: 16 * 1024 * 1024, maximumExpansionRatio: 100_000)
+        #expect(try Cassette.load(from: large, limits: loose).interactions[1].response.body.count == 8 * 1024 * 1024)
+
+        let small = folder.appendingPathComponent("small.yaml")
+        try vcrpy(try Self.compressedZeros(megabytes: 1), encoding: "gzip").write(to: small)
+        #expect(try Cassette.load(from: small).interactions[1].response.body.count == 1024 * 1024)
+        let strict = BodyLimits(maximumBodySize: 512 * 1024, ratioFloor: 256 * 1024)
+        do {
+            _ = try Cassette.load(from: small, limits: strict)
+            Issue.record("a 1 MiB body was read past a 512 KiB maximum")
+        } catch {
+            #expect(error.localizedDescription.contains("interactions[1].response.body"), "\(error.localizedDescription)")
+        }
+    }
+
     @Test("the limit is the maximum size, or the expansion ratio past the floor; ordinary bodies decode")
     func limits() throws {
         let limits = BodyLimits(maximumBodySize: 4 * 1024 * 1024, maximumExpansionRatio: 200, ratioFloor: 1024 * 1024)
