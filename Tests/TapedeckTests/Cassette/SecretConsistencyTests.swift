@@ -149,6 +149,19 @@ struct SecretConsistencyTests {
         #expect(throws: Never.self) { try replay.serve(incoming) }
     }
 
+    @Test("a request served on replay's fast path still teaches its header's token, so a later request with it in the path matches")
+    func fastPathLearns() throws {
+        let me = Interaction.make(.get, "http://api.test/me", requestHeaders: ["Authorization": "Bearer \(Self.token)"], body: "ada")
+        let byToken = Interaction.make(.get, "http://api.test/sessions/\(Self.token)", body: "open")
+        let recorded = Redactor.standard.redact(Cassette(interactions: [me, byToken]))
+        #expect(recorded.interactions[1].request.url.path.contains("REDACTED"))
+        let replay = ReplayTransport(cassette: recorded)
+        let first = HTTPRequest(method: .get, url: URL(string: "http://api.test/me")!, headers: ["Authorization": "Bearer \(Self.token)"])
+        #expect(String(decoding: try replay.serve(first).body, as: UTF8.self) == "ada")
+        let second = HTTPRequest(method: .get, url: URL(string: "http://api.test/sessions/\(Self.token)")!)
+        #expect(String(decoding: try replay.serve(second).body, as: UTF8.self) == "open")
+    }
+
     @Test("free text loses credential pairs, header lines, bearer tokens and every known secret")
     func text() {
         let text = #"actual: {"access_token":"abc123xyz789","api_key":"k-1234567","name":"ok"} then password=hunter2&x=1"#
