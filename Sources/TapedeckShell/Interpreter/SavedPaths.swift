@@ -1,6 +1,6 @@
 import Foundation
 
-/// Rewrites the file paths of `record`, `replay` and `include` lines when `save` writes them
+/// Rewrites the file paths of `record`, `replay`, `include` and `openapi` lines when `save` writes them
 /// into a script in another folder.
 ///
 /// At the prompt a relative path starts from the working directory; in a script it starts
@@ -16,6 +16,7 @@ enum SavedPaths {
         let word: Word
         switch statement.command {
         case .record(let path, _), .replay(let path, _), .include(let path): word = path
+        case .openapi(let path?) where path.quoted || path.text != "off": word = path
         default: return line
         }
         let path = word.text

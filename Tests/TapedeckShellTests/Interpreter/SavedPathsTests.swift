@@ -6,7 +6,7 @@ import Testing
 struct SavedPathsTests {
     let work = URL(fileURLWithPath: "/home/ada/project")
 
-    @Test("record, replay and include paths are re-expressed from the script's folder, flags kept",
+    @Test("record, replay, include and openapi paths are re-expressed from the script's folder, flags kept",
           arguments: [
               ("replay Sessions/a.cassette.json --repeat", "/tmp/scripts", "replay ../../home/ada/project/Sessions/a.cassette.json --repeat"),
               ("record Sessions/a.json --mode new", "/home/ada/project/tests", "record ../Sessions/a.json --mode new"),
@@ -16,6 +16,8 @@ struct SavedPathsTests {
               ("replay /abs/a.json", "/tmp", "replay /abs/a.json"),
               ("replay {{dir}}/a.json", "/tmp", "replay {{dir}}/a.json"),
               ("get /Sessions/a.json", "/tmp", "get /Sessions/a.json"),
+              ("openapi specs/api.yaml", "/home/ada/project/tests", "openapi ../specs/api.yaml"),
+              ("openapi off", "/tmp", "openapi off"),
           ])
     func rewrite(_ line: String, _ folder: String, _ expected: String) {
         #expect(SavedPaths.rewrite(line, from: work, to: URL(fileURLWithPath: folder)) == expected)
