@@ -21,11 +21,7 @@ public struct CassetteOpenAPICheck: Sendable {
             spec.document.components[item].map { OpenAPIRoute(path: path.rawValue, item: $0) }
         }.sorted { $0.literalCount > $1.literalCount }
         // Server URLs with a path (`https://api.example.com/v1`) prefix every documented path.
-        basePaths = spec.document.servers.compactMap { server -> String? in
-            let path = URLComponents(string: server.urlTemplate.absoluteString)?.path ?? ""
-            let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-            return trimmed.isEmpty ? nil : trimmed
-        }
+        basePaths = spec.basePaths
     }
 
     /// Every finding, in interaction order.
@@ -35,6 +31,12 @@ public struct CassetteOpenAPICheck: Sendable {
 
     /// The findings for one interaction; `index` names it.
     public func findings(for interaction: Interaction, at index: Int) -> [OpenAPIFinding] {
+        findings(for: interaction, at: index, alsoUnder: nil)
+    }
+
+    /// The findings for one interaction whose path may also start with `prefix` (the path of the
+    /// base URL a session sends to) before the document's paths.
+    func findings(for interaction: Interaction, at index: Int, alsoUnder prefix: String?) -> [OpenAPIFinding] {
         let request = interaction.request
         let method = request.method.rawValue.uppercased()
         let url = request.url.absoluteString
@@ -43,7 +45,7 @@ public struct CassetteOpenAPICheck: Sendable {
                            schemaLocation: location, message: message)
         }
         let path = request.url.path.isEmpty ? "/" : request.url.path
-        guard let (route, pathValues) = match(path) else {
+        guard let (route, pathValues) = match(path, alsoUnder: prefix) else {
             return [finding(.unknownPath, "", "#/paths", "no path of \(spec.path) matches \(path)")]
         }
         let pathLocation = SchemaLocation.append("#/paths", route.path)
@@ -105,9 +107,10 @@ public struct CassetteOpenAPICheck: Sendable {
         return results
     }
 
-    private func match(_ path: String) -> (OpenAPIRoute, [String: String])? {
+    private func match(_ path: String, alsoUnder prefix: String?) -> (OpenAPIRoute, [String: String])? {
         var candidates = [path]
-        for base in basePaths where path.hasPrefix(base + "/") || path == base {
+        let extra = prefix.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }.flatMap { $0.isEmpty ? nil : $0 }
+        for base in basePaths + (extra.map { [$0] } ?? []) where path.hasPrefix(base + "/") || path == base {
             let rest = String(path.dropFirst(base.count))
             candidates.append(rest.isEmpty ? "/" : rest)
         }

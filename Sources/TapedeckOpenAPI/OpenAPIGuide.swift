@@ -67,16 +67,19 @@ public struct OpenAPIGuide: Sendable {
         (methodsByPath.count, methodsByPath.values.reduce(0) { $0 + $1.count })
     }
 
-    /// The first server's URL, when it is absolute (`https://api.example.com/v1`).
+    /// The first server's URL, when it is absolute (`https://api.example.com/v1`), its
+    /// variables at their defaults.
     public var serverURL: URL? {
-        guard let text = spec.document.servers.first?.urlTemplate.absoluteString, let url = URL(string: text),
-              ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else { return nil }
+        guard let url = spec.serverURLs.first, ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            return nil
+        }
         return url
     }
 
-    /// Whether `path` (concrete, such as `/users/42`) is a documented path or lies on the way to one.
+    /// Whether `path` (concrete, such as `/users/42`) is a documented path or lies on the way to
+    /// one; a path under a server's base path (`/v1/users` for server `…/v1`) counts too.
     public func knows(_ path: String) -> Bool {
-        let parts = Self.segments(path)
+        let parts = Self.segments(documentPath(path))
         return templates.contains { template in
             template.count >= parts.count && zip(template, parts).allSatisfy(Self.segment)
         }
@@ -86,31 +89,35 @@ public struct OpenAPIGuide: Sendable {
     /// order: those of the template that routes it, literal segments winning (`/users/me`
     /// before `/users/{id}`).
     public func methods(at path: String) -> [String] {
-        let parts = Self.segments(path)
+        let parts = Self.segments(documentPath(path))
         return methodsByPath.filter { Self.matches(Self.segments($0.key), parts) }
             .max { (Self.literalCount($0.key), $1.key) < (Self.literalCount($1.key), $0.key) }?.value ?? []
     }
 
-    /// The segments directly under `path`, sorted: literal names first, then templates.
+    /// The segments directly under `path`, sorted: literal names first, then templates. Each
+    /// has the methods of its own template (`{userId}` those of `/users/{userId}`, not of a
+    /// sibling `/users/{id}`).
     public func children(of path: String) -> [Entry] {
-        let parts = Self.segments(path)
+        let parts = Self.segments(documentPath(path))
         var names: [String] = []
+        var methods: [String: [String]] = [:]
         var deeper: Set<String> = []
         for template in templates where template.count > parts.count && zip(template, parts).allSatisfy(Self.segment) {
             let name = String(template[parts.count])
             if !names.contains(name) { names.append(name) }
             if template.count > parts.count + 1 { deeper.insert(name) }
+            let own = "/" + template.prefix(parts.count + 1).joined(separator: "/")
+            for method in methodsByPath[own] ?? [] where !(methods[name] ?? []).contains(method) { methods[name, default: []].append(method) }
         }
-        let prefix = parts.isEmpty ? "" : "/" + parts.joined(separator: "/")
         return names.sorted { ($0.hasPrefix("{") ? 1 : 0, $0) < ($1.hasPrefix("{") ? 1 : 0, $1) }.map { name in
-            Entry(name: name, methods: methods(at: prefix + "/" + name), hasChildren: deeper.contains(name))
+            Entry(name: name, methods: methods[name] ?? [], hasChildren: deeper.contains(name))
         }
     }
 
     /// The documented inputs of `method` at `path` (concrete): query, header, path and cookie
     /// parameters, then the JSON request body's top-level members; nil when not documented.
     public func inputs(method: String, path: String) -> [Input]? {
-        let parts = Self.segments(path)
+        let parts = Self.segments(documentPath(path))
         let method = method.uppercased()
         let components = spec.document.components
         guard let (template, item) = spec.document.paths.lazy.compactMap({ key, value -> (String, OpenAPI.PathItem)? in
@@ -152,9 +159,22 @@ public struct OpenAPIGuide: Sendable {
     }
 
     /// What is wrong with one exchange by the document: path, method, status, parameters and
-    /// both bodies, as `tapedeck cassette check --openapi` reports them.
-    public func findings(request: HTTPRequest, response: HTTPResponse) -> [OpenAPIFinding] {
-        check.findings(for: Interaction(request: request, response: response, recordedAt: Date()), at: 0)
+    /// both bodies, as `tapedeck cassette check --openapi` reports them. `basePath` (the path of
+    /// the base URL the session sends to, `/api`) may come before the documented paths.
+    public func findings(request: HTTPRequest, response: HTTPResponse, basePath: String? = nil) -> [OpenAPIFinding] {
+        check.findings(for: Interaction(request: request, response: response, recordedAt: Date()), at: 0, alsoUnder: basePath)
+    }
+
+    /// `path` as the document writes it: as given when a documented path lies on it, else
+    /// without the server base path it starts with (`/v1/users` → `/users` for server `…/v1`).
+    private func documentPath(_ path: String) -> String {
+        let parts = Self.segments(path)
+        if templates.contains(where: { $0.count >= parts.count && zip($0, parts).allSatisfy(Self.segment) }) { return path }
+        for base in spec.basePaths where path == base || path.hasPrefix(base + "/") {
+            let rest = String(path.dropFirst(base.count))
+            return rest.isEmpty ? "/" : rest
+        }
+        return path
     }
 
     private static func isString(_ schema: JSONSchema, components: OpenAPI.Components) -> Bool {

@@ -81,10 +81,16 @@ struct OpenAPIParameters {
         return nil
     }
 
-    /// A parameter's text as the JSON value its schema expects, so `abc` for an integer is found.
+    /// A parameter's or header's text as the JSON value its schema expects, so `abc` for an
+    /// integer is found; an array is its comma-separated items (OpenAPI's `simple` and `form`
+    /// styles), each typed by the item schema.
     static func typed(_ raw: String, for schema: JSONSchema, components: OpenAPI.Components) -> JSONValue {
         let resolved = (try? components.lookup(schema)) ?? schema
         switch resolved.value {
+        case .array(_, let array):
+            let items = raw.isEmpty ? [] : raw.split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            return .array(items.map { item in array.items.map { typed(item, for: $0, components: components) } ?? .string(item) })
         case .integer, .number:
             if case .number(let literal)? = try? JSONParser.parse(raw) { return .number(literal) }
             return .string(raw)

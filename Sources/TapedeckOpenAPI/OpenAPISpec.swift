@@ -51,4 +51,23 @@ public struct OpenAPISpec: Sendable {
         }
         throw .unsupportedVersion(path: path, version: version)
     }
+
+    /// The servers' URLs with their variables at their defaults
+    /// (`https://{env}.example.com/v1` → `https://prod.example.com/v1`); relative ones stay relative.
+    public var serverURLs: [URL] {
+        document.servers.compactMap { server in
+            var text = server.urlTemplate.absoluteString
+            for (name, variable) in server.variables { text = text.replacingOccurrences(of: "{\(name)}", with: variable.default) }
+            return URL(string: text)
+        }
+    }
+
+    /// The path of each server URL (`/v1`), which prefixes every documented path on the wire.
+    var basePaths: [String] {
+        serverURLs.compactMap { url in
+            let path = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
+            return path.isEmpty ? nil : path
+        }
+    }
 }
+

@@ -63,7 +63,7 @@ struct SchemaValidator {
             }
             if core.format == .int32, !(Double(Int32.min)...Double(Int32.max)).contains(number) {
                 fail("\(literal) does not fit format int32", at: location + "/format")
-            } else if core.format == .int64, Int64(literal) == nil {
+            } else if core.format == .int64, Int64(literal) == nil, Int64(exactly: number) == nil {
                 fail("\(literal) does not fit format int64", at: location + "/format")
             }
             Bounds.check(number, literal, minimum: integer.minimum.map { (Double($0.value), $0.exclusive) },

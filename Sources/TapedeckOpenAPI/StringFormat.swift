@@ -14,20 +14,39 @@ enum StringFormat {
     static func problem(_ value: String, format: String) -> String? {
         let valid: Bool
         switch format {
-        case "date-time": valid = RFC3339Date.parse(value) != nil
+        case "date-time": valid = isDateTime(value)
         case "date": valid = isDate(value)
-        case "time": valid = RFC3339Date.parse("2000-01-01T" + value) != nil
+        case "time": valid = isDateTime("2000-01-01T" + value)
         case "email": valid = isEmail(value)
         case "uuid": valid = isUUID(value)
         case "uri": valid = isURI(value, absolute: true)
         case "uri-reference": valid = isURI(value, absolute: false)
         case "hostname": valid = isHostname(value)
-        case "ipv4": valid = isAddress(value, family: AF_INET)
-        case "ipv6": valid = isAddress(value, family: AF_INET6)
+        case "ipv4": valid = !value.contains("\0") && isAddress(value, family: AF_INET)
+        case "ipv6": valid = !value.contains("\0") && isAddress(value, family: AF_INET6)
         case "byte": valid = value.count % 4 == 0 && Data(base64Encoded: value) != nil
         default: return nil
         }
         return valid ? nil : "\"\(value.count > 40 ? String(value.prefix(40)) + "…" : value)\" is not a valid \(format)"
+    }
+
+    /// RFC 3339's `date-time`, strictly: `T` between date and time, seconds, and an offset (`Z`
+    /// or `±hh:mm`), a day and time that exist.
+    private static func isDateTime(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") else { return false }
+        var rest = bytes[19...]
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            let digits = rest.prefix { (0x30...0x39).contains($0) }.count
+            guard digits > 0 else { return false }
+            rest = rest.dropFirst(digits)
+        }
+        let offset = String(decoding: rest, as: UTF8.self)
+        let numeric = offset.utf8.count == 6 && ["+", "-"].contains(offset.first) && offset.dropFirst(3).first == ":"
+            && offset.unicodeScalars.enumerated().allSatisfy { index, scalar in [0, 3].contains(index) || ("0"..."9").contains(scalar) }
+        guard offset == "Z" || offset == "z" || numeric else { return false }
+        return RFC3339Date.parse(value) != nil
     }
 
     /// `YYYY-MM-DD`, a day that exists.
@@ -35,13 +54,13 @@ enum StringFormat {
         value.utf8.count == 10 && RFC3339Date.parse(value + "T00:00:00Z") != nil
     }
 
-    /// `local@domain` with a dot in the domain and no spaces: what mail actually accepts, not
-    /// RFC 5322's comments and quoted forms.
+    /// `local@domain` with no spaces or control characters and a host name as the domain (RFC
+    /// 5321's mailbox, `a@localhost` included), not RFC 5322's comments and quoted forms.
     private static func isEmail(_ value: String) -> Bool {
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64 else { return false }
         guard !value.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true }) else { return false }
-        return isHostname(String(parts[1])) && parts[1].contains(".")
+        return isHostname(String(parts[1]))
     }
 
     /// 8-4-4-4-12 hexadecimal digits.

@@ -10,12 +10,17 @@ struct OpenAPIRulesTests {
 
     @Test("each string format rejects what it should and accepts what it should", arguments: [
         ("date-time", "2026-11-23T10:00:00Z", "2026-02-30T10:00:00Z"),
+        ("date-time", "2026-11-23T10:00:00.5+01:00", "2026-11-23 10:00:00"),
+        ("date-time", "2026-11-23t10:00:00z", "2026-11-23T10:00:00"),
+        ("time", "10:00:00Z", "10:00:00"),
         ("date", "2026-11-23", "2026-13-01"),
         ("email", "ada@example.com", "ada at example.com"),
+        ("email", "ada@localhost", "@example.com"),
         ("uuid", "0f8fad5b-d9cb-469f-a165-70867728950e", "0f8fad5b-d9cb-469f-a165"),
         ("uri", "https://example.com/a?b=1", "not a uri"),
         ("hostname", "api.example.com", "-bad-.example.com"),
         ("ipv4", "127.0.0.1", "256.0.0.1"),
+        ("ipv4", "10.0.0.1", "1.2.3.4\u{0}junk"),
         ("ipv6", "::1", "::g"),
         ("byte", "aGVsbG8=", "aGVsbG8"),
     ])
@@ -82,6 +87,35 @@ struct OpenAPIRulesTests {
         #expect(bad.map(\.pointer) == ["cookie session"])
         #expect(bad.first?.schemaLocation.hasSuffix("/parameters/1/schema/pattern") == true)
     }
+
+    @Test("int64 takes integers written as 1.0 or 1e3 and refuses 2^63; an array-typed header is read as comma-separated items")
+    func int64AndArrays() throws {
+        let spec = try OpenAPISpec.parse("""
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /n:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      headers:
+                        X-Limits: {schema: {type: array, items: {type: integer}}}
+                      content:
+                        application/json:
+                          schema: {type: object, properties: {v: {type: integer, format: int64}}}
+            """, path: "n.yaml")
+        func messages(_ value: String, limits: String = "1, 2") -> [String] {
+            let interaction = Interaction(request: HTTPRequest(method: .get, url: URL(string: "http://h/n")!),
+                                          response: HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "X-Limits": limits],
+                                                                 body: Data(#"{"v": \#(value)}"#.utf8)),
+                                          recordedAt: Date())
+            return CassetteOpenAPICheck(spec: spec).findings(for: interaction, at: 0).map(\.message)
+        }
+        #expect(messages("1.0") == [] && messages("1e3") == [] && messages("9223372036854775807") == [])
+        #expect(messages("9223372036854775808") == ["9223372036854775808 does not fit format int64"])
+        #expect(messages("1", limits: "1,x") == [#"expected integer, found string "x""#])
+    }
 }
 
 @Suite("OpenAPIGuide: the document's paths as a tree, its operations' inputs")
@@ -112,4 +146,28 @@ struct OpenAPIGuideTests {
         #expect(post.first { $0.name == "name" }?.required == true)
         #expect(guide.inputs(method: "DELETE", path: "/post") == nil)
     }
+
+    @Test("a path under the server's base path is the documented path; sibling templates keep their own methods")
+    func basePathsAndSiblings() throws {
+        let guide = OpenAPIGuide(spec: try OpenAPISpec.parse("""
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            servers: [{url: "https://{region}.api.test/v1", variables: {region: {default: eu}}}]
+            paths:
+              /users/{id}:
+                get: {responses: {"200": {description: ok}}}
+                delete: {responses: {"204": {description: ok}}}
+              /users/{userId}/posts:
+                get: {responses: {"200": {description: ok}}}
+            """, path: "s.yaml"))
+        #expect(guide.serverURL?.absoluteString == "https://eu.api.test/v1")
+        #expect(guide.knows("/v1/users/7") && guide.knows("/users/7/posts"))
+        #expect(guide.children(of: "/v1/users").map { "\($0.name) \($0.methods) \($0.hasChildren)" }
+            == ["{id} [\"GET\", \"DELETE\"] false", "{userId} [] true"])
+        let request = HTTPRequest(method: .get, url: URL(string: "http://localhost:8080/api/users/7")!)
+        #expect(guide.findings(request: request, response: HTTPResponse(status: 200)).map(\.kind) == [.unknownPath])
+        #expect(guide.findings(request: request, response: HTTPResponse(status: 200), basePath: "/api") == [],
+                "the session's base path comes off before matching")
+    }
 }
+

@@ -105,14 +105,17 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     /// redacted and redaction is idempotent, so a request that already has a recorded
     /// request's key redacts to that same key. Only a miss (say, a real `api_key` where the
     /// cassette holds the placeholder) pays for redaction; that keeps a hit near a microsecond.
-    /// A hit that carries a credential header (`Authorization`, `Cookie`…) is redacted anyway,
-    /// to learn its value: a later request with that token in its path must still match.
+    /// A hit that carries a credential header (`Authorization`, `Cookie`…) teaches its value
+    /// (that header alone is read): a later request with that token in its path must still match.
     public func lookup(_ request: HTTPRequest) -> Result<HTTPResponse, CassetteError> {
         let chosen: Int?
         if options.matcher.matchesOnKeyAlone, let first = index.first(options.matcher.key(for: request)) {
-            if request.headers.contains(where: { options.redactor.headers.contains($0.name.lowercased()) }) {
-                _ = secrets.redact(request, with: options.redactor)
+            var found: [String] = []
+            for field in request.headers {
+                let name = field.name.lowercased()
+                if options.redactor.headers.contains(name) { _ = Redactor.redactHeaderValue(field.value, name: name, collecting: &found) }
             }
+            if !found.isEmpty { secrets.learn(found) }
             chosen = uses.withLock { uses in
                 var position: Int? = first
                 var last = first

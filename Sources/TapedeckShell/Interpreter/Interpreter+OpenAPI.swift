@@ -3,7 +3,7 @@ import Tapedeck
 import TapedeckOpenAPI
 
 extension Interpreter {
-    /// `openapi FILE` loads a document (and takes its server as the base when none is set),
+    /// `openapi FILE` loads a document (and, live with no base set, takes its server as the base),
     /// `openapi off` drops it, `openapi` alone says which is loaded.
     func loadOpenAPI(_ word: Word?, at location: SourceLocation) throws(ShellError) {
         guard let word else {
@@ -24,7 +24,7 @@ extension Interpreter {
         }
         openAPI = guide
         var note = Self.describe(guide)
-        if state.base == nil, let server = guide.serverURL {
+        if state.base == nil, modeDescription == "live", let server = guide.serverURL {
             state.base = server
             state.path = "/"
             note += "; base set to its server \(server.absoluteString)"
@@ -65,10 +65,11 @@ extension Interpreter {
     /// After a response: one warning line per way the exchange breaks the loaded document.
     func warnAgainstOpenAPI(_ request: HTTPRequest, _ response: HTTPResponse) {
         guard let guide = openAPI else { return }
-        let findings = guide.findings(request: request, response: response)
+        let findings = guide.findings(request: request, response: response, basePath: state.base?.path)
         guard !findings.isEmpty else { return }
+        // The pointer and the message quote the server's member names and values: shown, not obeyed.
         let lines = findings.map { finding in
-            "  \(finding.place): \(TerminalText.visible(finding.message, keepLineBreaks: false)) (schema \(finding.schemaLocation))"
+            "  " + TerminalText.visible("\(finding.place): \(finding.message) (schema \(finding.schemaLocation))", keepLineBreaks: false)
         }
         (options.warnings ?? output).line("warning: this exchange breaks \(guide.spec.path):\n" + lines.joined(separator: "\n"))
     }

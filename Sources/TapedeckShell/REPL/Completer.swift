@@ -79,7 +79,7 @@ public struct Completer: Sendable {
             if word.hasPrefix("-") {
                 return Result(candidates: filter(RequestParser.flags, word), appendSpace: true)
             }
-            var candidates = documentedItems(method: command, target: words.count > 1 ? words[1] : nil)
+            var candidates = documentedItems(method: command, target: Self.requestTarget(before))
             if words.count == 1 { candidates += documentedPaths(word) }
             candidates += headerNames.map { $0 + ":" }
             return Result(candidates: filter(candidates, word), appendSpace: false)
@@ -97,6 +97,14 @@ public struct Completer: Sendable {
         return openAPI.children(of: folder.path).flatMap { entry in
             (entry.methods.isEmpty ? [] : [typedFolder + entry.name]) + (entry.hasChildren ? [typedFolder + entry.name + "/"] : [])
         }
+    }
+
+    /// The path or URL typed so far on a request line (not an item or a flag), with a leading
+    /// `{{variable}}` (a base URL held in a variable) dropped; nil when there is none.
+    private static func requestTarget(_ before: String) -> String? {
+        guard case .request(let request)? = try? Parser.parseLine(before), var target = request.target?.text else { return nil }
+        if target.hasPrefix("{{"), let close = target.range(of: "}}") { target = String(target[close.upperBound...]) }
+        return target.isEmpty ? nil : target
     }
 
     /// The loaded document's inputs for `method` at `target` (or the current path), as HTTPie

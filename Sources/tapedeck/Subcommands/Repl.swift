@@ -93,9 +93,10 @@ extension TapedeckCommand {
             }
             var opening: [String] = []
             if let base { opening.append("base \(ShellWord.quote(base))") }
-            if let openapi { opening.append("openapi \(ShellWord.quote(openapi))") }
             if let replay { opening.append("replay \(ShellWord.quote(replay))") }
             if let record { opening.append("record \(ShellWord.quote(record))" + (mode.map { " --mode \($0)" } ?? "")) }
+            // After the cassette, so a cassette's recorded base wins over the document's server.
+            if let openapi { opening.append("openapi \(ShellWord.quote(openapi))") }
             for line in opening {
                 do {
                     try await interpreter.run(source: line, file: "<command line>")

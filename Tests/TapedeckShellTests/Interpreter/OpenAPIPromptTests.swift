@@ -131,6 +131,17 @@ struct OpenAPIPromptTests {
         #expect(captured.value.hasSuffix("dropped the OpenAPI document users.yaml\nno OpenAPI document loaded; load one with 'openapi FILE'\n"))
     }
 
+    @Test("with a cassette in use, openapi leaves the base to the cassette")
+    func cassetteKeepsBase() async throws {
+        let folder = try UsersSpec.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (shell, captured) = shell(in: folder)
+        shell.modeDescription = "replay tour.json"
+        try await shell.run(source: "openapi users.yaml", file: SourceLocation.prompt)
+        #expect(shell.state.base == nil)
+        #expect(captured.value == "users.yaml: OpenAPI 3.0.3, 4 paths, 6 operations\n")
+    }
+
     @Test("a response that breaks its schema gets a warning naming each member and the schema; a conforming one gets none")
     func responseWarnings() async throws {
         let folder = try UsersSpec.folder()
@@ -191,8 +202,11 @@ struct OpenAPICompletionTests {
         #expect(root.complete(word: "a", before: "post /users ").candidates.filter { !$0.hasSuffix(":") } == ["admin:=", "age:="])
         #expect(root.complete(word: "na", before: "post /users ").candidates == ["name="])
         #expect(root.complete(word: "X-T", before: "get /users/7 ").candidates == ["X-Trace:"])
+        #expect(root.complete(word: "ag", before: "post -v /users name=Ada ").candidates == ["age:="], "flags and items are not the path")
+        #expect(root.complete(word: "pa", before: "get {{api}}/users ").candidates == ["page=="], "a base URL in a variable")
         let inUsers = try completer(at: "/users")
         #expect(inUsers.complete(word: "na", before: "post ").candidates == ["name="], "the current path's operation, with no path typed")
+        #expect(inUsers.complete(word: "na", before: "post age:=36 ").candidates == ["name="], "an item before the word")
         #expect(Completer().complete(word: "na", before: "post /users ").candidates == [], "nothing without a document")
     }
 }
