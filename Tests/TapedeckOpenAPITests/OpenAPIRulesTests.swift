@@ -5,6 +5,35 @@ import Testing
 
 @Suite("cassette check --openapi: string formats, bounds, response headers and cookie parameters")
 struct OpenAPIRulesTests {
+    /// A document with one operation, `GET /v`, whose 200 response is JSON `{"v": …}` with
+    /// `valueSchema` for `v` and `headers` (YAML mapping entries) documented.
+    private static func spec(valueSchema: String, headers: String? = nil) throws -> OpenAPISpec {
+        try OpenAPISpec.parse("""
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /v:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      headers: {\(headers ?? "")}
+                      content:
+                        application/json:
+                          schema: {type: object, properties: {v: \(valueSchema)}}
+            """, path: "v.yaml")
+    }
+
+    /// The findings for `GET http://h/v` answered 200 with `body` (JSON) and `headers`.
+    private static func findings(_ spec: OpenAPISpec, body: String, headers: HTTPHeaders = [:]) -> [OpenAPIFinding] {
+        var responseHeaders = headers
+        responseHeaders.replaceOrAdd(name: "Content-Type", value: "application/json")
+        let interaction = Interaction(request: HTTPRequest(method: .get, url: URL(string: "http://h/v")!),
+                                      response: HTTPResponse(status: 200, headers: responseHeaders, body: Data(body.utf8)),
+                                      recordedAt: Date())
+        return CassetteOpenAPICheck(spec: spec).findings(for: interaction, at: 0)
+    }
+
     private let newUser = "#/components/schemas/NewUser/properties"
     private let getHeaders = "#/paths/~1get/get/responses/200/headers"
 
@@ -25,30 +54,14 @@ struct OpenAPIRulesTests {
         ("byte", "aGVsbG8=", "aGVsbG8"),
     ])
     func formats(format: String, good: String, bad: String) throws {
-        let spec = try OpenAPISpec.parse("""
-            openapi: 3.1.0
-            info: {title: t, version: "1"}
-            paths:
-              /f:
-                get:
-                  responses:
-                    "200":
-                      description: ok
-                      content:
-                        application/json:
-                          schema: {type: object, properties: {v: {type: string, format: \(format)}}}
-            """, path: "formats.yaml")
+        let spec = try Self.spec(valueSchema: "{type: string, format: \(format)}")
         func findings(_ value: String) -> [OpenAPIFinding] {
-            let body = Data(JSONWriter.write(.object([("v", .string(value))])).utf8)
-            let interaction = Interaction(request: HTTPRequest(method: .get, url: URL(string: "http://h/f")!),
-                                          response: HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body),
-                                          recordedAt: Date())
-            return CassetteOpenAPICheck(spec: spec).findings(for: interaction, at: 0)
+            Self.findings(spec, body: JSONWriter.write(.object([("v", .string(value))])))
         }
         #expect(findings(good) == [])
         let found = findings(bad)
         #expect(found.map(\.pointer) == ["/v"])
-        #expect(found.map(\.schemaLocation) == ["#/paths/~1f/get/responses/200/content/application~1json/schema/properties/v/format"])
+        #expect(found.map(\.schemaLocation) == ["#/paths/~1v/get/responses/200/content/application~1json/schema/properties/v/format"])
         #expect(found.first?.message == "\"\(bad)\" is not a valid \(format)")
     }
 
@@ -90,27 +103,10 @@ struct OpenAPIRulesTests {
 
     @Test("int64 takes integers written as 1.0 or 1e3 and refuses 2^63; an array-typed header is read as comma-separated items")
     func int64AndArrays() throws {
-        let spec = try OpenAPISpec.parse("""
-            openapi: 3.1.0
-            info: {title: t, version: "1"}
-            paths:
-              /n:
-                get:
-                  responses:
-                    "200":
-                      description: ok
-                      headers:
-                        X-Limits: {schema: {type: array, items: {type: integer}}}
-                      content:
-                        application/json:
-                          schema: {type: object, properties: {v: {type: integer, format: int64}}}
-            """, path: "n.yaml")
+        let spec = try Self.spec(valueSchema: "{type: integer, format: int64}",
+                                 headers: "X-Limits: {schema: {type: array, items: {type: integer}}}")
         func messages(_ value: String, limits: String = "1, 2") -> [String] {
-            let interaction = Interaction(request: HTTPRequest(method: .get, url: URL(string: "http://h/n")!),
-                                          response: HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "X-Limits": limits],
-                                                                 body: Data(#"{"v": \#(value)}"#.utf8)),
-                                          recordedAt: Date())
-            return CassetteOpenAPICheck(spec: spec).findings(for: interaction, at: 0).map(\.message)
+            Self.findings(spec, body: #"{"v": \#(value)}"#, headers: ["X-Limits": limits]).map(\.message)
         }
         #expect(messages("1.0") == [] && messages("1e3") == [] && messages("9223372036854775807") == [])
         #expect(messages("9223372036854775808") == ["9223372036854775808 does not fit format int64"])
