@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SWIFT ?= swift
 APT_PACKAGES := libedit-dev libcurl4-openssl-dev pkg-config tmux curl
-BENCH_APT_PACKAGES := hyperfine nginx-light jq time
+BENCH_APT_PACKAGES := hyperfine nginx-light jq time wrk
 PIP_PACKAGES := httpbin gunicorn vcrpy requests httpie haralyzer mitmproxy cassetter
 DEMO_CASSETTE := Sessions/tour.cassette.json
 
