@@ -56,6 +56,10 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     private let uses: Mutex<[Int]>
     /// Secrets incoming requests carried, so a later request with one in its path still matches.
     private let secrets = SecretMemory()
+    /// The redactor's credential header names (lower-case) and their lengths, so a hit checks
+    /// its headers without allocating.
+    private let credentialHeaders: [String]
+    private let credentialLengths: Set<Int>
 
     /// Creates a replay session over an in-memory cassette.
     public convenience init(cassette: Cassette, path: String = "<memory>", options: Options = Options()) {
@@ -70,6 +74,8 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         self.mode = mode
         index = ReplayIndex(cassette.interactions, matcher: options.matcher)
         uses = Mutex(Array(repeating: 0, count: cassette.interactions.count))
+        credentialHeaders = options.redactor.headers.sorted()
+        credentialLengths = Set(credentialHeaders.map(\.utf8.count))
     }
 
     /// Loads a native cassette file and serves it.
@@ -111,9 +117,9 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         let chosen: Int?
         if options.matcher.matchesOnKeyAlone, let first = index.first(options.matcher.key(for: request)) {
             var found: [String] = []
-            for field in request.headers {
-                let name = field.name.lowercased()
-                if options.redactor.headers.contains(name) { _ = Redactor.redactHeaderValue(field.value, name: name, collecting: &found) }
+            for field in request.headers where credentialLengths.contains(field.name.utf8.count) {
+                guard let name = credentialHeaders.first(where: field.name.caseInsensitiveEquals) else { continue }
+                _ = Redactor.redactHeaderValue(field.value, name: name, collecting: &found)
             }
             if !found.isEmpty { secrets.learn(found) }
             chosen = uses.withLock { uses in
