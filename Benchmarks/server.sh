@@ -163,7 +163,7 @@ $BIG interactions serve at $(ratio "$big_rps" "$td_rps") the requests/s of 100.
 
 Proxy overhead: $CURLS sequential \`curl\` requests (\`time_total\`, a new connection each) to nginx
 directly and through each reverse proxy; \`tapedeck proxy --mode all\` forwards each request and records
-it (redaction, lint, an atomic write of the cassette), mitmdump only forwards.
+it (redaction, lint, one journal record per interaction, merged into the cassette at exit), mitmdump only forwards.
 
 | path | p50 ms | p99 ms |
 |---|---:|---:|
