@@ -111,7 +111,7 @@ public enum CommandHelp {
         ("Checks and variables:", ["expect", "capture", "openapi", "set", "unset", "vars", "print"]),
         ("Inspect and save:", ["show", "history", "save", "include"]),
         ("Cassettes:", ["record", "replay", "live", "tape"]),
-        ("The prompt:", ["help", "exit"]),
+        ("The prompt:", ["help", "clear", "exit"]),
     ]
 
     /// `help CMD` output, or nil when `command` is not a command.

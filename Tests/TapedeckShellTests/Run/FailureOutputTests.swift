@@ -112,6 +112,11 @@ struct FailureOutputTests {
             let detail = try #require(CommandHelp.detail(entry.name))
             #expect(detail.contains("example: "), "help \(entry.name) has no example")
         }
+        let listed = Set(CommandHelp.groups.flatMap(\.1))
+        for name in Parser.commandNames {
+            #expect(listed.contains(name), "'help' lists no '\(name)'")
+            #expect(CommandHelp.detail(name) != nil, "'help \(name)' has no entry")
+        }
         #expect(CommandHelp.detail("get")?.contains("--timeout SECONDS") == true)
         #expect(CommandHelp.detail("get")?.contains("application/json when it parses as JSON, else text/plain") == true)
     }
