@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
 N="${CLI_BENCH_N:-1000}"
 require_built "$BIN" "$BENCH"
-command -v nginx >/dev/null && command -v hyperfine >/dev/null || { echo "needs nginx and hyperfine (make bench installs them)" >&2; exit 1; }
+command -v hyperfine >/dev/null || { echo "needs hyperfine (make bench installs it)" >&2; exit 1; }
 
 work="$(mktemp -d -t tapedeck-cli-bench.XXXXXX)"
 printf 'hello from nginx\n' >"$work/hello.txt"

@@ -6,7 +6,6 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
 require_built "$BIN"
-command -v nginx >/dev/null || { echo "needs nginx (make bench installs it)" >&2; exit 1; }
 
 work="$(mktemp -d -t tapedeck-limits-bench.XXXXXX)"
 truncate -s 1G "$work/big.bin"

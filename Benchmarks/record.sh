@@ -13,7 +13,6 @@ SIZES="${RECORD_BENCH_SIZES:-100 1000 2000 10000}"
 # about half a minute, 10,000 would take about a quarter of an hour, so it stops there.
 VCR_LIMIT_S="${RECORD_BENCH_VCR_LIMIT_S:-120}"
 require_built "$BIN" "$BENCH"
-command -v nginx >/dev/null || { echo "needs nginx (make bench installs it)" >&2; exit 1; }
 
 work="$(mktemp -d -t tapedeck-record-bench.XXXXXX)"
 printf '{"ok": true}\n' >"$work/item.json"

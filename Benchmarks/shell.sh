@@ -9,7 +9,6 @@ source Benchmarks/lib.sh
 N="${SHELL_BENCH_N:-1000}"
 HTTP_N="${SHELL_BENCH_HTTPIE_N:-50}"
 require_built "$BIN" "$BENCH"
-command -v nginx >/dev/null || { echo "needs nginx (make bench installs it)" >&2; exit 1; }
 
 work="$(mktemp -d -t tapedeck-shell-bench.XXXXXX)"
 printf '{"ok": true, "items": [1, 2, 3]}\n' >"$work/small.json"

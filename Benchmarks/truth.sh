@@ -7,7 +7,6 @@ cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
 N="${TRUTH_BENCH_N:-1000}"
 require_built "$BIN"
-command -v nginx >/dev/null || { echo "needs nginx (make bench installs it)" >&2; exit 1; }
 
 work="$(mktemp -d -t tapedeck-truth-bench.XXXXXX)"
 for i in $(seq 0 9); do
