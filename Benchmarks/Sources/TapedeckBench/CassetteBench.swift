@@ -104,7 +104,7 @@ enum CassetteBench {
         var fields: [(String, String)] = [("name", "\"cassette-lookup\"")]
         for size in [100, 1_000, 10_000, 100_000] {
             let cassette = Cassette(interactions: interactions(size, bodyBytes: 60))
-            let replay = ReplayTransport(cassette: cassette, options: .init(allowRepeats: true))
+            let replay = ReplayTransport(cassette: cassette, configuration: CassetteConfiguration(URL(fileURLWithPath: "<memory>"), allowRepeats: true, environment: [:]))
             // Probes are rebuilt from their URLs, as a client would send them (not the recorded values).
             let probes = (0..<10_000).map { index in
                 let recorded = cassette.interactions[(index * 7919) % size].request
@@ -134,7 +134,7 @@ enum CassetteBench {
         var fields: [(String, String)] = [("name", "\"cassette-record-scaling\"")]
         for count in [100, 1_000, 10_000] {
             let url = directory.appendingPathComponent("record-\(count).cassette.json")
-            let recorder = try RecordingTransport(cassette: url, mode: .all, inner: server)
+            let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]), inner: server)
             let requests = (0..<count).map { HTTPRequest(url: URL(string: "http://127.0.0.1:8080/item.json?i=\($0)")!,
                                                          headers: ["Accept": "*/*", "User-Agent": "bench"]) }
             let clock = ContinuousClock()
@@ -156,7 +156,7 @@ enum CassetteBench {
         let server = StubTransport { request in
             HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data((request.url.path + filler).utf8))
         }
-        let recorder = try RecordingTransport(cassette: URL(fileURLWithPath: path), mode: .new, inner: server)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(URL(fileURLWithPath: path), mode: .new, environment: [:]), inner: server)
         var index = recorder.cassette.interactions.count
         while true {
             _ = try await recorder.send(HTTPRequest(url: URL(string: "http://loop.local/n/\(index)")!))
@@ -176,7 +176,7 @@ enum CassetteBench {
         let server = StubTransport { request in
             HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data(request.url.path.utf8))
         }
-        let recorder = try RecordingTransport(cassette: URL(fileURLWithPath: path), mode: .new, inner: server)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(URL(fileURLWithPath: path), mode: .new, environment: [:]), inner: server)
         for index in 0..<count {
             _ = try await recorder.send(HTTPRequest(url: URL(string: "http://two.local/\(prefix)/\(index)")!))
         }

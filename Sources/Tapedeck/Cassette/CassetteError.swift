@@ -30,6 +30,9 @@ public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConverti
     /// The matching interaction recorded a transport failure (``TransportFailure``): replay
     /// fails the same way. ``ReplayTransport/send(_:)`` throws the ``HTTPError`` itself.
     case recordedFailure(HTTPError)
+    /// A maximum age or expiry policy is not valid, or the policy is `fail` and the cassette
+    /// holds expired interactions (``CassetteConfiguration/open(live:)``).
+    case expiry(ExpiryError)
 
     /// The whole message: the bad value, where it came from, and what to do next.
     public var errorDescription: String? {
@@ -66,6 +69,8 @@ public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConverti
                 + "add any of: body, body:raw, body:form, header:NAME, ignore-query:NAME (e.g. body,header:Accept,ignore-query:ts)"
         case .recordedFailure(let error):
             return (error.errorDescription ?? "\(error)") + " (replayed from the cassette, where this failure was recorded)"
+        case .expiry(let error):
+            return error.errorDescription
         }
     }
 

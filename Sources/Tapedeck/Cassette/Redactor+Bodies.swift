@@ -146,14 +146,31 @@ public enum MultipartFields {
         return result + body[last...]
     }
 
-    private struct Part {
+    /// One part of a multipart body.
+    struct Part {
+        /// The `name` of its `Content-Disposition`.
         var name: String?
-        var isFile: Bool
+        /// The `filename` of its `Content-Disposition`, for a file.
+        var filename: String?
+        /// Its `Content-Type`, if it has one.
+        var contentType: String?
+        /// Where its content sits in the body.
         var content: Range<Data.Index>
+        /// Its content.
+        var bytes: Data
+
+        var isFile: Bool { filename != nil }
+
+        /// Whether a recorded part (self) matches an incoming one: same name, filename, content
+        /// type and bytes, or a redacted field's placeholder in place of any bytes.
+        func matches(_ incoming: Part) -> Bool {
+            guard name == incoming.name, filename == incoming.filename, contentType == incoming.contentType else { return false }
+            return bytes == incoming.bytes || (!isFile && Matcher.isWildcard(String(decoding: bytes, as: UTF8.self)))
+        }
     }
 
     /// Each part's field name and content range; nil when the boundary is missing.
-    private static func parts(_ body: Data, contentType: String) -> [Part]? {
+    static func parts(_ body: Data, contentType: String) -> [Part]? {
         guard let boundary = boundary(contentType) else { return nil }
         let delimiter = Data(("--" + boundary).utf8)
         let headerEnd = Data("\r\n\r\n".utf8)
@@ -165,9 +182,13 @@ public enum MultipartFields {
             var end = next.lowerBound
             if end - headers.upperBound >= 2, body[end - 2] == 0x0D, body[end - 1] == 0x0A { end -= 2 }
             let head = String(decoding: body[cursor..<headers.lowerBound], as: UTF8.self)
-            let disposition = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-disposition:") }.map(String.init) ?? ""
-            found.append(Part(name: parameter("name", in: disposition), isFile: parameter("filename", in: disposition) != nil,
-                              content: headers.upperBound..<max(headers.upperBound, end)))
+            let lines = head.split(separator: "\r\n")
+            let disposition = lines.first { $0.lowercased().hasPrefix("content-disposition:") }.map(String.init) ?? ""
+            let type = lines.first { $0.lowercased().hasPrefix("content-type:") }
+                .map { $0.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces) }
+            let content = headers.upperBound..<max(headers.upperBound, end)
+            found.append(Part(name: parameter("name", in: disposition), filename: parameter("filename", in: disposition),
+                              contentType: type, content: content, bytes: Data(body[content])))
         }
         return found
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A transport failure stored in place of a response: a refused connection, a host that did
 /// not resolve, a timeout, a connection that closed without an answer. Recorded when asked
-/// (``RecordingTransport/Options/recordFailures``) and replayed as the same ``HTTPError``, so
+/// (``CassetteConfiguration/recordFailures``) and replayed as the same ``HTTPError``, so
 /// offline tests cover the "not connected" and "timed out" paths app code must handle.
 ///
 /// In a native cassette it is the interaction's `failure` member, in place of `response`:

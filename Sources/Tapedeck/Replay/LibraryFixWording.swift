@@ -4,8 +4,8 @@ import Foundation
 ///
 /// ```text
 /// fix:
-///   - if those query items don't matter, ignore them: set ReplayTransport.Options(matcher: Matcher(ignoredQueryItems: ["ts"]))
-///   - record it: open the cassette in a RecordingTransport with mode .new (or TAPEDECK_RECORD_MODE=new)
+///   - if those query items don't matter, ignore them: set CassetteConfiguration.matcher = Matcher(ignoredQueryItems: ["ts"])
+///   - record it: open the cassette with CassetteConfiguration(mode: .new) (or TAPEDECK_RECORD_MODE=new)
 /// ```
 public struct LibraryFixWording: FixWording, Hashable {
     /// Creates the wording.
@@ -16,29 +16,29 @@ public struct LibraryFixWording: FixWording, Hashable {
         switch fix {
         case .record(_, let mode):
             guard mode != nil else {
-                return ["record it: a ReplayTransport never records; open the cassette in a RecordingTransport "
-                    + "with mode .new (or TAPEDECK_RECORD_MODE=new)"]
+                return ["record it: a ReplayTransport never records; open the cassette with "
+                    + "CassetteConfiguration(mode: .new) (or TAPEDECK_RECORD_MODE=new)"]
             }
-            return ["record it: open the cassette in a RecordingTransport with mode .new (or TAPEDECK_RECORD_MODE=new)"]
+            return ["record it: open the cassette with CassetteConfiguration(mode: .new) (or TAPEDECK_RECORD_MODE=new)"]
         case .recordMissing:
-            return ["record it first: open it in a RecordingTransport with mode .once (or TAPEDECK_RECORD_MODE=once)"]
+            return ["record it first: open it with CassetteConfiguration(mode: .once) (or TAPEDECK_RECORD_MODE=once)"]
         case .allowRepeats:
-            return ["allow reusing the last match: set ReplayTransport.Options(allowRepeats: true)"]
+            return ["allow reusing the last match: set CassetteConfiguration.allowRepeats = true"]
         case .changeMatcher(let reason, let option, _, _, _):
-            return ["\(reason): set ReplayTransport.Options(matcher: \(option))"]
+            return ["\(reason): set CassetteConfiguration.matcher = \(option)"]
         case .serveAtOrigin(_, let sent, _, _):
-            return [#"serve the cassette at the origin you send to: set ReplayTransport.Options(origin: URL(string: "\#(sent)"))"#]
+            return [#"serve the cassette at the origin you send to: set CassetteConfiguration.origin = URL(string: "\#(sent)")"#]
         case .redact(let findings):
             let redactions = SecretLint.Redactions(findings)
             var lines: [String] = []
             if let redactor = redactions.redactorExpression {
-                lines.append("redact them: set RecordingTransport.Options(redactor: \(redactor))")
+                lines.append("redact them: set CassetteConfiguration.redactor = \(redactor)")
             }
             if !redactions.unredactable.isEmpty {
                 lines.append("\(redactions.unredactable.joined(separator: ", ")) cannot be redacted by name; "
-                    + "rewrite it in RecordingTransport.Options(beforeRecord: { interaction in … })")
+                    + "rewrite it in CassetteConfiguration.beforeRecord = { interaction in … }")
             }
-            lines.append("for a false alarm: set RecordingTransport.Options(lint: false)")
+            lines.append("for a false alarm: set CassetteConfiguration.lint = false")
             return lines
         case .listInteractions:
             return ["ReplayTransport.cassette.interactions lists them"]

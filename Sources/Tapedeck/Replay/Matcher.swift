@@ -30,7 +30,9 @@ public struct Matcher: Sendable {
     /// Query item names left out of matching (e.g. a cache-buster or timestamp).
     public var ignoredQueryItems: Set<String>
     /// An extra predicate, called with (recorded, incoming) for candidates with the same method
-    /// and URL; both requests are redacted first.
+    /// and URL; both requests are redacted first. A recorded ``Redactor/placeholder`` in a
+    /// query value, path segment, compared header, form or multipart field or JSON member
+    /// matches any value there.
     public var custom: (@Sendable (_ recorded: HTTPRequest, _ incoming: HTTPRequest) -> Bool)?
 
     /// Creates a matcher; the defaults match on method and URL only.
@@ -124,7 +126,7 @@ public struct Matcher: Sendable {
 
     /// Whether two requests with the same ``key(for:)`` also agree on headers, body and the custom predicate.
     public func refines(recorded: HTTPRequest, incoming: HTTPRequest) -> Bool {
-        for name in headers where recorded.headers.values(for: name) != incoming.headers.values(for: name) {
+        for name in headers where !Matcher.valuesMatch(recorded: recorded.headers.values(for: name), incoming: incoming.headers.values(for: name)) {
             return false
         }
         if !bodiesMatch(recorded, incoming) { return false }
@@ -132,18 +134,20 @@ public struct Matcher: Sendable {
     }
 
     func bodiesMatch(_ recorded: HTTPRequest, _ incoming: HTTPRequest) -> Bool {
+        if body == .ignore { return true }
         let a = recorded.body ?? Data()
         let b = incoming.body ?? Data()
+        if a == b { return true }
+        if let multipart = BodyComparison.multipartMatches(recorded, incoming) { return multipart }
         switch body {
         case .ignore: return true
-        case .raw: return a == b
+        case .raw: return false
         case .json:
-            if a == b { return true }
             guard let x = try? JSONParser.parse(a), let y = try? JSONParser.parse(b) else { return false }
-            return x.semanticallyEquals(y)
+            return x.matches(incoming: y)
         case .form:
-            let decode = { (data: Data) in FormEncoding.decode(String(decoding: data, as: UTF8.self)).sorted { ($0.0, $0.1) < ($1.0, $1.1) } }
-            return decode(a).elementsEqual(decode(b)) { $0 == $1 }
+            let decode = { (data: Data) in FormEncoding.decode(String(decoding: data, as: UTF8.self)).map { ($0.0, Optional($0.1)) } }
+            return Matcher.pairsMatch(recorded: decode(a), incoming: decode(b))
         }
     }
 }

@@ -10,6 +10,9 @@ struct ReplayIndex: Sendable {
     private let heads: [String: Int]
     /// For each position, the next position with the same key, or -1.
     private let links: [Int]
+    /// The positions whose request holds a placeholder in its path or query: patterns that
+    /// match any value there, tried only when a request's own key is not in the index.
+    let wildcards: [Int]
 
     /// Indexes `interactions` by `matcher`'s key of their requests.
     init(_ interactions: [Interaction], matcher: Matcher) {
@@ -17,8 +20,10 @@ struct ReplayIndex: Sendable {
         var tails: [String: Int] = [:]
         heads.reserveCapacity(interactions.count)
         var links = Array(repeating: -1, count: interactions.count)
+        var wildcards: [Int] = []
         for (position, interaction) in interactions.enumerated() {
             let key = matcher.key(for: interaction.request)
+            if Matcher.keyHasWildcard(key) { wildcards.append(position) }
             if let tail = tails.updateValue(position, forKey: key) {
                 links[tail] = position
             } else {
@@ -27,6 +32,7 @@ struct ReplayIndex: Sendable {
         }
         self.heads = heads
         self.links = links
+        self.wildcards = wildcards
     }
 
     /// The first position recorded with `key`, if any.

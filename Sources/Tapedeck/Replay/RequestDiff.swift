@@ -26,10 +26,14 @@ struct RequestDiff {
         diffQuery(a.query, b.query, ignored: matcher.ignoredQueryItems)
         for name in matcher.headers {
             let x = recorded.headers.values(for: name), y = incoming.headers.values(for: name)
-            if x != y { add(.header, 1, "header \(name): \(Self.show(x)) → \(Self.show(y))") }
+            if !Matcher.valuesMatch(recorded: x, incoming: y) { add(.header, 1, "header \(name): \(Self.show(x)) → \(Self.show(y))") }
         }
         if matcher.body != .ignore, !matcher.bodiesMatch(recorded, incoming) {
-            diffBody(recorded.body ?? Data(), incoming.body ?? Data())
+            if let x = BodyComparison.parts(recorded), let y = BodyComparison.parts(incoming) {
+                for line in BodyComparison.multipartDifferences(x, y) { add(.body, 1, line) }
+            } else {
+                diffBody(recorded.body ?? Data(), incoming.body ?? Data())
+            }
         }
     }
 
@@ -45,7 +49,7 @@ struct RequestDiff {
         for name in names {
             let left = x.filter { $0.name == name }.map { $0.value ?? "" }.sorted()
             let right = y.filter { $0.name == name }.map { $0.value ?? "" }.sorted()
-            if left != right { add(.query, 1, "query \(name): \(Self.show(left)) → \(Self.show(right))") }
+            if !Matcher.pairsMatch(recorded: left.map { (name, $0) }, incoming: right.map { (name, $0) }) { add(.query, 1, "query \(name): \(Self.show(left)) → \(Self.show(right))") }
         }
     }
 
@@ -58,7 +62,7 @@ struct RequestDiff {
             var shown = 0
             for pointer in (left + right).map(\.pointer) where seen.insert(pointer).inserted {
                 let l = leftByPointer[pointer], r = rightByPointer[pointer]
-                if let l, let r, l.semanticallyEquals(r) { continue }
+                if let l, let r, l.matches(incoming: r) { continue }
                 shown += 1
                 if shown <= 8 {
                     add(.body, 1, "body \(pointer.isEmpty ? "/" : pointer): \(Self.show(l)) → \(Self.show(r))")
@@ -69,11 +73,7 @@ struct RequestDiff {
             if shown > 8 { lines.append("body: … and \(shown - 8) more JSON differences") }
             return
         }
-        let describe = { (data: Data) -> String in
-            guard let text = String(validating: data, as: UTF8.self) else { return "\(data.count) bytes of binary" }
-            return "\(data.count) bytes " + CassetteBody.preview(text)
-        }
-        add(.body, 3, "body: \(describe(x)) → \(describe(y))")
+        add(.body, 3, "body: " + BodyComparison.firstDifference(x, y))
     }
 
     static func show(_ values: [String]) -> String {

@@ -101,7 +101,7 @@ struct RedactorTests {
         let server = StubTransport { request in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: request.body ?? Data())
         }
-        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: server)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]), inner: server)
         var login = HTTPRequest(method: .post, url: URL(string: "http://api.test/login")!)
         try login.setBody(.json(["user": "ada", "password": "hunter22-secret"]))
         _ = try await recorder.send(login)
@@ -109,7 +109,7 @@ struct RedactorTests {
         let file = String(decoding: try Data(contentsOf: url), as: UTF8.self)
         #expect(!file.contains("hunter22-secret"))
         #expect(file.contains(#""password": "<REDACTED>""#), "\(file)")
-        let replay = try RecordingTransport(cassette: url, mode: .replayOnly, inner: server)
+        let replay = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .replayOnly, environment: [:]), inner: server)
         #expect(try await replay.send(login).status == 200, "the real password still matches on replay")
     }
 }

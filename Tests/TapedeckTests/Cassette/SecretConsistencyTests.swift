@@ -37,7 +37,7 @@ struct SecretConsistencyTests {
     func tokenReusedAcrossInteractions() async throws {
         let directory = TemporaryDirectory()
         let url = directory.file("reuse.cassette.json")
-        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: Self.server)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]), inner: Self.server)
         for request in Self.session() { _ = try await recorder.send(request) }
         try recorder.flush()
         let file = String(decoding: try Data(contentsOf: url), as: UTF8.self)
@@ -56,7 +56,7 @@ struct SecretConsistencyTests {
     func backwardReuse() async throws {
         let directory = TemporaryDirectory()
         let url = directory.file("backward.cassette.json")
-        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: Self.server)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]), inner: Self.server)
         _ = try await recorder.send(HTTPRequest(url: URL(string: "http://api.test/sessions/\(Self.token)")!))
         _ = try await recorder.send(HTTPRequest(url: URL(string: "http://api.test/me")!,
                                                 headers: ["Authorization": "Bearer \(Self.token)"]))
@@ -70,7 +70,7 @@ struct SecretConsistencyTests {
     func replayMatchesRealAndPlaceholder() async throws {
         let directory = TemporaryDirectory()
         let url = directory.file("reuse.cassette.json")
-        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: Self.server)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]), inner: Self.server)
         for request in Self.session() { _ = try await recorder.send(request) }
         try recorder.flush()
 
@@ -143,7 +143,7 @@ struct SecretConsistencyTests {
         #expect(SecretLint.findings(in: redacted).isEmpty)
 
         // Replay with body matching still matches the real form.
-        let replay = ReplayTransport(cassette: redacted, options: .init(matcher: Matcher(body: .form)))
+        let replay = ReplayTransport(cassette: redacted, configuration: .init(URL(fileURLWithPath: "<memory>"), matcher: Matcher(body: .form)))
         let incoming = HTTPRequest(method: .post, url: URL(string: "http://api.test/token")!,
                                    headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8))
         #expect(throws: Never.self) { try replay.serve(incoming) }

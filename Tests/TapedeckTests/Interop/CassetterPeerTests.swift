@@ -58,7 +58,7 @@ struct CassetterPeerTests {
         let directory = try InteropFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("tapedeck.cassetter.yaml")
-        let recorder = try RecordingTransport(cassette: file, mode: .all, inner: URLSessionTransport(options: .init(followRedirects: false)))
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(file, mode: .all, environment: [:]), inner: URLSessionTransport(options: .init(followRedirects: false)))
         let paths = ["/get?b=2&a=1", "/gzip", "/bytes/64?seed=11", "/status/418", "/encoding/utf8", "/response-headers?X-Twice=1&X-Twice=2"]
         var recorded: [HTTPResponse] = []
         for path in paths { recorded.append(try await recorder.send(HTTPRequest(url: try #require(URL(string: base + path))))) }

@@ -55,7 +55,7 @@ struct QueryInteropTests {
         let directory = try InteropFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let cassette = directory.appendingPathComponent("tapedeck.yaml")
-        let recorder = try RecordingTransport(cassette: cassette, mode: .all,
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(cassette, mode: .all, environment: [:]),
                                               inner: URLSessionTransport(options: .init(followRedirects: false)))
         let queries = [
             [["q", "a b"], ["q", "a+b"], ["q", "x&y=z"]],

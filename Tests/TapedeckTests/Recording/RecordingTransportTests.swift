@@ -35,13 +35,13 @@ struct RecordingTransportTests {
     func once() async throws {
         let directory = TemporaryDirectory()
         let server = CountingServer()
-        let present = try RecordingTransport(cassette: try existing(directory), mode: .once, inner: server.transport)
+        let present = try RecordingTransport(configuration: CassetteConfiguration(try existing(directory), mode: .once, environment: [:]), inner: server.transport)
         #expect(text(try await present.send(get("/a"))) == "recorded")
         await #expect(throws: CassetteError.self) { try await present.send(get("/b")) }
         #expect(server.count == 0)
 
         let missing = directory.file("new.cassette.json")
-        let recorder = try RecordingTransport(cassette: missing, mode: .once, inner: server.transport)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(missing, mode: .once, environment: [:]), inner: server.transport)
         #expect(text(try await recorder.send(get("/a"))) == "live 1 /a")
         #expect(try Cassette.load(from: missing).interactions.count == 1, "saved after the interaction")
     }
@@ -51,13 +51,13 @@ struct RecordingTransportTests {
         let directory = TemporaryDirectory()
         let server = CountingServer()
         let url = try existing(directory)
-        let recorder = try RecordingTransport(cassette: url, mode: .new, inner: server.transport)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .new, environment: [:]), inner: server.transport)
         #expect(text(try await recorder.send(get("/a"))) == "recorded")
         #expect(text(try await recorder.send(get("/b"))) == "live 1 /b")
         #expect(try Cassette.load(from: url).interactions.map(\.request.url.path) == ["/a", "/b"])
         #expect(recorder.counts == .init(recorded: 1, played: 1, unused: 0, total: 2))
 
-        let fresh = try RecordingTransport(cassette: directory.file("fresh.json"), mode: .new, inner: server.transport)
+        let fresh = try RecordingTransport(configuration: CassetteConfiguration(directory.file("fresh.json"), mode: .new, environment: [:]), inner: server.transport)
         #expect(text(try await fresh.send(get("/c"))) == "live 2 /c")
     }
 
@@ -66,11 +66,11 @@ struct RecordingTransportTests {
         let directory = TemporaryDirectory()
         let server = CountingServer()
         let url = try existing(directory)
-        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: server.transport)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]), inner: server.transport)
         #expect(text(try await recorder.send(get("/a"))) == "live 1 /a")
         let saved = try Cassette.load(from: url)
         #expect(saved.interactions.map { String(decoding: $0.response.body, as: UTF8.self) } == ["live 1 /a"])
-        let missing = try RecordingTransport(cassette: directory.file("none-yet.json"), mode: .all, inner: server.transport)
+        let missing = try RecordingTransport(configuration: CassetteConfiguration(directory.file("none-yet.json"), mode: .all, environment: [:]), inner: server.transport)
         _ = try await missing.send(get("/z"))
         #expect(server.count == 2)
     }
@@ -79,12 +79,12 @@ struct RecordingTransportTests {
     func none() async throws {
         let directory = TemporaryDirectory()
         let server = CountingServer()
-        let replay = try RecordingTransport(cassette: try existing(directory), mode: .replayOnly, inner: server.transport)
+        let replay = try RecordingTransport(configuration: CassetteConfiguration(try existing(directory), mode: .replayOnly, environment: [:]), inner: server.transport)
         #expect(text(try await replay.send(get("/a"))) == "recorded")
         await #expect(throws: CassetteError.self) { try await replay.send(get("/b")) }
         #expect(server.count == 0)
         #expect(throws: CassetteError.self) {
-            try RecordingTransport(cassette: directory.file("absent.json"), mode: .replayOnly, inner: server.transport)
+            try RecordingTransport(configuration: CassetteConfiguration(directory.file("absent.json"), mode: .replayOnly, environment: [:]), inner: server.transport)
         }
     }
 
@@ -104,7 +104,7 @@ struct RecordingTransportTests {
         let directory = TemporaryDirectory()
         let url = directory.file("busy.cassette.json")
         let server = CountingServer()
-        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: server.transport)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]), inner: server.transport)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
                 group.addTask { _ = try await recorder.send(self.get("/item/\(index)")) }
@@ -127,14 +127,14 @@ struct RecordingTransportTests {
         }
         var request = HTTPRequest(url: URL(string: "http://api.test/me?api_key=k3y-v4lue-123")!,
                                   headers: ["Authorization": "Bearer abcdefgh12345678", "Cookie": "sid=c00kie-value"])
-        let recorder = try RecordingTransport(cassette: url, mode: .once, inner: echo)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .once, environment: [:]), inner: echo)
         _ = try await recorder.send(request)
         let journal = try String(contentsOf: CassetteJournal.url(for: url), encoding: .utf8)
         for secret in ["abcdefgh12345678", "c00kie-value", "k3y-v4lue-123"] { #expect(!journal.contains(secret), "\(secret) leaked") }
         try recorder.flush()
         let file = try String(contentsOf: url, encoding: .utf8)
         for secret in ["abcdefgh12345678", "c00kie-value", "k3y-v4lue-123"] { #expect(!file.contains(secret), "\(secret) leaked") }
-        let replay = try RecordingTransport(cassette: url, mode: .replayOnly, inner: echo)
+        let replay = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .replayOnly, environment: [:]), inner: echo)
         request.headers["Authorization"] = "Bearer abcdefgh12345678"
         #expect(try await replay.send(request).status == 200)
     }
@@ -148,7 +148,7 @@ struct RecordingTransportTests {
             HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
                          body: Data(#"{"grant": "Bearer live-secret-value"}"#.utf8))
         }
-        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: leaky)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]), inner: leaky)
         do {
             _ = try await recorder.send(get("/token"))
             Issue.record("recorded a token")
@@ -157,8 +157,8 @@ struct RecordingTransportTests {
         }
         #expect(!FileManager.default.fileExists(atPath: url.path))
         #expect(!FileManager.default.fileExists(atPath: CassetteJournal.url(for: url).path))
-        let redacting = try RecordingTransport(cassette: url, mode: .all, inner: leaky,
-                                               options: .init(replay: .init(redactor: Redactor(jsonPaths: ["/grant"]))))
+        let redacting = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, redactor: Redactor(jsonPaths: ["/grant"]), environment: [:]),
+                                               inner: leaky)
         _ = try await redacting.send(get("/token"))
         try redacting.flush()
         #expect(try String(contentsOf: url, encoding: .utf8).contains(#""grant": "<REDACTED>""#))
@@ -174,7 +174,7 @@ struct RecordingTransportTests {
             try headers.add(name: "Set-Cookie", value: "b=2")
             return HTTPResponse(status: 200, headers: headers, body: Data("decoded text".utf8))
         }
-        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: gzipped, options: .init(replay: .init(redactor: .disabled)))
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, redactor: .disabled, environment: [:]), inner: gzipped)
         _ = try await recorder.send(get("/gzip"))
         let stored = try #require(try Cassette.load(from: url).interactions.first?.response)
         #expect(stored.headers["Content-Encoding"] == nil)
@@ -193,10 +193,11 @@ struct RecordingTransportTests {
             default: HTTPResponse(status: 200, body: Data("end".utf8))
             }
         }
-        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: server)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, followRedirects: true, environment: [:]),
+                                              inner: server)
         #expect(text(try await recorder.send(get("/start"))) == "end")
         #expect(try Cassette.load(from: url).interactions.map(\.response.status) == [302, 301, 200])
-        let replay = try CassetteSession.replay(path: url.path, followRedirects: true)
+        let replay = try CassetteSession(.replaying(url, followRedirects: true))
         let response = try await replay.transport.send(get("/start"))
         #expect(text(response) == "end")
         #expect(replay.status.counts.played == 3)

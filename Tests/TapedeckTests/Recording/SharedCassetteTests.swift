@@ -12,8 +12,8 @@ struct SharedCassetteTests {
         let directory = TemporaryDirectory()
         let url = directory.file("shared/api.cassette.json")
         let server = CountingServer()
-        let a = try RecordingTransport(cassette: url, mode: mode, inner: server.transport)
-        let b = try RecordingTransport(cassette: url, mode: mode, inner: server.transport)
+        let a = try RecordingTransport(configuration: CassetteConfiguration(url, mode: mode, environment: [:]), inner: server.transport)
+        let b = try RecordingTransport(configuration: CassetteConfiguration(url, mode: mode, environment: [:]), inner: server.transport)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
                 group.addTask { _ = try await (index % 2 == 0 ? a : b).send(get("/item/\(index)")) }
@@ -34,8 +34,8 @@ struct SharedCassetteTests {
         let url = directory.file("api.cassette.json")
         try Cassette(interactions: [.make(.get, "http://api.test/a", body: "a")]).write(to: url)
         let server = CountingServer()
-        let first = try RecordingTransport(cassette: url, mode: .new, inner: server.transport)
-        let second = try RecordingTransport(cassette: url, mode: .new, inner: server.transport)
+        let first = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .new, environment: [:]), inner: server.transport)
+        let second = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .new, environment: [:]), inner: server.transport)
         _ = try await first.send(get("/b"))
         _ = try await second.send(get("/c"))
         _ = try await first.send(get("/d"))
@@ -47,7 +47,7 @@ struct SharedCassetteTests {
         let directory = TemporaryDirectory()
         let url = directory.file("api.cassette.json")
         try Cassette(interactions: [.make(.get, "http://api.test/old")]).write(to: url)
-        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: CountingServer().transport)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]), inner: CountingServer().transport)
         _ = try await recorder.send(get("/new"))
         #expect(try Cassette.load(from: url).interactions.map(\.request.url.path) == ["/new"])
     }

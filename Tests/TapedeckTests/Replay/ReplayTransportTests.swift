@@ -30,9 +30,9 @@ struct ReplayTransportTests {
         } catch let CassetteError.noMatch(report) {
             #expect(report.skipped == ["#1 GET http://api.test/items was already played (2 of 2 used); identical requests are served in recorded order"])
             #expect(report.suggested.first == .allowRepeats(path: "order.cassette.json", mode: nil))
-            #expect(report.fixes.first == "allow reusing the last match: set ReplayTransport.Options(allowRepeats: true)")
+            #expect(report.fixes.first == "allow reusing the last match: set CassetteConfiguration.allowRepeats = true")
         }
-        let repeating = ReplayTransport(cassette: cassette, options: .init(allowRepeats: true))
+        let repeating = ReplayTransport(cassette: cassette, configuration: .init(URL(fileURLWithPath: "<memory>"), allowRepeats: true))
         for expected in ["first", "second", "second", "second"] {
             #expect(text(try await repeating.send(request(.get, "http://api.test/items"))) == expected)
         }
@@ -66,21 +66,21 @@ struct ReplayTransportTests {
         let stamped = Interaction.make(.get, "http://api.test/feed?page=1&_ts=111", body: "feed")
         let cassette = Cassette(interactions: [json, form, stamped])
 
-        let byHeader = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(headers: ["accept"])))
+        let byHeader = ReplayTransport(cassette: cassette, configuration: .init(URL(fileURLWithPath: "<memory>"), matcher: Matcher(headers: ["accept"])))
         await #expect(throws: CassetteError.self) {
             try await byHeader.send(request(.post, "http://api.test/orders", headers: ["Accept": "text/html"]))
         }
-        let semantic = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(body: .json)))
+        let semantic = ReplayTransport(cassette: cassette, configuration: .init(URL(fileURLWithPath: "<memory>"), matcher: Matcher(body: .json)))
         #expect(text(try await semantic.send(request(.post, "http://api.test/orders", body: #"{ "sku": "a", "qty": 2.0 }"#))) == "json")
-        let raw = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(body: .raw)))
+        let raw = ReplayTransport(cassette: cassette, configuration: .init(URL(fileURLWithPath: "<memory>"), matcher: Matcher(body: .raw)))
         await #expect(throws: CassetteError.self) {
             try await raw.send(request(.post, "http://api.test/orders", body: #"{ "sku": "a", "qty": 2 }"#))
         }
-        let formMatch = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(body: .form)))
+        let formMatch = ReplayTransport(cassette: cassette, configuration: .init(URL(fileURLWithPath: "<memory>"), matcher: Matcher(body: .form)))
         #expect(text(try await formMatch.send(request(.post, "http://api.test/form", body: "a=1&b=2"))) == "form")
-        let ignoring = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(ignoredQueryItems: ["_ts"])))
+        let ignoring = ReplayTransport(cassette: cassette, configuration: .init(URL(fileURLWithPath: "<memory>"), matcher: Matcher(ignoredQueryItems: ["_ts"])))
         #expect(text(try await ignoring.send(request(.get, "http://api.test/feed?_ts=999&page=1"))) == "feed")
-        let custom = ReplayTransport(cassette: cassette, options: .init(matcher: Matcher(custom: { recorded, _ in recorded.body == nil })))
+        let custom = ReplayTransport(cassette: cassette, configuration: .init(URL(fileURLWithPath: "<memory>"), matcher: Matcher(custom: { recorded, _ in recorded.body == nil })))
         await #expect(throws: CassetteError.self) { try await custom.send(request(.post, "http://api.test/orders")) }
     }
 
@@ -90,7 +90,7 @@ struct ReplayTransportTests {
                                      requestBody: Data(#"{"items":[{"qty":2,"sku":"a"}]}"#.utf8))
         let cassette = Cassette(interactions: [.make(.get, "http://api.test/users"), order])
         let replay = ReplayTransport(cassette: cassette, path: "Sessions/shop.cassette.json",
-                                     options: .init(matcher: Matcher(body: .json)))
+                                     configuration: .init(URL(fileURLWithPath: "<memory>"), matcher: Matcher(body: .json)))
         do {
             _ = try await replay.send(request(.post, "http://api.test/orders?sort=asc&page=2",
                                               headers: ["Content-Type": "application/json"], body: #"{"items":[{"qty":3,"sku":"a"}]}"#))
@@ -102,22 +102,23 @@ struct ReplayTransportTests {
             #expect(text.contains("matching on: method, URL (query order ignored), body (json)"))
             #expect(text.contains("  1. #1 POST http://api.test/orders?page=1&sort=asc\n       query page: \"1\" → \"2\"\n       body /items/0/qty: 2 → 3"), "\(text)")
             #expect(text.contains("  2. #0 GET http://api.test/users\n       method: GET → POST\n       path: /users → /orders"), "\(text)")
-            #expect(text.hasSuffix("fix:\n  - record it: a ReplayTransport never records; open the cassette in a RecordingTransport "
-                + "with mode .new (or TAPEDECK_RECORD_MODE=new)"), "\(text)")
+            #expect(text.hasSuffix("fix:\n  - record it: a ReplayTransport never records; open the cassette with "
+                + "CassetteConfiguration(mode: .new) (or TAPEDECK_RECORD_MODE=new)"), "\(text)")
             for word in ["tapedeck ", "swift test", "withCassette", "--"] { #expect(!text.contains(word), "\(text)") }
         }
     }
 
-    @Test("follows recorded redirect chains hop by hop to the final response")
+    @Test("follows recorded redirect chains hop by hop to the final response only when followRedirects is on")
     func followsRedirects() async throws {
         let hop1 = Interaction.make(.get, "http://api.test/redirect/2", status: 302, headers: ["Location": "/redirect/1"], body: "")
         let hop2 = Interaction.make(.get, "http://api.test/redirect/1", status: 302, headers: ["Location": "http://api.test/get"], body: "")
         let final = Interaction.make(.get, "http://api.test/get", body: "landed")
         let cassette = Cassette(interactions: [hop1, hop2, final])
-        let response = try await ReplayTransport(cassette: cassette).send(request(.get, "http://api.test/redirect/2"))
+        let following = CassetteConfiguration(URL(fileURLWithPath: "<memory>"), followRedirects: true)
+        let response = try await ReplayTransport(cassette: cassette, configuration: following).send(request(.get, "http://api.test/redirect/2"))
         #expect(text(response) == "landed")
         #expect(response.url?.absoluteString == "http://api.test/get")
-        let manual = try await ReplayTransport(cassette: cassette, options: .init(followRedirects: false)).send(request(.get, "http://api.test/redirect/2"))
+        let manual = try await ReplayTransport(cassette: cassette).send(request(.get, "http://api.test/redirect/2"))
         #expect(manual.status == 302)
     }
 
@@ -127,7 +128,7 @@ struct ReplayTransportTests {
         let comparisons = Mutex(0)
         let matcher = Matcher(custom: { _, _ in comparisons.withLock { $0 += 1 }; return true })
         let interactions = (0..<100_000).map { Interaction.make(.get, "http://api.test/items/\($0)?v=\($0 % 7)", body: "\($0)") }
-        let replay = ReplayTransport(cassette: Cassette(interactions: interactions), options: .init(matcher: matcher))
+        let replay = ReplayTransport(cassette: Cassette(interactions: interactions), configuration: .init(URL(fileURLWithPath: "<memory>"), matcher: matcher))
         for index in stride(from: 0, to: 100_000, by: 200) {
             guard case .success(let response) = replay.lookup(request(.get, "http://api.test/items/\(index)?v=\(index % 7)")) else {
                 Issue.record("no match for item \(index)")
@@ -147,7 +148,7 @@ struct ReplayEdgeCaseTests {
         let directory = TemporaryDirectory()
         let url = directory.file("head.cassette.json")
         let live = StubTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "199"]) }
-        let recorder = try RecordingTransport(cassette: url, mode: .all, inner: live)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]), inner: live)
         _ = try await recorder.send(HTTPRequest(method: .head, url: URL(string: "http://api.test/get")!))
         let replayed = try await ReplayTransport(contentsOf: url).send(HTTPRequest(method: .head, url: URL(string: "http://api.test/get")!))
         #expect(replayed.headers["Content-Length"] == "199")

@@ -136,9 +136,9 @@ struct RecordedOtherSchemeTests {
         #expect(decoded.interactions.map(\.request.url.absoluteString) == ["http://api.test/start", "gopher://127.0.0.1:70/_x"])
         #expect(CassetteLint.findings(in: decoded).contains { $0.interaction == 1 && $0.kind == .unreachable })
         let start = HTTPRequest(url: try #require(URL(string: "http://api.test/start")))
-        #expect(try ReplayTransport(cassette: decoded, options: .init(followRedirects: false)).serve(start).status == 302)
+        #expect(try ReplayTransport(cassette: decoded, configuration: .init(URL(fileURLWithPath: "<memory>"), followRedirects: false)).serve(start).status == 302)
         #expect(throws: HTTPError.redirectScheme(from: "http://api.test/start", location: "gopher://127.0.0.1:70/_x", scheme: "gopher")) {
-            try ReplayTransport(cassette: decoded, options: .init(followRedirects: true)).serve(start)
+            try ReplayTransport(cassette: decoded, configuration: .init(URL(fileURLWithPath: "<memory>"), followRedirects: true)).serve(start)
         }
     }
 }

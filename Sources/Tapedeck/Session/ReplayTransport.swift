@@ -3,10 +3,11 @@ import Synchronization
 
 /// Serves responses from a cassette: no network.
 ///
-/// Identical requests are served in recorded order; with `allowRepeats` the last one is
-/// served again once all are used. A request with no match throws
+/// Identical requests are served in recorded order; with ``CassetteConfiguration/allowRepeats``
+/// the last one is served again once all are used. A request with no match throws
 /// ``CassetteError/noMatch(_:)`` carrying a ``MismatchReport``. Recorded redirect chains
-/// are followed hop by hop when `followRedirects` is on. Thread-safe.
+/// are followed hop by hop when ``CassetteConfiguration/followRedirects`` is on. Thread-safe.
+/// ``CassetteConfiguration/open(live:)`` in mode `none` makes one with the environment applied.
 ///
 /// ```swift
 /// let replay = try ReplayTransport(contentsOf: URL(fileURLWithPath: "Sessions/tour.cassette.json"))
@@ -14,42 +15,12 @@ import Synchronization
 /// print(replay.unusedInteractions)   // indexes never served
 /// ```
 public final class ReplayTransport: HTTPTransport, Sendable {
-    /// How requests are matched and served.
-    public struct Options: Sendable {
-        /// What makes a recorded request match.
-        public var matcher: Matcher
-        /// Whether the last match is served again once every identical interaction was played.
-        public var allowRepeats: Bool
-        /// Whether recorded 3xx responses with a `Location` are followed to the final response.
-        public var followRedirects: Bool
-        /// Applied to incoming requests before matching, so real credentials match placeholders.
-        public var redactor: Redactor
-        /// Words the fixes errors print for where they are read (Swift options unless a front-end passes its own).
-        public var context: any FixWording
-        /// Serve the cassette as if it had been recorded at this origin (`http://127.0.0.1:8080`):
-        /// request URLs, `Location` and `Host` headers and text bodies are rewritten from
-        /// ``Cassette/recordedOrigin``. Recording sessions store new interactions back at the
-        /// recorded origin, so the file keeps one.
-        public var origin: URL?
-
-        /// Creates options; the defaults match on method + URL, follow redirects and word fixes as Swift options.
-        public init(matcher: Matcher = Matcher(), allowRepeats: Bool = false, followRedirects: Bool = true,
-                    redactor: Redactor = .standard, context: any FixWording = LibraryFixWording(), origin: URL? = nil) {
-            self.matcher = matcher
-            self.allowRepeats = allowRepeats
-            self.followRedirects = followRedirects
-            self.redactor = redactor
-            self.context = context
-            self.origin = origin
-        }
-    }
-
     /// The cassette being served.
     public let cassette: Cassette
     /// The cassette's path, for reports.
     public let path: String
-    /// The options in effect.
-    public let options: Options
+    /// How the cassette was opened (matching, repeats, redirects, origin, redaction, wording).
+    public let configuration: CassetteConfiguration
     /// The record mode of the session this replay belongs to, for reports.
     let mode: RecordMode?
     private let index: ReplayIndex
@@ -61,26 +32,31 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     private let credentialHeaders: [String]
     private let credentialLengths: Set<Int>
 
-    /// Creates a replay session over an in-memory cassette.
-    public convenience init(cassette: Cassette, path: String = "<memory>", options: Options = Options()) {
-        self.init(cassette: cassette, path: path, options: options, mode: nil)
+    /// Creates a replay session over an in-memory cassette, matched, repeated and redirected as
+    /// `configuration` says (its URL and mode are not used).
+    public convenience init(cassette: Cassette, path: String = "<memory>", configuration: CassetteConfiguration = .inMemory) {
+        self.init(cassette: cassette, path: path, configuration: configuration, mode: nil)
     }
 
-    init(cassette: Cassette, path: String, options: Options, mode: RecordMode?) {
-        let cassette = options.origin.map(cassette.rewritingOrigin(to:)) ?? cassette
+    init(cassette: Cassette, path: String, configuration: CassetteConfiguration, mode: RecordMode?) {
+        let cassette = configuration.origin.map(cassette.rewritingOrigin(to:)) ?? cassette
         self.cassette = cassette
         self.path = path
-        self.options = options
+        self.configuration = configuration
         self.mode = mode
-        index = ReplayIndex(cassette.interactions, matcher: options.matcher)
+        index = ReplayIndex(cassette.interactions, matcher: configuration.matcher)
         uses = Mutex(Array(repeating: 0, count: cassette.interactions.count))
-        credentialHeaders = options.redactor.headers.sorted()
+        credentialHeaders = configuration.redactor.headers.sorted()
         credentialLengths = Set(credentialHeaders.map(\.utf8.count))
     }
 
-    /// Loads a native cassette file and serves it.
-    public convenience init(contentsOf url: URL, options: Options = Options()) throws(CassetteError) {
-        self.init(cassette: try Cassette.load(from: url), path: url.path, options: options)
+    /// Reads the cassette file at `url` (any format Tapedeck reads) and serves it, as
+    /// `configuration` says. ``CassetteConfiguration/open(live:)`` in mode `none` does the same
+    /// with the environment applied.
+    public convenience init(contentsOf url: URL, configuration: CassetteConfiguration? = nil) throws(CassetteError) {
+        let configuration = configuration ?? .replaying(url, environment: [:])
+        self.init(cassette: try Cassette.load(from: url, limits: configuration.limits), path: url.path,
+                  configuration: configuration, mode: nil)
     }
 
     /// Sends `request` and returns its response (see the type's summary for how).
@@ -95,10 +71,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     /// Serves synchronously (URLProtocol clients use this); throws ``CassetteError/noMatch(_:)``,
     /// or an ``HTTPError`` when a followed redirect leads to another scheme or loops.
     public func serve(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard options.followRedirects else {
-            if case .success(let response) = lookup(request) { return response }
-            throw CassetteError.noMatch(report(for: request))
-        }
+        guard configuration.followRedirects else { return try lookup(request).get() }
         return try RedirectFollower.follow(request) { (hop: HTTPRequest) throws -> HTTPResponse in
             try lookup(hop).get()
         }
@@ -114,8 +87,8 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     /// A hit that carries a credential header (`Authorization`, `Cookie`…) teaches its value
     /// (that header alone is read): a later request with that token in its path must still match.
     public func lookup(_ request: HTTPRequest) -> Result<HTTPResponse, CassetteError> {
-        let chosen: Int?
-        if options.matcher.matchesOnKeyAlone, let first = index.first(options.matcher.key(for: request)) {
+        var chosen: Int?
+        if configuration.matcher.matchesOnKeyAlone, let first = index.first(configuration.matcher.key(for: request)) {
             var found: [String] = []
             for field in request.headers where credentialLengths.contains(field.name.utf8.count) {
                 guard let name = credentialHeaders.first(where: field.name.caseInsensitiveEquals) else { continue }
@@ -133,13 +106,14 @@ public final class ReplayTransport: HTTPTransport, Sendable {
                     last = current
                     position = index.next(after: current)
                 }
-                guard options.allowRepeats else { return nil }
+                guard configuration.allowRepeats else { return nil }
                 uses[last] += 1
                 return last
             }
-        } else {
-            chosen = choose(among: exactMatches(for: request))
         }
+        // A miss (or an exact key whose interactions are all played) tries the recorded
+        // requests this one matches once redacted, then those with placeholders.
+        if chosen == nil { chosen = choose(among: candidates(for: request)) }
         guard let chosen else { return .failure(.noMatch(report(for: request))) }
         if let failure = cassette.interactions[chosen].failure {
             return .failure(.recordedFailure(failure.error(for: request, duration: cassette.interactions[chosen].response.duration)))
@@ -149,18 +123,29 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         return .success(response)
     }
 
-    /// The recorded interactions `request` matches, redacted as recorded ones are, in order.
-    private func exactMatches(for request: HTTPRequest) -> [Int] {
-        let compared = secrets.redact(request, with: options.redactor)
-        return index.positions(options.matcher.key(for: compared)).filter {
-            options.matcher.refines(recorded: cassette.interactions[$0].request, incoming: compared)
+    /// The recorded interactions `request` matches, redacted as recorded ones are, in recorded
+    /// order: those with its key, and those whose placeholders stand where it has values.
+    private func candidates(for request: HTTPRequest) -> [Int] {
+        let matcher = configuration.matcher
+        let compared = secrets.redact(request, with: configuration.redactor)
+        var found = index.positions(matcher.key(for: compared)).filter {
+            matcher.refines(recorded: cassette.interactions[$0].request, incoming: compared)
         }
+        guard !index.wildcards.isEmpty else { return found }
+        let exact = Set(found)
+        for position in index.wildcards where !exact.contains(position) {
+            let recorded = cassette.interactions[position].request
+            if matcher.urlMatches(pattern: recorded, compared), matcher.refines(recorded: recorded, incoming: compared) {
+                found.append(position)
+            }
+        }
+        return found.count > exact.count ? found.sorted() : found
     }
 
     /// Marks and returns the first unplayed of `candidates`, or the last one again when repeats are allowed.
     private func choose(among candidates: [Int]) -> Int? {
         uses.withLock { uses in
-            let pick = candidates.first { uses[$0] == 0 } ?? (options.allowRepeats ? candidates.last : nil)
+            let pick = candidates.first { uses[$0] == 0 } ?? (configuration.allowRepeats ? candidates.last : nil)
             if let pick { uses[pick] += 1 }
             return pick
         }
@@ -168,9 +153,9 @@ public final class ReplayTransport: HTTPTransport, Sendable {
 
     /// The mismatch report for `request` as things stand.
     public func report(for request: HTTPRequest) -> MismatchReport {
-        MismatchReport.make(request: secrets.redact(request, with: options.redactor), interactions: cassette.interactions,
-                            uses: uses.withLock { $0 }, exact: exactMatches(for: request), path: path, matcher: options.matcher,
-                            mode: mode, context: options.context)
+        MismatchReport.make(request: secrets.redact(request, with: configuration.redactor), interactions: cassette.interactions,
+                            uses: uses.withLock { $0 }, exact: candidates(for: request), path: path, matcher: configuration.matcher,
+                            mode: mode, context: configuration.wording)
     }
 
     /// Indexes of interactions never served, in order.
@@ -190,7 +175,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         guard !unused.isEmpty else { return "" }
         let shown = 5
         let lines = unused.prefix(shown).map { "  #\($0) \(MismatchReport.summary(cassette.interactions[$0].request))" }
-        let listing = options.context.lines(for: .listInteractions(path: DisplayPath.relative(path))).joined(separator: "; ")
+        let listing = configuration.wording.lines(for: .listInteractions(path: DisplayPath.relative(path))).joined(separator: "; ")
         let more = unused.count > shown ? ["  … and \(unused.count - shown) more (\(listing))"] : []
         return (["\(unused.count) of \(cassette.interactions.count) interactions in \(DisplayPath.relative(path)) were never played:"] + lines + more)
             .joined(separator: "\n")

@@ -14,96 +14,58 @@ import Foundation
 ///
 /// ```swift
 /// let live = URLSessionTransport(options: .init(followRedirects: false))
-/// let recorder = try RecordingTransport(cassette: URL(fileURLWithPath: "Sessions/api.cassette.json"),
-///                                       mode: try RecordMode.resolve(.once), inner: live)
-/// let response = try await recorder.send(request)
-/// try recorder.flush()
+/// let cassette = try CassetteConfiguration(URL(fileURLWithPath: "Sessions/api.cassette.json"), mode: .once).open(live: live)
+/// let response = try await cassette.transport.send(request)   // cassette.recorder is this type
+/// try cassette.flush()
 /// ```
 public final class RecordingTransport: HTTPTransport, Sendable {
-    /// How the session records and replays.
-    public struct Options: Sendable {
-        /// Replay matching, repeats and redirect following.
-        public var replay: ReplayTransport.Options
-        /// Replaces credentials before anything is written; also applied to incoming requests when matching.
-        public var redactor: Redactor { get { replay.redactor } set { replay.redactor = newValue } }
-        /// Whether a recorded interaction that still holds a secret is refused.
-        public var lint: Bool
-        /// Whether each recorded interaction is journaled at once (else held in memory until ``RecordingTransport/flush()``).
-        public var autosave: Bool
-        /// Whether each journaled interaction is also `fsync`ed, to survive a power cut as well as a killed process.
-        public var syncEachInteraction = false
-        /// Merged into the cassette's metadata (e.g. ``Cassette/MetadataKey/baseURL``).
-        public var metadata: [String: String]
-        /// A last change to each interaction before it is stored (after redaction), e.g. rewriting a host.
-        public var beforeRecord: (@Sendable (Interaction) -> Interaction)?
-        /// Whether a refused connection, unresolved host, timeout or answerless close is stored
-        /// as an interaction (``TransportFailure``) and replayed as the same error.
-        public var recordFailures = false
-
-        /// Creates options; the defaults redact, lint and journal every interaction as it is recorded.
-        public init(replay: ReplayTransport.Options = .init(), lint: Bool = true, autosave: Bool = true,
-                    metadata: [String: String] = [:], beforeRecord: (@Sendable (Interaction) -> Interaction)? = nil) {
-            self.replay = replay
-            self.lint = lint
-            self.autosave = autosave
-            self.metadata = metadata
-            self.beforeRecord = beforeRecord
-        }
-    }
-
-    /// Counts for status lines (`tape` in the REPL).
-    public struct Counts: Sendable, Hashable {
-        /// Interactions recorded by this session.
-        public var recorded: Int
-        /// Responses served from the cassette (repeats counted).
-        public var played: Int
-        /// Interactions loaded from the file that were never served.
-        public var unused: Int
-        /// Interactions the cassette holds now.
-        public var total: Int
-    }
+    /// Recorded, played, unused and total counts.
+    public typealias Counts = OpenCassette.Counts
 
     /// The cassette file.
     public let url: URL
     /// The mode in effect.
     public let mode: RecordMode
-    /// The options in effect.
-    public let options: Options
+    /// How the cassette was opened (mode resolved, environment applied).
+    public let configuration: CassetteConfiguration
     private let inner: any HTTPTransport
     private let replayer: ReplayTransport?
     private let recordsUnmatched: Bool
-    /// Where the file's interactions were recorded, when ``ReplayTransport/Options/origin`` serves them elsewhere.
+    /// Where the file's interactions were recorded, when ``CassetteConfiguration/origin`` serves them elsewhere.
     private let recordedOrigin: URL?
     /// The cassette on disk: journal, merges, recovery.
     public let store: CassetteStore
     /// Every secret redacted so far, replaced wherever it appears in later interactions.
     private let secrets: SecretMemory
 
-    /// Opens a session on `cassette` in `mode` (resolve it with ``RecordMode/resolve(_:environment:)``).
+    /// Opens a recording session as `configuration` says (``CassetteConfiguration/open(live:)``
+    /// calls this with the environment applied; a nil mode is `once`).
     ///
     /// Throws when the file is malformed, or missing in mode `none`.
-    public init(cassette url: URL, mode: RecordMode, inner: any HTTPTransport, options: Options = Options()) throws(CassetteError) {
+    package init(configuration: CassetteConfiguration, inner: any HTTPTransport) throws(CassetteError) {
+        let url = configuration.url
+        let mode = configuration.resolvedMode
         self.url = url
         self.mode = mode
         self.inner = inner
-        self.options = options
+        self.configuration = configuration
         let secrets = SecretMemory()
         self.secrets = secrets
         // A value can reach an interaction before a later one shows it is a secret (a token in
         // a URL, then the same token in an Authorization header): each merge scrubs what the
         // session has learned from the whole cassette.
-        let redactor = options.redactor
-        store = try CassetteStore(url: url, replacing: mode == .all, metadata: options.metadata,
-                                  options: .init(journalEachInteraction: options.autosave,
-                                                 syncEachInteraction: options.syncEachInteraction),
+        let redactor = configuration.redactor
+        store = try CassetteStore(url: url, replacing: mode == .all, metadata: configuration.metadata,
+                                  options: .init(journalEachInteraction: configuration.autosave,
+                                                 syncEachInteraction: configuration.syncEachInteraction),
                                   finishing: { cassette in
                                       let known = secrets.secrets
                                       return known.isEmpty ? cassette : redactor.redact(cassette, knownSecrets: known)
                                   })
         let existing = store.opened
-        if mode == .replayOnly, existing == nil { throw .missing(path: url.path, context: options.replay.context) }
+        if mode == .replayOnly, existing == nil { throw .missing(path: url.path, context: configuration.wording) }
         if let existing, mode != .all {
-            replayer = ReplayTransport(cassette: existing, path: url.path, options: options.replay, mode: mode)
+            replayer = ReplayTransport(cassette: existing, path: url.path, configuration: configuration, mode: mode)
         } else {
             replayer = nil
         }
@@ -113,7 +75,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 
     /// Sends `request` and returns its response (see the type's summary for how).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard options.replay.followRedirects else { return try await sendOne(request) }
+        guard configuration.followRedirects else { return try await sendOne(request) }
         return try await RedirectFollower.follow(request) { hop in try await sendOne(hop) }
     }
 
@@ -136,10 +98,10 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         return response
     }
 
-    /// Stores `error` as the answer to `request` when ``Options/recordFailures`` is on and it is a
+    /// Stores `error` as the answer to `request` when ``CassetteConfiguration/recordFailures`` is on and it is a
     /// ``TransportFailure``.
     private func recordFailure(_ error: HTTPError, for request: HTTPRequest) throws(CassetteError) {
-        guard options.recordFailures, let failure = TransportFailure(error) else { return }
+        guard configuration.recordFailures, let failure = TransportFailure(error) else { return }
         var seconds = 0.0
         if case .timedOut(_, let limit) = error { seconds = limit }
         try record(Interaction(request: request, response: HTTPResponse(status: 0, reason: "", url: request.url, duration: seconds),
@@ -148,14 +110,14 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 
     /// Redacts, lints and stores one interaction (journaled at once when `autosave` is on).
     public func record(_ interaction: Interaction) throws(CassetteError) {
-        var stored = secrets.redact(interaction, with: options.redactor)
-        if let origin = options.replay.origin, let recordedOrigin {
+        var stored = secrets.redact(interaction, with: configuration.redactor)
+        if let origin = configuration.origin, let recordedOrigin {
             stored = stored.rewriting(Cassette.originReplacements(from: origin, to: recordedOrigin))
         }
-        if let beforeRecord = options.beforeRecord { stored = beforeRecord(stored) }
-        if options.lint {
+        if let beforeRecord = configuration.beforeRecord { stored = beforeRecord(stored) }
+        if configuration.lint {
             let findings = SecretLint.findings(in: stored, index: store.count)
-            if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings, context: options.replay.context) }
+            if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings, context: configuration.wording) }
         }
         try store.append(stored)
     }

@@ -1,0 +1,66 @@
+import Foundation
+
+extension CassetteConfiguration {
+    /// Opens the cassette: the one way every front-end does.
+    ///
+    /// The environment is applied first (``resolved()``). When a maximum age is set and the
+    /// cassette holds older interactions, the policy decides: `warn` goes on with a warning in
+    /// ``OpenCassette/warnings``, `fail` throws ``CassetteError/expiry(_:)``, `rerecord` records
+    /// again in mode `all`. Replay only (mode `none`) reads the file into a plain
+    /// ``ReplayTransport`` and never touches `live`; any other mode wraps `live` in a
+    /// ``RecordingTransport``. `live` must not follow redirects, so chains are recorded hop by hop.
+    ///
+    /// Throws when the file is malformed, or missing in mode `none`.
+    public func open(live: any HTTPTransport = OfflineTransport()) throws(CassetteError) -> OpenCassette {
+        var configuration = try resolved()
+        var warnings: [String] = []
+        var loaded: Cassette?
+        if let maxAge = configuration.maxAge, FileManager.default.fileExists(atPath: url.path) {
+            let cassette = try Cassette.load(from: url, limits: limits)
+            loaded = cassette
+            let expiry = CassetteExpiry(cassette, maxAge: maxAge)
+            if !expiry.expired.isEmpty {
+                let report = expiry.report(path: DisplayPath.relative(url.path), total: cassette.interactions.count)
+                switch configuration.onExpiry ?? .warn {
+                case .warn:
+                    warnings.append(report + "\nre-record it (TAPEDECK_ON_EXPIRY=rerecord) or verify it against the live API")
+                case .fail:
+                    throw .expiry(.expired(report: report))
+                case .rerecord:
+                    warnings.append(report + "\nre-recording \(DisplayPath.relative(url.path)) against the live API (rerecord)")
+                    configuration.mode = .all
+                    loaded = nil
+                }
+            }
+        }
+        guard configuration.resolvedMode == .replayOnly else {
+            let recorder = try RecordingTransport(configuration: configuration, inner: live)
+            return OpenCassette(configuration: configuration, replay: nil, recorder: recorder, warnings: warnings)
+        }
+        if loaded == nil { loaded = try Self.loadIfPresent(url, limits: limits) }
+        guard let cassette = loaded else {
+            throw .missing(path: url.path, context: wording)
+        }
+        // A replay that no environment turns into a recording says so in its fixes (mode nil: it never records).
+        let replay = ReplayTransport(cassette: cassette, path: url.path, configuration: configuration,
+                                     mode: configuration.ignoresModeOverride ? nil : .replayOnly)
+        return OpenCassette(configuration: configuration, replay: replay, recorder: nil, warnings: warnings)
+    }
+
+    private static func loadIfPresent(_ url: URL, limits: BodyLimits) throws(CassetteError) -> Cassette? {
+        guard FileManager.default.fileExists(atPath: url.path) || CassetteMerge.hasLeftovers(url) else { return nil }
+        return try Cassette.load(from: url, limits: limits)
+    }
+}
+
+/// The live transport of a replay-only cassette: every request fails, naming the cassette
+/// session as the reason (replay never reaches the network).
+public struct OfflineTransport: HTTPTransport {
+    /// Creates the transport.
+    public init() {}
+
+    /// Fails: replay sessions never use the network.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        throw HTTPError.transport(url: request.url.absoluteString, detail: "replay sessions never use the network")
+    }
+}
