@@ -30,7 +30,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     public var requireAllPlayed: Bool
     /// What is replaced before anything is written.
     public var redactor: Redactor
-    /// Serve the cassette as if recorded at this origin (see ``Tapedeck/ReplayTransport/Options/origin``).
+    /// Serve the cassette as if recorded at this origin (see ``Tapedeck/CassetteConfiguration/origin``).
     public var origin: URL?
     /// The file whose `__Cassettes__` directory holds the cassette.
     var file: StaticString

@@ -21,12 +21,4 @@ enum CurrentTest {
         #endif
         return .unitTests(filter: nil)
     }
-
-    /// `options` with the current test as context, unless the caller chose a wording or named a filter already.
-    static func naming(_ options: RecordingTransport.Options) -> RecordingTransport.Options {
-        var options = options
-        let chosen = options.replay.context
-        if chosen is LibraryFixWording || (chosen as? FixContext) == .unitTests(filter: nil) { options.replay.context = context }
-        return options
-    }
 }

@@ -33,9 +33,29 @@ extension URLSession {
     public static func replaying(_ cassette: URL, allowRepeats: Bool = false, matcher: Matcher = Matcher(),
                                  followRedirects: Bool = true, origin: URL? = nil,
                                  configuration: URLSessionConfiguration = .ephemeral) throws(CassetteError) -> URLSession {
-        let options = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, followRedirects: followRedirects,
-                                              context: CurrentTest.context, origin: origin)
-        return replaying(try ReplayTransport(contentsOf: cassette, options: options), configuration: configuration)
+        var replay = CassetteConfiguration.replaying(cassette)
+        replay.matcher = matcher
+        replay.allowRepeats = allowRepeats
+        replay.followRedirects = followRedirects
+        replay.origin = origin
+        replay.wording = CurrentTest.context
+        return session(for: try replay.open(), configuration: configuration)
+    }
+
+    /// A session that sends through a cassette opened from a ``Tapedeck/CassetteConfiguration``
+    /// (``Tapedeck/CassetteConfiguration/open(live:)``): its replay, or its recorder.
+    ///
+    /// ```swift
+    /// var cassette = CassetteConfiguration(Cassettes.url("users"), mode: .new, followRedirects: true)
+    /// cassette.redactor.jsonPaths.append("/session/token")
+    /// let opened = try cassette.open(live: URLSessionTransport(options: .init(followRedirects: false)))
+    /// let session = URLSession.session(for: opened)
+    /// ```
+    public static func session(for cassette: OpenCassette, configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
+        if let replay = cassette.replay, cassette.configuration.conditions == nil {
+            return TapedeckRoutes.session(configuration, routingTo: .replay(replay))
+        }
+        return TapedeckRoutes.session(configuration, routingTo: .transport(cassette.transport))
     }
 
     /// A session that answers from an in-memory replay transport (counts and unused report stay readable on it).
@@ -57,38 +77,27 @@ extension URLSession {
         return TapedeckRoutes.session(configuration, routingTo: .transport(conditioned))
     }
 
-    /// A session that records into `cassette` in the mode `TAPEDECK_RECORD_MODE` names, else
-    /// `none` on CI, else `once` (records only when the file is missing).
+    /// A session that records into `cassette` in `mode` (nil: `TAPEDECK_RECORD_MODE`, else
+    /// `none` on CI, else `once`, which records only when the file is missing). `configure`
+    /// changes anything else about how the cassette is opened (redaction, lint, matching).
     ///
     /// Each recorded interaction is redacted, linted and appended to the cassette's journal at
     /// once; the journal is merged into the cassette (atomically) when the process exits, or
     /// the next time the cassette is opened if it was killed. Requests go out through an inner
-    /// `URLSession` started from a background queue.
+    /// `URLSession` started from a background queue. Redirects are followed, as URLSession does.
     ///
     /// ```swift
     /// let session = try URLSession.recording(to: Cassettes.url("httpbin"))
     /// _ = try await session.data(from: URL(string: "http://127.0.0.1:8080/get")!)
+    /// let strict = try URLSession.recording(to: Cassettes.url("login"), mode: .all) { $0.redactor.jsonPaths.append("/otp") }
     /// ```
-    public static func recording(to cassette: URL,
-                                 options: RecordingTransport.Options = RecordingTransport.Options(),
-                                 configuration: URLSessionConfiguration = .ephemeral) throws(CassetteError) -> URLSession {
-        try recording(to: cassette, requested: nil, options: options, configuration: configuration)
-    }
-
-    /// ``recording(to:options:configuration:)`` in `mode` (still overridden by
-    /// `TAPEDECK_RECORD_MODE`): `.all` re-records, `.new` adds what is missing, `.replayOnly` only replays.
-    public static func recording(to cassette: URL, mode: RecordMode,
-                                 options: RecordingTransport.Options = RecordingTransport.Options(),
-                                 configuration: URLSessionConfiguration = .ephemeral) throws(CassetteError) -> URLSession {
-        try recording(to: cassette, requested: mode, options: options, configuration: configuration)
-    }
-
-    private static func recording(to cassette: URL, requested: RecordMode?, options: RecordingTransport.Options,
-                                  configuration: URLSessionConfiguration) throws(CassetteError) -> URLSession {
+    public static func recording(to cassette: URL, mode: RecordMode? = nil,
+                                 configuration: URLSessionConfiguration = .ephemeral,
+                                 configure: (inout CassetteConfiguration) -> Void = { _ in }) throws(CassetteError) -> URLSession {
+        var recording = CassetteConfiguration(cassette, mode: mode, followRedirects: true, wording: CurrentTest.context)
+        configure(&recording)
         let live = URLSessionTransport(options: .init(followRedirects: false))
-        let recorder = try RecordingTransport(cassette: cassette, mode: try RecordMode.resolve(requested),
-                                              inner: live, options: CurrentTest.naming(options))
-        return recording(recorder, configuration: configuration)
+        return session(for: try recording.open(live: live), configuration: configuration)
     }
 
     /// A session that sends through an existing recorder (``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` uses it).

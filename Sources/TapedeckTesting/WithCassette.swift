@@ -39,8 +39,9 @@ public enum Cassettes {
 /// `TAPEDECK_RECORD_MODE=verify` sends every request live instead and throws
 /// ``CassetteDriftError`` (status and JSON shape compared, at JSON Pointers) when the live API
 /// answers differently from the cassette; the cassette is not written. `TAPEDECK_MAX_AGE=30d`
-/// with `TAPEDECK_ON_EXPIRY=warn|fail|rerecord` warns, fails or re-records when the cassette
-/// holds older interactions.
+/// with `TAPEDECK_ON_EXPIRY=warn|fail|rerecord` warns, fails (``Tapedeck/CassetteError/expiry(_:)``)
+/// or re-records when the cassette holds older interactions. Recorded redirects are followed, as
+/// URLSession follows live ones.
 ///
 /// `redactor` decides what is replaced before anything is written (and how incoming requests
 /// are compared); the secret lint's refusal names the `Redactor` to pass when it finds more.
@@ -110,21 +111,20 @@ func runCassette<T>(
         return try await VerifyMode.run(cassette: url, matcher: matcher, redactor: redactor,
                                         live: URLSessionTransport(options: .init(followRedirects: false)), body)
     }
-    let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, redactor: redactor,
-                                         context: CurrentTest.context, origin: origin)
-    let expiredMode = try TestExpiry.check(url, environment: environment, warn: warn)
-    let recorder = try RecordingTransport(cassette: url, mode: try expiredMode ?? RecordMode.resolve(mode, environment: environment),
-                                          inner: URLSessionTransport(options: .init(followRedirects: false)),
-                                          options: .init(replay: replay))
-    let session = URLSession.recording(recorder)
+    // URLSession follows redirects itself, so the cassette does too: a test sees the final answer, as it would live.
+    let configuration = CassetteConfiguration(url, mode: mode, matcher: matcher, allowRepeats: allowRepeats, followRedirects: true,
+                                              redactor: redactor, origin: origin, wording: CurrentTest.context, environment: environment)
+    let cassette = try configuration.open(live: URLSessionTransport(options: .init(followRedirects: false)))
+    for warning in cassette.warnings { warn(warning) }
+    let session = URLSession.session(for: cassette)
     // The route goes away; the session is not invalidated, because using an invalidated
     // session is a fatalError in corelibs and a stray request must fail, not crash.
     defer { TapedeckRoutes.remove(session) }
     let result = try await body(session)
-    try recorder.flush()
-    if let warning = recorder.writeUsage(environment: environment) { warn(warning) }
-    if requireAllPlayed, recorder.counts.unused > 0 {
-        throw TapedeckTestingError.unusedInteractions(report: recorder.unusedReport())
+    try cassette.flush()
+    if let warning = cassette.writeUsage(environment: environment) { warn(warning) }
+    if requireAllPlayed, cassette.counts.unused > 0 {
+        throw TapedeckTestingError.unusedInteractions(report: cassette.unusedReport())
     }
     return result
 }

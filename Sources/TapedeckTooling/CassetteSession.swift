@@ -1,15 +1,18 @@
 import Foundation
 @_spi(Tooling) import Tapedeck
 
-/// What the REPL, scripts and the CLI hold while a cassette is in use: the mode, the file, the
-/// counts, a ``transport`` to send through, and ``finish()`` to write and report.
+/// What the REPL, scripts, `tapedeck run` and the server hold while a cassette is in use: the
+/// cassette opened from its ``Tapedeck/CassetteConfiguration``, the mode, the counts, a
+/// ``transport`` to send through, and ``finish()`` to write and report.
 ///
 /// ```swift
 /// // record PATH --mode new
-/// let session = try CassetteSession(path: "Sessions/api.cassette.json", mode: .new,
-///                                   live: URLSessionTransport(options: .init(followRedirects: false)))
+/// var recording = CassetteConfiguration(URL(fileURLWithPath: "Sessions/api.cassette.json"), mode: .new, wording: FixContext.repl)
+/// let session = try CassetteSession(recording, live: URLSessionTransport(options: .init(followRedirects: false)))
 /// // replay PATH --repeat
-/// let offline = try CassetteSession.replay(path: "Sessions/tour.cassette.json", allowRepeats: true)
+/// var replaying = CassetteConfiguration.replaying(URL(fileURLWithPath: "Sessions/tour.cassette.json"))
+/// replaying.allowRepeats = true
+/// let offline = try CassetteSession(replaying)
 /// let response = try await offline.transport.send(request)
 /// print(offline.status)          // replay Sessions/tour.cassette.json · 0 recorded · 1 played · 5 unused · 6 in cassette
 /// print(try offline.finish())    // the same line, then the never-played interactions
@@ -24,7 +27,7 @@ public final class CassetteSession: Sendable {
         /// The cassette path as given.
         public var path: String
         /// Recorded, played, unused and total counts.
-        public var counts: RecordingTransport.Counts
+        public var counts: OpenCassette.Counts
 
         /// `record Sessions/a.cassette.json (mode new) · 2 recorded · 3 played · 1 unused · 9 in cassette`.
         public var description: String {
@@ -36,81 +39,33 @@ public final class CassetteSession: Sendable {
 
     /// The cassette path as given (relative paths are resolved against the working directory).
     public let path: String
-    /// The mode in effect (after `TAPEDECK_RECORD_MODE`, when the caller resolved it).
-    public var mode: RecordMode { recorder.mode }
+    /// The open cassette: replay, recorder, counts.
+    public let cassette: OpenCassette
+    /// The mode in effect (after `TAPEDECK_RECORD_MODE`).
+    public var mode: RecordMode { cassette.mode }
     /// Send requests through this.
-    public var transport: any HTTPTransport { recorder }
-    /// The underlying recorder, for options and counts.
-    public let recorder: RecordingTransport
+    public var transport: any HTTPTransport { cassette.transport }
 
-    /// The environment variable listing extra names to redact, comma-separated: header and
-    /// query item names (`X-Session,sid`) and JSON Pointers into bodies (`/grant`).
-    public static let redactKey = "TAPEDECK_REDACT"
-    /// The environment variable that turns the secret lint off for a false alarm (`off`).
-    public static let secretLintKey = "TAPEDECK_SECRET_LINT"
-
-    /// Opens `path` in `mode`, sending what must be recorded through `live`.
-    ///
-    /// Redirects are followed only as `live` follows them (the CLI's `--follow`), unless
-    /// `options.replay.followRedirects` is set: then a non-following `live` records each hop
-    /// and the session follows them, live and on replay. Errors word their fixes for
-    /// `context` (`tapedeck run` unless told). `TAPEDECK_REDACT` and `TAPEDECK_SECRET_LINT`
-    /// in `environment` add redactions and turn the lint off, since CLI users have no options.
-    public init(path: String, mode: RecordMode, live: any HTTPTransport,
-                options: RecordingTransport.Options = RecordingTransport.Options(replay: .init(followRedirects: false)),
-                context: FixContext = .run(scripts: []),
-                environment: [String: String] = ProcessInfo.processInfo.environment) throws(CassetteError) {
-        self.path = path
-        var options = CassetteSession.applying(environment, to: options)
-        options.replay.context = context
-        recorder = try RecordingTransport(cassette: URL(fileURLWithPath: path), mode: mode, inner: live, options: options)
-    }
-
-    /// Opens `path` for replay only (mode `none`): nothing reaches the network. Recorded
-    /// redirects are served as recorded unless `followRedirects` (the CLI's `--follow`);
-    /// `origin` serves the cassette as if recorded there (``ReplayTransport/Options/origin``).
-    public static func replay(path: String, allowRepeats: Bool = false, followRedirects: Bool = false,
-                              matcher: Matcher = Matcher(), origin: URL? = nil, context: FixContext = .run(scripts: []),
-                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(CassetteError) -> CassetteSession {
-        let replay = ReplayTransport.Options(matcher: matcher, allowRepeats: allowRepeats, followRedirects: followRedirects,
-                                             origin: origin)
-        let offline = StubTransport { request in
-            throw HTTPError.transport(url: request.url.absoluteString, detail: "replay sessions never use the network")
-        }
-        return try CassetteSession(path: path, mode: .replayOnly, live: offline, options: .init(replay: replay),
-                                   context: context, environment: environment)
-    }
-
-    /// `options` with the names in `TAPEDECK_REDACT` redacted and the lint off when `TAPEDECK_SECRET_LINT` is off/false/0/no.
-    static func applying(_ environment: [String: String], to options: RecordingTransport.Options) -> RecordingTransport.Options {
-        var options = options
-        let entries = (environment[redactKey] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        for entry in entries {
-            if entry.hasPrefix("/") {
-                options.redactor.jsonPaths.append(entry)
-            } else {
-                options.redactor.headers.insert(entry.lowercased())
-                options.redactor.queryItems.insert(entry.lowercased())
-            }
-        }
-        let lint = environment[secretLintKey]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        if ["off", "false", "0", "no"].contains(lint) { options.lint = false }
-        return options
+    /// Opens the cassette `configuration` describes (``Tapedeck/CassetteConfiguration/open(live:)``),
+    /// sending what must be recorded through `live`.
+    public init(_ configuration: CassetteConfiguration, live: any HTTPTransport = OfflineTransport()) throws(CassetteError) {
+        path = configuration.url.path
+        cassette = try configuration.open(live: live)
     }
 
     /// The base URL stored in the cassette's metadata (at the replay `origin`, when one is set);
     /// the REPL adopts it when it has no base.
     public var baseURL: URL? {
-        let cassette = recorder.cassette
-        guard let base = cassette.baseURL, let origin = recorder.options.replay.origin, let recorded = cassette.recordedOrigin else {
-            return cassette.baseURL
+        let recorded = cassette.cassette
+        guard let base = recorded.baseURL, let origin = cassette.configuration.origin, let from = recorded.recordedOrigin else {
+            return recorded.baseURL
         }
-        return URL(string: Cassette.apply(Cassette.originReplacements(from: recorded, to: origin), to: base.absoluteString))
+        return URL(string: Cassette.apply(Cassette.originReplacements(from: from, to: origin), to: base.absoluteString))
     }
 
     /// Mode, path and counts.
     public var status: Status {
-        Status(kind: mode == .replayOnly ? "replay" : "record", mode: mode, path: path, counts: recorder.counts)
+        Status(kind: mode == .replayOnly ? "replay" : "record", mode: mode, path: path, counts: cassette.counts)
     }
 
     /// Writes anything recorded (atomically) and what was played (``CassetteUsage``, for
@@ -122,9 +77,9 @@ public final class CassetteSession: Sendable {
     /// naming the directory and the fix (`TAPEDECK_USAGE_DIR`) instead.
     @discardableResult
     public func finish(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CassetteError) -> String {
-        try recorder.flush()
-        let usageWarning = recorder.writeUsage(environment: environment)
-        let unused = recorder.unusedReport()
+        try cassette.flush()
+        let usageWarning = cassette.writeUsage(environment: environment)
+        let unused = cassette.unusedReport()
         let lines = [status.description] + (unused.isEmpty ? [] : [unused]) + (usageWarning.map { [$0] } ?? [])
         return lines.joined(separator: "\n")
     }

@@ -102,7 +102,7 @@ public struct CassetteUsage: Sendable, Hashable {
     }
 }
 
-extension RecordingTransport {
+extension OpenCassette {
     /// Records what this run played (``CassetteUsage``) for `tapedeck cassette prune`; call it
     /// when the run ends, after ``flush()``. Does nothing when no cassette file exists.
     ///

@@ -6,8 +6,8 @@ import Tapedeck
 /// line, or a `swift test` invocation and a TapedeckTesting option.
 ///
 /// ```swift
-/// var options = ReplayTransport.Options()
-/// options.context = FixContext.run(scripts: ["smoke.tape"])
+/// var configuration = CassetteConfiguration(URL(fileURLWithPath: "Sessions/api.cassette.json"))
+/// configuration.wording = FixContext.run(scripts: ["smoke.tape"])
 /// // fix:
 /// //   - record it: tapedeck run smoke.tape --record Sessions/api.cassette.json --mode new
 /// ```
@@ -56,15 +56,17 @@ public enum FixContext: Sendable, Hashable {
     }
 
     /// The fix when every exact match was already played; nil where repeats cannot be turned on
-    /// (`tapedeck run` and a recording session record the repeat instead).
+    /// (a recording session records the repeat instead). A replay's mode is `none`, or nil when
+    /// no environment can turn it into a recording (`replay PATH`, `run --replay`, `serve`).
     func repeatFix(path: String, mode: RecordMode?) -> String? {
+        let replaying = mode == nil || mode == .replayOnly
         switch self {
-        case .repl where mode == RecordMode.replayOnly:
-            return "allow reusing the last match: replay \(Self.word(path)) --repeat"
-        case .repl, .run:
-            return nil
+        case .repl:
+            return replaying ? "allow reusing the last match: replay \(Self.word(path)) --repeat" : nil
+        case .run:
+            return replaying ? "allow reusing the last match: \(runCommand) --replay \(Self.word(path)) --repeat" : nil
         case .server:
-            return mode == .replayOnly ? "allow reusing the last match: tapedeck serve \(Self.word(path)) --repeat" : nil
+            return replaying ? "allow reusing the last match: tapedeck serve \(Self.word(path)) --repeat" : nil
         case .unitTests:
             return "allow reusing the last match: pass allowRepeats: true to withCassette, .cassette or URLSession.replaying"
         }
@@ -124,13 +126,13 @@ public enum FixContext: Sendable, Hashable {
             var lines: [String] = []
             if let redactor = redactions.redactorExpression {
                 lines.append("redact them: pass redactor: \(redactor) to withCassette or .cassette "
-                    + "(URLSession.recording: options: RecordingTransport.Options(replay: .init(redactor: …)))")
+                    + "(URLSession.recording(to: …) { $0.redactor = … })")
             }
             if !unredactable.isEmpty {
                 lines.append("\(unredactable.joined(separator: ", ")) cannot be redacted by name; "
-                    + "rewrite it in RecordingTransport.Options(beforeRecord: { interaction in … })")
+                    + "rewrite it in URLSession.recording(to: …) { $0.beforeRecord = { interaction in … } }")
             }
-            lines.append("for a false alarm: URLSession.recording(to: …, options: RecordingTransport.Options(lint: false))")
+            lines.append("for a false alarm: URLSession.recording(to: …) { $0.lint = false }")
             return lines
         }
     }

@@ -28,16 +28,12 @@ struct ExpiryOptions: ParsableArguments {
         }
     }
 
-    /// What to do with the cassette at `path` before a run: nil when nothing expired (or no limit
-    /// is set, or the file does not exist yet); else the policy and the report.
-    func check(path: String, environment: [String: String]) throws -> (policy: ExpiryPolicy, report: String)? {
-        guard let limit = try Self.maxAge(maxAge, environment: environment),
-              FileManager.default.fileExists(atPath: path) else { return nil }
-        let cassette = try CassetteFile.load(URL(fileURLWithPath: path))
-        let expiry = CassetteExpiry(cassette, maxAge: limit)
-        guard !expiry.expired.isEmpty else { return nil }
-        let policy = try ExpiryPolicy.resolve(try onExpiry.map { text throws(ExpiryError) in try ExpiryPolicy(parsing: text, source: "--on-expiry") },
-                                              environment: environment)
-        return (policy, expiry.report(path: path, total: cassette.interactions.count))
+    /// The policy typed with `--on-expiry`, if any (`TAPEDECK_ON_EXPIRY` is read when the cassette opens).
+    func policy() throws -> ExpiryPolicy? {
+        do {
+            return try onExpiry.map { text throws(ExpiryError) in try ExpiryPolicy(parsing: text, source: "--on-expiry") }
+        } catch {
+            throw ValidationError(error.errorDescription ?? "\(error)")
+        }
     }
 }

@@ -109,7 +109,7 @@ struct FaultTests {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
         let file = try SampleCassettes.write(SampleCassettes.api(), to: directory)
-        let replay = try ReplayTransport(contentsOf: file, options: .init(allowRepeats: true))
+        let replay = try ReplayTransport(contentsOf: file, configuration: .init(URL(fileURLWithPath: "<memory>"), allowRepeats: true))
         let conditions = NetworkConditions(faults: [try FaultRule(parsing: "/users=reset"), try FaultRule(parsing: "/big=timeout"),
                                                     try FaultRule(parsing: "/logo.png=status:503")])
         let session = URLSession.replaying(replay, conditions: conditions)

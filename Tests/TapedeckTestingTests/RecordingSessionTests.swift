@@ -29,10 +29,11 @@ struct RecordingSessionTests {
     func recordsFixture() async throws {
         let url = temporaryCassette("httpbin")
         let live = try #require(URL(string: Self.live))
-        let options = RecordingTransport.Options(beforeRecord: { interaction in
-            Cassette(interactions: [interaction]).rewritingOrigin(from: live, to: Self.portable).interactions[0]
-        })
-        let session = try URLSession.recording(to: url, mode: .all, options: options)
+        let session = try URLSession.recording(to: url, mode: .all) { cassette in
+            cassette.beforeRecord = { interaction in
+                Cassette(interactions: [interaction]).rewritingOrigin(from: live, to: Self.portable).interactions[0]
+            }
+        }
         try await Self.exercise(try HTTPBinClient(session: session, baseURL: Self.live))
         let recorded = try Cassette.load(from: url)
         let summary = { (cassette: Cassette) in cassette.interactions.map { "\($0.request.method) \($0.request.url) \($0.response.status)" } }
@@ -63,9 +64,9 @@ struct RecordingSessionTests {
     @Test("records redirects hop by hop, gzip decoded and repeated Set-Cookie as separate entries")
     func httpFidelity() async throws {
         let url = temporaryCassette("fidelity")
-        var options = RecordingTransport.Options()
-        options.redactor = Redactor(headers: Redactor.defaultHeaders.subtracting(["set-cookie"]))
-        let session = try URLSession.recording(to: url, mode: .all, options: options)
+        let session = try URLSession.recording(to: url, mode: .all) { cassette in
+            cassette.redactor = Redactor(headers: Redactor.defaultHeaders.subtracting(["set-cookie"]))
+        }
         let (_, redirected) = try await session.data(from: URL(string: Self.live + "/redirect/2")!)
         #expect((redirected as? HTTPURLResponse)?.statusCode == 200)
         #expect(redirected.url?.path == "/get")

@@ -41,9 +41,8 @@ struct ReplayingAtAnotherOriginTests {
         cassette.baseURL = URL(string: "http://httpbin.local")
         try cassette.write(to: file)
         let recorder = try RecordingTransport(
-            cassette: file, mode: .new,
-            inner: StubTransport { request in HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("live \(request.url)".utf8)) },
-            options: .init(replay: .init(origin: URL(string: Self.local)!)))
+            configuration: CassetteConfiguration(file, mode: .new, followRedirects: true, origin: URL(string: Self.local)!, environment: [:]),
+            inner: StubTransport { request in HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("live \(request.url)".utf8)) })
         let replayed = try await recorder.send(HTTPRequest(url: URL(string: Self.local + "/json")!))
         #expect(replayed.status == 200 && String(decoding: replayed.body, as: UTF8.self).contains("Sample Slide Show"))
         _ = try await recorder.send(HTTPRequest(url: URL(string: Self.local + "/ip")!))

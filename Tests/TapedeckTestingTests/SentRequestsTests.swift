@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckTesting
 #if canImport(FoundationNetworking)
@@ -24,9 +25,9 @@ struct SentRequestsTests {
 
     @Test("a recording session lists what it sent on, and withCassette's session what it replayed")
     func recordingAndWithCassette() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-sent-\(UUID().uuidString)")
+        let directory = TestScratch.path("tapedeck-sent")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let recorder = try RecordingTransport(cassette: directory.appendingPathComponent("r.cassette.json"), mode: .all,
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(directory.appendingPathComponent("r.cassette.json"), mode: .all, environment: [:]),
                                               inner: StubTransport { _ in HTTPResponse(status: 200, body: Data("ok".utf8)) })
         let recording = URLSession.recording(recorder)
         _ = try await recording.data(from: URL(string: "http://api.test/a?page=2")!)

@@ -39,7 +39,7 @@ struct TestExpiryTests {
     func fail() async throws {
         let file = try oldCassette()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        await #expect(throws: ExpiryError.self) {
+        await #expect(throws: CassetteError.self) {
             _ = try await replay(file, ["TAPEDECK_MAX_AGE": "30d", "TAPEDECK_ON_EXPIRY": "fail"])
         }
         #expect(try await replay(file, ["TAPEDECK_MAX_AGE": "60d", "TAPEDECK_ON_EXPIRY": "fail"]) == "old")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tapedeck
+import TapedeckTestSupport
 @testable import TapedeckTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -24,10 +25,10 @@ struct UploadTaskTests {
 
     @Test("upload(for:from:) and upload(for:fromFile:) record their bodies, not an empty one, and replay matches on them")
     func recordsUploadBodies() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-upload-\(UUID().uuidString)")
+        let directory = TestScratch.path("tapedeck-upload")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cassette = directory.appendingPathComponent("upload.cassette.json")
-        let recorder = try RecordingTransport(cassette: cassette, mode: .all, inner: Self.echo)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(cassette, mode: .all, environment: [:]), inner: Self.echo)
         let session = URLSession.recording(recorder)
         let (echoed, _) = try await session.upload(for: uploadRequest(), from: Self.body)
         #expect(echoed == Self.body, "the server got the body")
@@ -40,7 +41,7 @@ struct UploadTaskTests {
         let recorded = try Cassette.load(from: cassette)
         #expect(recorded.interactions.map { $0.request.body } == [Self.body, Data("from a file".utf8)])
 
-        let replay = URLSession.replaying(ReplayTransport(cassette: recorded, options: .init(matcher: Matcher(body: .raw))))
+        let replay = URLSession.replaying(ReplayTransport(cassette: recorded, configuration: .init(URL(fileURLWithPath: "<memory>"), matcher: Matcher(body: .raw))))
         let (replayed, response) = try await replay.upload(for: uploadRequest(), from: Self.body)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(replayed == Self.body)

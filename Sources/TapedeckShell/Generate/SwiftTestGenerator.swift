@@ -18,7 +18,9 @@ public enum SwiftTestGenerator {
                                 generatedBy: String? = nil) async throws -> String {
         let statements: [Statement]
         do { statements = try Parser.parseScript(source, file: name) } catch { throw ShellError.parse(error) }
-        let session = try CassetteSession.replay(path: cassette, allowRepeats: true)
+        var replay = CassetteConfiguration.replaying(URL(fileURLWithPath: cassette), environment: [:])
+        replay.allowRepeats = true
+        let session = try CassetteSession(replay)
         let interpreter = Interpreter(transport: session.transport, output: ShellOutput { _ in }, options: .init(environment: [:]))
         interpreter.state.variables = variables
         interpreter.state.base = session.baseURL

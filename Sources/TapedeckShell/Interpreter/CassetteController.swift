@@ -24,38 +24,31 @@ public final class CassetteController: Sendable {
         public var recordingReason: String?
     }
 
-    private let environment: [String: String]
-    private let allowRepeats: Bool
-    private let matcher: Matcher
-    private let origin: URL?
-    private let context: FixContext
+    /// What every `record` and `replay` opens with: matcher, origin, repeats, wording, environment.
+    private let template: CassetteConfiguration
     private let current = Mutex<CassetteSession?>(nil)
 
     /// Creates a controller. `matcher` decides what matches (`--match`); `origin` serves
     /// cassettes as if recorded there (`--origin`); `allowRepeats` applies to every `replay`.
+    /// Redirects are served as recorded: the prompt's `--follow` follows them, hop by hop.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment,
                 allowRepeats: Bool = false, matcher: Matcher = Matcher(), origin: URL? = nil, context: FixContext = .repl) {
-        self.environment = environment
-        self.allowRepeats = allowRepeats
-        self.matcher = matcher
-        self.origin = origin
-        self.context = context
+        template = CassetteConfiguration(URL(fileURLWithPath: "/"), matcher: matcher, allowRepeats: allowRepeats,
+                                         origin: origin, wording: context, environment: environment)
     }
 
     /// Starts recording `path` (mode once/new/all/none or nil for the default) around the
     /// live transport, noting the session's base URL; returns where requests go now.
     public func record(_ path: String, _ mode: String?, _ live: any HTTPTransport, _ base: URL?) throws(CassetteError) -> Switch {
-        let requested = try mode.map { text throws(CassetteError) in try RecordMode(parsing: text, source: "--mode") }
-        let resolved = try RecordMode.resolve(requested, environment: environment)
+        var configuration = template
+        configuration.url = URL(fileURLWithPath: path)
+        configuration.mode = try mode.map { text throws(CassetteError) in try RecordMode(parsing: text, source: "--mode") }
+        configuration.metadata = base.map { [Cassette.MetadataKey.baseURL: $0.absoluteString] } ?? [:]
         let existed = FileManager.default.fileExists(atPath: path)
-        let metadata = base.map { [Cassette.MetadataKey.baseURL: $0.absoluteString] } ?? [:]
-        let session = try CassetteSession(path: path, mode: resolved, live: live,
-                                          options: RecordingTransport.Options(
-                                              replay: .init(matcher: matcher, origin: origin), metadata: metadata),
-                                          context: context, environment: environment)
+        let session = try CassetteSession(configuration, live: live)
         current.withLock { $0 = session }
-        let kind = resolved == .replayOnly ? "replay" : "record"
-        let reason: String? = switch resolved {
+        let kind = session.mode == .replayOnly ? "replay" : "record"
+        let reason: String? = switch session.mode {
         case .once where !existed: "recording: \(path) did not exist, so mode once sends requests to the network to record them"
         case .new: "recording: mode new sends requests \(path) has no match for to the network"
         case .all: "recording: mode all sends every request to the network"
@@ -68,8 +61,12 @@ public final class CassetteController: Sendable {
     /// Starts replaying `path` (`repeats`: serve the last match again once all were played);
     /// returns the transport and the mode description.
     public func replay(_ path: String, _ repeats: Bool) throws(CassetteError) -> Switch {
-        let session = try CassetteSession.replay(path: path, allowRepeats: allowRepeats || repeats, matcher: matcher,
-                                                 origin: origin, context: context, environment: environment)
+        var configuration = template
+        configuration.url = URL(fileURLWithPath: path)
+        configuration.mode = .replayOnly
+        configuration.ignoresModeOverride = true
+        configuration.allowRepeats = template.allowRepeats || repeats
+        let session = try CassetteSession(configuration)
         current.withLock { $0 = session }
         return Switch(transport: session.transport, mode: "replay \((path as NSString).lastPathComponent)", baseURL: session.baseURL,
                       paths: Self.paths(in: session))
@@ -79,21 +76,21 @@ public final class CassetteController: Sendable {
     /// line for the user, if any.
     public func finish() throws(CassetteError) -> String? {
         guard let session = current.withLock({ value in defer { value = nil }; return value }) else { return nil }
-        return try session.finish(environment: environment)
+        return try session.finish(environment: template.environment)
     }
 
     /// The current cassette's path with what it recorded so far written (`save --swift`
     /// generates from it), or nil when requests go live.
     public func flushedPath() throws(CassetteError) -> String? {
         guard let session = current.withLock({ $0 }) else { return nil }
-        try session.recorder.flush()
+        try session.cassette.flush()
         return session.path
     }
 
     /// The distinct URL paths of a cassette's requests (at most 2,000), for Tab completion.
     private static func paths(in session: CassetteSession) -> [String] {
         var seen = Set<String>()
-        for interaction in session.recorder.cassette.interactions where seen.count < 2_000 {
+        for interaction in session.cassette.cassette.interactions where seen.count < 2_000 {
             seen.insert(interaction.request.url.path)
         }
         return seen.sorted()

@@ -131,33 +131,30 @@ extension TapedeckCommand {
             var modeDescription = "live"
             let matcher = try cassetteOptions.matcher(), origin = try cassetteOptions.originURL()
             let context = FixContext.run(scripts: files)
-            var replay = self.replay, record = self.record, forcedMode: RecordMode?
-            if let path = replay ?? record, let expired = try expiryOptions.check(path: path, environment: environment) {
-                switch expired.policy {
-                case .warn: Console.warning(expired.report)
-                case .fail:
-                    Console.error((ExpiryError.expired(report: expired.report).errorDescription ?? expired.report)
+            if let path = replay ?? record {
+                var configuration = CassetteConfiguration(URL(fileURLWithPath: path), matcher: matcher, allowRepeats: cassetteOptions.repeat,
+                                                          origin: origin, wording: context, environment: environment)
+                if replay != nil {
+                    configuration.mode = .replayOnly
+                    configuration.ignoresModeOverride = true
+                } else {
+                    configuration.mode = mode.flatMap(RecordMode.init(rawValue:))
+                }
+                configuration.maxAge = try ExpiryOptions.maxAge(expiryOptions.maxAge, environment: environment)
+                configuration.onExpiry = try expiryOptions.policy()
+                do {
+                    let opened = try CassetteSession(configuration, live: transport)
+                    for warning in opened.cassette.warnings { Console.warning(warning) }
+                    session = opened
+                    modeDescription = "\(opened.mode == .replayOnly ? "replay" : "record") \((path as NSString).lastPathComponent)"
+                } catch CassetteError.expiry(.expired(let report)) {
+                    Console.error((ExpiryError.expired(report: report).errorDescription ?? report)
                         + "\nto see what changed: tapedeck cassette verify \(path) (--update keeps the live answers)")
                     return 3
-                case .rerecord:
-                    Console.warning(expired.report + "\nre-recording \(path) against the live API (--on-expiry rerecord)")
-                    (replay, record, forcedMode) = (nil, path, .all)
+                } catch {
+                    Console.error(error.localizedDescription)
+                    return 3
                 }
-            }
-            do {
-                if let replay {
-                    session = try CassetteSession.replay(path: replay, matcher: matcher, origin: origin, context: context)
-                    modeDescription = "replay \((replay as NSString).lastPathComponent)"
-                } else if let record {
-                    let resolved = try forcedMode ?? RecordMode.resolve(mode.flatMap(RecordMode.init(rawValue:)), environment: environment)
-                    let replayOptions = ReplayTransport.Options(matcher: matcher, followRedirects: false, origin: origin)
-                    session = try CassetteSession(path: record, mode: resolved, live: transport,
-                                                  options: .init(replay: replayOptions), context: context)
-                    modeDescription = "record \((record as NSString).lastPathComponent)"
-                }
-            } catch {
-                Console.error(error.localizedDescription)
-                return 3
             }
             if let session {
                 transport = session.transport

@@ -29,9 +29,6 @@ extension TapedeckCommand {
 
         @OptionGroup var cassetteOptions: CassetteMatchOptions
 
-        @Flag(name: .long, help: "Serve the last match again once every identical interaction was played.")
-        var `repeat` = false
-
         @Option(name: .long, help: ArgumentHelp("Status for unmatched requests (default 404), or forward (needs --upstream).", valueName: "status|forward"))
         var unmatched: String?
 
@@ -62,7 +59,7 @@ extension TapedeckCommand {
             var options = DeckOptions(live: CurlTransport(options: .init(timeout: 0, followRedirects: false)), log: ServerLog.standardError)
             options.matcher = try cassetteOptions.matcher()
             options.origin = try cassetteOptions.originURL()
-            options.allowRepeats = `repeat`
+            options.allowRepeats = cassetteOptions.repeat
             if let unmatched {
                 do { options.unmatched = try UnmatchedPolicy(parsing: unmatched) } catch { throw ValidationError(error.errorDescription ?? "\(error)") }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckTesting
 #if canImport(FoundationNetworking)
@@ -20,8 +21,9 @@ struct CancellationTests {
     func underLoad() async throws {
         let counter = CallCounter()
         let session = URLSession.recording(try RecordingTransport(
-            cassette: FileManager.default.temporaryDirectory.appendingPathComponent("never-\(UUID().uuidString).json"),
-            mode: .all, inner: StubTransport { _ in
+            configuration: CassetteConfiguration(TestScratch.path("never").appendingPathExtension("json"),
+                                                 mode: .all, environment: [:]),
+            inner: StubTransport { _ in
                 counter.start()
                 do {
                     // Never answers: only a cancellation ends this call.

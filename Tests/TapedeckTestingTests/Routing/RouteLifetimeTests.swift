@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckTesting
 #if canImport(FoundationNetworking)
@@ -33,14 +34,14 @@ struct RouteLifetimeTests {
         var numbers = Set<Int>()
         var replays: [WeakBox<ReplayTransport>] = []
         for index in 0..<10_000 {
-            let replay = ReplayTransport(cassette: Self.cassette, options: .init(allowRepeats: true))
+            let replay = ReplayTransport(cassette: Self.cassette, configuration: .init(URL(fileURLWithPath: "<memory>"), allowRepeats: true))
             replays.append(WeakBox(value: replay))
             let session: URLSession = switch index % 4 {
             case 0: URLSession.replaying(replay)
             case 1: URLSession.stubbing { _ in .text("stub") }
             case 2: URLSession.recording(try RecordingTransport(
-                cassette: FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID().uuidString).json"),
-                mode: .all, inner: StubTransport { _ in HTTPResponse(status: 500) }))
+                configuration: CassetteConfiguration(TestScratch.path("unused").appendingPathExtension("json"), mode: .all, environment: [:]),
+                inner: StubTransport { _ in HTTPResponse(status: 500) }))
             default: URLSession.cassette
             }
             numbers.insert(try #require(TapedeckRoutes.routeID(of: session)))

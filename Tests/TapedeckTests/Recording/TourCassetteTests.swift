@@ -68,7 +68,7 @@ struct TourCassetteTests {
         }
         #expect(SecretLint.findings(in: cassette).isEmpty)
         #expect(!String(decoding: cassette.encoded(), as: UTF8.self).contains("127.0.0.1:"), "no recording port is left")
-        let session = try CassetteSession.replay(path: Self.tour.path, allowRepeats: true)
+        let session = try CassetteSession(.replaying(Self.tour, allowRepeats: true))
         let response = try await session.transport.send(HTTPRequest(url: URL(string: "http://httpbin.local/get")!))
         #expect(response.status == 200)
         #expect(response.text?.contains("\"url\": \"http://httpbin.local/get\"") == true)

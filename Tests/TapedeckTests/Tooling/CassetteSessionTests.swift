@@ -18,7 +18,7 @@ struct CassetteSessionTests {
         let url = directory.file("s.cassette.json")
         try Cassette(interactions: [.make(.get, "http://api.test/a", body: "a"), .make(.get, "http://api.test/b", body: "b")])
             .write(to: url)
-        let session = try CassetteSession.replay(path: url.path)
+        let session = try CassetteSession(.replaying(url))
         _ = try await session.transport.send(HTTPRequest(url: URL(string: "http://api.test" + path)!))
         return (url, session)
     }
@@ -60,8 +60,9 @@ struct CassetteSessionTests {
         try Data("x".utf8).write(to: blocker)
         let url = blocker.appendingPathComponent("new.cassette.json")
         let live = StubTransport { _ in HTTPResponse(status: 200, body: Data("ok".utf8)) }
-        let session = try CassetteSession(path: url.path, mode: .all, live: live,
-                                          options: .init(replay: .init(followRedirects: false), autosave: false))
+        var configuration = CassetteConfiguration(url, mode: .all, wording: FixContext.run(scripts: []), environment: [:])
+        configuration.autosave = false
+        let session = try CassetteSession(configuration, live: live)
         _ = try await session.transport.send(HTTPRequest(url: URL(string: "http://api.test/a")!))
         #expect {
             try session.finish(environment: ["TAPEDECK_USAGE_DIR": directory.file("usage").path])

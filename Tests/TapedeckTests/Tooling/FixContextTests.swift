@@ -16,7 +16,7 @@ struct FixContextTests {
     }
 
     func report(wording context: any FixWording, mode: RecordMode?, sending url: String = "http://api.test/feed?page=1&ts=222") -> String {
-        let replay = ReplayTransport(cassette: Self.cassette, path: Self.path, options: .init(context: context), mode: mode)
+        let replay = ReplayTransport(cassette: Self.cassette, path: Self.path, configuration: .init(URL(fileURLWithPath: "<memory>"), wording: context), mode: mode)
         guard case .failure(let error) = replay.lookup(HTTPRequest(url: URL(string: url)!)) else { return "served" }
         return error.description
     }
@@ -34,7 +34,7 @@ struct FixContextTests {
 
     @Test("the REPL's exhausted repeat in a replay session offers replay PATH --repeat, then recording it")
     func replRepeat() {
-        let replay = ReplayTransport(cassette: Self.cassette, path: Self.path, options: .init(context: FixContext.repl), mode: RecordMode.replayOnly)
+        let replay = ReplayTransport(cassette: Self.cassette, path: Self.path, configuration: .init(URL(fileURLWithPath: "<memory>"), wording: FixContext.repl), mode: RecordMode.replayOnly)
         let request = HTTPRequest(url: URL(string: "http://api.test/feed?ts=111&page=1")!)
         _ = replay.lookup(request)
         guard case .failure(let error) = replay.lookup(request) else { Issue.record("a second identical request was served"); return }
@@ -94,7 +94,7 @@ struct FixContextTests {
         var cassette = Self.cassette
         cassette.baseURL = URL(string: "http://api.test/v1")
         try cassette.write(to: directory.file("b.json"))
-        let session = try CassetteSession.replay(path: directory.file("b.json").path, origin: URL(string: "http://localhost:9000")!)
+        let session = try CassetteSession(.replaying(directory.file("b.json"), origin: URL(string: "http://localhost:9000")!, wording: FixContext.run(scripts: [])))
         #expect(session.baseURL?.absoluteString == "http://localhost:9000/v1")
     }
 
@@ -126,8 +126,8 @@ struct FixContextTests {
             """)
         let redactor = #"Redactor(headers: Redactor.defaultHeaders.union(["x-session"]), jsonPaths: ["/grant"])"#
         #expect(lintMessage(.unitTests(filter: nil)) == head + """
-              - redact them: pass redactor: \(redactor) to withCassette or .cassette (URLSession.recording: options: RecordingTransport.Options(replay: .init(redactor: …)))
-              - for a false alarm: URLSession.recording(to: …, options: RecordingTransport.Options(lint: false))
+              - redact them: pass redactor: \(redactor) to withCassette or .cassette (URLSession.recording(to: …) { $0.redactor = … })
+              - for a false alarm: URLSession.recording(to: …) { $0.lint = false }
             """)
     }
 
@@ -163,20 +163,18 @@ struct FixContextTests {
         let live = StubTransport { _ in Self.leaky.response }
         let request = HTTPRequest(url: URL(string: "http://api.test/login")!, headers: ["X-Session": "Bearer abcdefghijklmnop"])
 
-        let refusing = try CassetteSession(path: directory.file("a.json").path, mode: .all, live: live, environment: [:])
+        let refusing = try CassetteSession(CassetteConfiguration(URL(fileURLWithPath: directory.file("a.json").path), mode: .all, wording: FixContext.run(scripts: []), environment: [:]), live: live)
         await #expect(throws: CassetteError.self) { try await refusing.transport.send(request) }
 
-        let redacting = try CassetteSession(path: directory.file("b.json").path, mode: .all, live: live,
-                                            environment: ["TAPEDECK_REDACT": "x-session, /grant"])
+        let redacting = try CassetteSession(CassetteConfiguration(URL(fileURLWithPath: directory.file("b.json").path), mode: .all, wording: FixContext.run(scripts: []), environment: ["TAPEDECK_REDACT": "x-session, /grant"]), live: live)
         _ = try await redacting.transport.send(request)
-        try redacting.recorder.flush()
+        try redacting.cassette.flush()
         let saved = try String(contentsOf: directory.file("b.json"), encoding: .utf8)
         #expect(!saved.contains("abcdefghijklmnop") && !saved.contains("qrstuvwxyz012345"), "\(saved)")
 
-        let unlinted = try CassetteSession(path: directory.file("c.json").path, mode: .all, live: live,
-                                           environment: ["TAPEDECK_SECRET_LINT": "off"])
+        let unlinted = try CassetteSession(CassetteConfiguration(URL(fileURLWithPath: directory.file("c.json").path), mode: .all, wording: FixContext.run(scripts: []), environment: ["TAPEDECK_SECRET_LINT": "off"]), live: live)
         _ = try await unlinted.transport.send(request)
-        try unlinted.recorder.flush()
+        try unlinted.cassette.flush()
         #expect(try String(contentsOf: directory.file("c.json"), encoding: .utf8).contains("qrstuvwxyz012345"))
     }
 
@@ -184,7 +182,7 @@ struct FixContextTests {
     func listInteractions() {
         let interactions = (0..<8).map { Interaction.make(.get, "http://api.test/item/\($0)") }
         let replay = ReplayTransport(cassette: Cassette(interactions: interactions), path: "Sessions/big tour.json",
-                                     options: .init(context: FixContext.run(scripts: [])))
+                                     configuration: .init(URL(fileURLWithPath: "<memory>"), wording: FixContext.run(scripts: [])))
         #expect(replay.unusedReport().split(separator: "\n").last == "  … and 3 more (tapedeck cassette show 'Sessions/big tour.json' lists them)")
     }
 
@@ -192,8 +190,8 @@ struct FixContextTests {
     func libraryWording() {
         let text = report(wording: .library, mode: .once)
         #expect(fixSection(text) == """
-              - if those query items don't matter, ignore them: set ReplayTransport.Options(matcher: Matcher(ignoredQueryItems: ["ts"]))
-              - record it: open the cassette in a RecordingTransport with mode .new (or TAPEDECK_RECORD_MODE=new)
+              - if those query items don't matter, ignore them: set CassetteConfiguration.matcher = Matcher(ignoredQueryItems: ["ts"])
+              - record it: open the cassette with CassetteConfiguration(mode: .new) (or TAPEDECK_RECORD_MODE=new)
             """, "\(text)")
         let lint = CassetteError.secretsFound(path: "Sessions/login.cassette.json", findings: SecretLint.findings(in: Self.leaky, index: 0),
                                               context: .library).description
