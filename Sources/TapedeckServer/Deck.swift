@@ -35,23 +35,40 @@ public final class Deck: Sendable {
 
     // MARK: Loading
 
+    /// How the server opens the cassette at `path`: replay only, or recording what goes to
+    /// `upstream` in `mode`. Every tape is opened from this one configuration.
+    func configuration(path: String, recording upstream: URL? = nil, mode: RecordMode = .new) -> CassetteConfiguration {
+        var configuration = CassetteConfiguration(URL(fileURLWithPath: path), matcher: options.matcher, allowRepeats: options.allowRepeats,
+                                                  wording: FixContext.server(upstream: (upstream ?? options.upstream)?.absoluteString),
+                                                  environment: options.environment)
+        if let upstream {
+            configuration.mode = mode
+            configuration.metadata = [Cassette.MetadataKey.baseURL: upstream.absoluteString]
+            configuration.recordFailures = options.recordFailures
+        } else {
+            configuration.mode = .replayOnly
+            configuration.ignoresModeOverride = true
+            configuration.origin = origin
+        }
+        return configuration
+    }
+
+    /// Opens a tape under `mount` from ``configuration(path:recording:mode:)``.
+    private func tape(path: String, mount: String, recording upstream: URL? = nil, mode: RecordMode = .new) throws(CassetteError) -> Tape {
+        let session = try CassetteSession(configuration(path: path, recording: upstream, mode: mode), live: options.live)
+        return Tape(mount: Deck.normalizedMount(mount), path: path, session: session, upstream: upstream)
+    }
+
     /// Adds a cassette to replay (any format Tapedeck reads) under `mount` (`""` for all paths).
     public func load(path: String, mount: String = "") throws(CassetteError) {
-        let session = try CassetteSession.replay(path: path, allowRepeats: options.allowRepeats, followRedirects: false,
-                                                 matcher: options.matcher, origin: origin,
-                                                 context: .server(upstream: options.upstream?.absoluteString), environment: options.environment)
-        tapes.withLock { $0.append(Tape(mount: Deck.normalizedMount(mount), path: path, session: session, upstream: nil)) }
+        let tape = try tape(path: path, mount: mount)
+        tapes.withLock { $0.append(tape) }
     }
 
     /// Adds a cassette that records what goes through to `upstream` in `mode`, under `mount`.
     public func record(path: String, mode: RecordMode, upstream: URL, mount: String = "") throws(CassetteError) {
-        var replay = ReplayTransport.Options(matcher: options.matcher, allowRepeats: options.allowRepeats, followRedirects: false)
-        replay.context = FixContext.server(upstream: upstream.absoluteString)
-        var recording = RecordingTransport.Options(replay: replay, metadata: [Cassette.MetadataKey.baseURL: upstream.absoluteString])
-        recording.recordFailures = options.recordFailures
-        let session = try CassetteSession(path: path, mode: mode, live: options.live, options: recording,
-                                          context: .server(upstream: options.upstream?.absoluteString), environment: options.environment)
-        tapes.withLock { $0.append(Tape(mount: Deck.normalizedMount(mount), path: path, session: session, upstream: upstream)) }
+        let tape = try tape(path: path, mount: mount, recording: upstream, mode: mode)
+        tapes.withLock { $0.append(tape) }
     }
 
     /// Replaces every tape under `mount` with `paths` for replay; the old ones are finished first.
@@ -60,12 +77,7 @@ public final class Deck: Sendable {
     public func switchTo(paths: [String], mount: String = "") throws(CassetteError) -> [String] {
         let mount = Deck.normalizedMount(mount)
         var sessions: [Tape] = []
-        for path in paths {
-            let session = try CassetteSession.replay(path: path, allowRepeats: options.allowRepeats, followRedirects: false,
-                                                     matcher: options.matcher, origin: origin,
-                                                     context: .server(upstream: options.upstream?.absoluteString), environment: options.environment)
-            sessions.append(Tape(mount: mount, path: path, session: session, upstream: nil))
-        }
+        for path in paths { sessions.append(try tape(path: path, mount: mount)) }
         let removed = tapes.withLock { tapes in
             let old = tapes.filter { $0.mount == mount }
             tapes.removeAll { $0.mount == mount }
@@ -79,36 +91,25 @@ public final class Deck: Sendable {
     public func reset() throws(CassetteError) {
         let current = tapes.withLock { $0 }
         var reopened: [Tape] = []
-        for tape in current {
-            try tape.session.finish(environment: options.environment)
-            var fresh = tape
-            if let upstream = tape.upstream {
-                let replay = ReplayTransport.Options(matcher: options.matcher, allowRepeats: options.allowRepeats, followRedirects: false)
-                var recording = RecordingTransport.Options(replay: replay, metadata: [Cassette.MetadataKey.baseURL: upstream.absoluteString])
-                recording.recordFailures = options.recordFailures
-                fresh.session = try CassetteSession(path: tape.path, mode: tape.session.mode == .all ? .new : tape.session.mode,
-                                                    live: options.live, options: recording,
-                                                    context: .server(upstream: options.upstream?.absoluteString), environment: options.environment)
-            } else {
-                fresh.session = try CassetteSession.replay(path: tape.path, allowRepeats: options.allowRepeats, followRedirects: false,
-                                                           matcher: options.matcher, origin: origin,
-                                                           context: .server(upstream: options.upstream?.absoluteString), environment: options.environment)
-            }
-            reopened.append(fresh)
+        for old in current {
+            try old.session.finish(environment: options.environment)
+            reopened.append(try tape(path: old.path, mount: old.mount, recording: old.upstream,
+                                     mode: old.session.mode == .all ? .new : old.session.mode))
         }
         tapes.withLock { $0 = reopened }
     }
 
     /// Turns recording on for `mount`: its tapes are replaced by one recording into `path`.
+    /// The recording is opened first: when it cannot be (a bad path), the tapes stay as they were.
     public func startRecording(path: String, mode: RecordMode, upstream: URL, mount: String = "") throws(CassetteError) {
-        let mount = Deck.normalizedMount(mount)
+        let fresh = try tape(path: path, mount: mount, recording: upstream, mode: mode)
         let old = tapes.withLock { tapes in
-            let old = tapes.filter { $0.mount == mount }
-            tapes.removeAll { $0.mount == mount }
+            let old = tapes.filter { $0.mount == fresh.mount }
+            tapes.removeAll { $0.mount == fresh.mount }
+            tapes.append(fresh)
             return old
         }
         for tape in old { try tape.session.finish(environment: options.environment) }
-        try record(path: path, mode: mode, upstream: upstream, mount: mount)
     }
 
     /// Turns recording off: each recording tape is written and replayed from its file from now on.
@@ -117,15 +118,11 @@ public final class Deck: Sendable {
     public func stopRecording() throws(CassetteError) -> [String] {
         let recording = tapes.withLock { $0.filter(\.isRecording) }
         var summaries: [String] = []
-        for tape in recording {
-            summaries.append(try tape.session.finish(environment: options.environment))
-            let replay = try CassetteSession.replay(path: tape.path, allowRepeats: options.allowRepeats, followRedirects: false,
-                                                    matcher: options.matcher, origin: origin,
-                                                    context: .server(upstream: options.upstream?.absoluteString), environment: options.environment)
+        for old in recording {
+            summaries.append(try old.session.finish(environment: options.environment))
+            let replay = try tape(path: old.path, mount: old.mount)
             tapes.withLock { tapes in
-                if let index = tapes.firstIndex(where: { $0.path == tape.path && $0.isRecording }) {
-                    tapes[index] = Tape(mount: tape.mount, path: tape.path, session: replay, upstream: nil)
-                }
+                if let index = tapes.firstIndex(where: { $0.path == old.path && $0.isRecording }) { tapes[index] = replay }
             }
         }
         return summaries
@@ -155,131 +152,42 @@ public final class Deck: Sendable {
 
     // MARK: Answering
 
-    /// Answers one request: control endpoints, then the tapes of the longest mount that covers it.
+    /// The handlers every request goes through, built on first use: the chain holds the
+    /// deck weakly, so it cannot be built before the deck is.
+    private let handlerChain = Mutex<ServerHandlerChain?>(nil)
+
+    /// Answers one request through ``ServerHandlerChain/standard(for:)``: control endpoints,
+    /// the tapes of the longest mount that covers it, the upstream, the unmatched answer.
     public func respond(_ incoming: IncomingRequest) async -> ServerReply {
-        if incoming.path.hasPrefix(ServerMarker.controlPrefix) || incoming.path + "/" == ServerMarker.controlPrefix {
-            return ControlAPI(deck: self).respond(incoming)
+        let chain = handlerChain.withLock { stored in
+            if let stored { return stored }
+            let built = ServerHandlerChain.standard(for: self)
+            stored = built
+            return built
         }
-        let all = tapes.withLock { $0 }
-        let longest = all.filter { $0.covers(incoming.path) }.map(\.mount).max { $0.count < $1.count }
-        let chosen = all.filter { $0.mount == longest }
-        guard let first = chosen.first else {
-            return unmatched(incoming, report: "no cassette is loaded for \(incoming.path); load one: curl -X POST '\(origin.absoluteString)\(ServerMarker.controlPrefix)load?cassette=PATH'")
-        }
-        let request: HTTPRequest
-        do { request = try makeRequest(incoming, for: first) } catch {
-            return ServerReply.text(400, error.localizedDescription + "\n", headers: [ServerMarker.errorHeader: "400"])
-        }
-        let fault = plan.fault(for: request)
-        var reports: [String] = []
-        for tape in chosen {
-            do {
-                let response = try await plan.send(request, applying: Deck.inProcessPart(of: fault), through: tape.session.transport)
-                let shown = tape.isRecording ? ProxyHeaders.forClient(response, for: request) : response
-                return ServerReply(response: shown, fault: Deck.socketPart(of: fault))
-            } catch let error as CassetteError {
-                guard case .noMatch(let report) = error else { return failure(error, request: request) }
-                reports.append(report.description)
-            } catch let error as HTTPError where !tape.isRecording {
-                return Deck.replayedFailure(error, request: request, log: options.log)
-            } catch {
-                return failure(error, request: request)
-            }
-        }
-        if options.unmatched == .forward, let upstream = options.upstream {
-            return await forward(incoming, to: upstream)
-        }
-        return unmatched(incoming, report: reports.joined(separator: "\n\n"))
+        if let reply = await chain.respond(to: incoming) { return reply }
+        // The standard chain ends with the unmatched answer, which always answers.
+        return UnmatchedHandler(deck: self).answer(incoming)
     }
 
-    /// The request a tape sees: at the serving origin for replay, at the upstream (or the
-    /// absolute-form target) with proxy headers for recording.
-    private func makeRequest(_ incoming: IncomingRequest, for tape: Tape) throws -> HTTPRequest {
-        let method = try HTTPMethod(validating: incoming.method)
-        let rest = tape.stripping(incoming.pathAndQuery)
-        guard let upstream = tape.upstream else {
-            guard let url = URL(string: Deck.originText(origin) + rest) else { throw HTTPError.invalidURL(input: rest, reason: "not a valid request target") }
-            return HTTPRequest(method: method, url: url, headers: incoming.headers, body: incoming.body.isEmpty ? nil : incoming.body)
-        }
-        let forward = incoming.isAbsoluteForm
-        let target = forward ? incoming.target : Deck.originText(upstream) + Deck.basePath(upstream) + rest
-        guard let url = URL(string: target) else { throw HTTPError.invalidURL(input: target, reason: "not a valid request target") }
-        let headers = ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: forward)
-        return HTTPRequest(method: method, url: url, headers: headers, body: incoming.body.isEmpty ? nil : incoming.body)
-    }
+    /// The tapes loaded now, in the order they were loaded.
+    var loadedTapes: [Tape] { tapes.withLock { $0 } }
 
-    private func forward(_ incoming: IncomingRequest, to upstream: URL) async -> ServerReply {
-        let target = Deck.originText(upstream) + Deck.basePath(upstream) + incoming.pathAndQuery
-        guard let url = URL(string: target), let method = try? HTTPMethod(validating: incoming.method) else {
-            return ServerReply.text(400, "cannot forward \(incoming.method) \(incoming.target)\n", headers: [ServerMarker.errorHeader: "400"])
-        }
-        let request = HTTPRequest(method: method, url: url,
-                                  headers: ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: false),
-                                  body: incoming.body.isEmpty ? nil : incoming.body)
-        do {
-            return ServerReply(response: ProxyHeaders.forClient(try await options.live.send(request), for: request))
-        } catch {
-            return failure(error, request: request)
-        }
-    }
+    /// The network conditions every answer from the tapes plays, with their seeded draws.
+    var faultPlan: FaultPlan { plan }
 
-    private func unmatched(_ incoming: IncomingRequest, report: String) -> ServerReply {
+    /// Counts `incoming` as unmatched for ``status`` and ``finish()``, keeping the summaries
+    /// (`METHOD target`) of the last ``keptMismatches``.
+    func countUnmatched(_ incoming: IncomingRequest) {
         unmatchedCount.add(1, ordering: .relaxed)
         let summary = "\(incoming.method) \(incoming.target)"
         recent.withLock { recent in
             recent.append(summary)
             if recent.count > Deck.keptMismatches { recent.removeFirst(recent.count - Deck.keptMismatches) }
         }
-        options.log("unmatched: " + report)
-        let status: Int
-        if case .status(let code) = options.unmatched { status = code } else { status = 404 }
-        return ServerReply.text(status, report + "\n", headers: [ServerMarker.unmatchedHeader: "1"])
     }
 
-    private func failure(_ error: any Error, request: HTTPRequest) -> ServerReply {
-        let text = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
-        options.log("error: \(request.method) \(request.url.absoluteString): \(text)")
-        if let http = error as? HTTPError {
-            switch http {
-            case .timedOut: return ServerReply.text(504, text + "\n", headers: [ServerMarker.errorHeader: "504"])
-            case .cannotConnect, .hostNotFound, .noResponse, .tlsFailure, .transport:
-                return ServerReply.text(502, text + "\n", headers: [ServerMarker.errorHeader: "502"])
-            default: break
-            }
-        }
-        return ServerReply.text(500, text + "\n", headers: [ServerMarker.errorHeader: "500"])
-    }
-
-    /// A transport failure recorded in a cassette, as a client of the server meets it: a
-    /// refused or dropped connection is a reset, a timeout never answers, an unresolved host is 502.
-    static func replayedFailure(_ error: HTTPError, request: HTTPRequest, log: @Sendable (String) -> Void) -> ServerReply {
-        let text = error.errorDescription ?? "\(error)"
-        log("replaying a recorded failure for \(request.method) \(request.url.absoluteString): \(text)")
-        let placeholder = HTTPResponse(status: 502, headers: [ServerMarker.errorHeader: "502"], body: Data((text + "\n").utf8))
-        switch error {
-        case .cannotConnect, .noResponse: return ServerReply(response: placeholder, fault: .reset)
-        case .timedOut: return ServerReply(response: placeholder, fault: .hang)
-        default: return ServerReply(response: placeholder)
-        }
-    }
-
-    /// The part of a fault the transport plays (status, and latency for everything).
-    static func inProcessPart(of fault: FaultAction?) -> FaultAction? {
-        if case .status? = fault { return fault }
-        return nil
-    }
-
-    /// The part of a fault only the socket can play.
-    static func socketPart(of fault: FaultAction?) -> SocketFault? {
-        switch fault {
-        case .reset?: .reset
-        case .truncate?: .truncate
-        case .slow(let rate)?: .slow(bytesPerSecond: rate)
-        case .timeout?: .hang
-        case .status?, nil: nil
-        }
-    }
-
+    /// `scheme://host[:port]` of `url`, an IPv6 host in brackets.
     static func originText(_ url: URL) -> String {
         let scheme = url.scheme ?? "http", host = url.host ?? "127.0.0.1"
         let shownHost = host.contains(":") ? "[\(host)]" : host

@@ -1,0 +1,42 @@
+import Foundation
+import Tapedeck
+
+/// Sends a request nothing before it answered on to ``DeckOptions/upstream`` and answers
+/// from there (not recorded), when the policy is `--unmatched forward`. It passes when the
+/// policy names a status, when there is no upstream, and when no tape was mounted over the
+/// path (``TapeMiss/noTape(report:)``: the unmatched answer says how to load one).
+public struct ForwardHandler: ServerHandler {
+    /// The policy, the upstream, the live transport and the log.
+    private let options: DeckOptions
+
+    /// Creates the forwarding step of a deck with `options`.
+    public init(options: DeckOptions) {
+        self.options = options
+    }
+
+    /// The upstream's answer to `request`, a 400 when it cannot be sent, a 502/504/500 when
+    /// sending failed; nil when forwarding does not apply.
+    public func respond(to request: IncomingRequest) async -> ServerReply? {
+        guard options.unmatched == .forward, let upstream = options.upstream,
+              HandlerNotes.current?.tapeMiss?.allowsForwarding ?? true else { return nil }
+        let target = Deck.originText(upstream) + Deck.basePath(upstream) + request.pathAndQuery
+        guard let url = URL(string: target), let method = try? HTTPMethod(validating: request.method) else {
+            return ServerReply.text(400, "cannot forward \(request.method) \(request.target)\n", headers: [ServerMarker.errorHeader: "400"])
+        }
+        let sent = HTTPRequest(method: method, url: url,
+                               headers: ProxyHeaders.forUpstream(request.headers, url: url, client: request.remoteAddress, forward: false),
+                               body: request.body.isEmpty ? nil : request.body)
+        do {
+            return ServerReply(response: ProxyHeaders.forClient(try await options.live.send(sent), for: sent))
+        } catch {
+            return ServerReply.failure(error, request: sent, log: options.log)
+        }
+    }
+}
+
+extension ServerHandler where Self == ForwardHandler {
+    /// Forwarding to the upstream of `deck` (``ForwardHandler``).
+    public static func forward(_ deck: Deck) -> ForwardHandler {
+        ForwardHandler(options: deck.options)
+    }
+}

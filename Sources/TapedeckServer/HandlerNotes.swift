@@ -1,0 +1,32 @@
+import Foundation
+import Synchronization
+
+/// What the handlers that passed a request on noted for the ones after them, for the one
+/// request a ``ServerHandlerChain`` is answering.
+///
+/// The chain starts fresh notes for every request it answers and binds them to
+/// ``current`` while its handlers run, as FlyingFox binds the matched route of a request:
+/// ``ServerHandler/respond(to:)`` stays one argument, and a handler that has nothing to
+/// note or read never sees them.
+///
+/// ```swift
+/// // in a handler after the tapes:
+/// if case .noMatch(let reports)? = HandlerNotes.current?.tapeMiss { … }
+/// ```
+public final class HandlerNotes: Sendable {
+    /// The notes of the request being answered; nil outside a chain.
+    @TaskLocal public static var current: HandlerNotes?
+
+    /// Behind ``tapeMiss``: handlers may run on any thread.
+    private let miss = Mutex<TapeMiss?>(nil)
+
+    /// Creates empty notes (a chain does, once per request).
+    public init() {}
+
+    /// Why the tapes did not answer, once ``TapesHandler`` passed; nil before, or when no
+    /// tapes handler ran.
+    public var tapeMiss: TapeMiss? {
+        get { miss.withLock { $0 } }
+        set { miss.withLock { $0 = newValue } }
+    }
+}

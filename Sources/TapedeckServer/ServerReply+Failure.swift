@@ -1,0 +1,34 @@
+import Foundation
+import Tapedeck
+
+extension ServerReply {
+    /// An error met carrying out `request`, as its client sees it: a timeout is 504, a
+    /// connection or transport failure 502, anything else 500, each with
+    /// ``ServerMarker/errorHeader``; logged as `error: METHOD URL: TEXT`.
+    static func failure(_ error: any Error, request: HTTPRequest, log: @Sendable (String) -> Void) -> ServerReply {
+        let text = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+        log("error: \(request.method) \(request.url.absoluteString): \(text)")
+        if let http = error as? HTTPError {
+            switch http {
+            case .timedOut: return ServerReply.text(504, text + "\n", headers: [ServerMarker.errorHeader: "504"])
+            case .cannotConnect, .hostNotFound, .noResponse, .tlsFailure, .transport:
+                return ServerReply.text(502, text + "\n", headers: [ServerMarker.errorHeader: "502"])
+            default: break
+            }
+        }
+        return ServerReply.text(500, text + "\n", headers: [ServerMarker.errorHeader: "500"])
+    }
+
+    /// A transport failure recorded in a cassette, as a client of the server meets it: a
+    /// refused or dropped connection is a reset, a timeout never answers, an unresolved host is 502.
+    static func replayedFailure(_ error: HTTPError, request: HTTPRequest, log: @Sendable (String) -> Void) -> ServerReply {
+        let text = error.errorDescription ?? "\(error)"
+        log("replaying a recorded failure for \(request.method) \(request.url.absoluteString): \(text)")
+        let placeholder = HTTPResponse(status: 502, headers: [ServerMarker.errorHeader: "502"], body: Data((text + "\n").utf8))
+        switch error {
+        case .cannotConnect, .noResponse: return ServerReply(response: placeholder, fault: .reset)
+        case .timedOut: return ServerReply(response: placeholder, fault: .hang)
+        default: return ServerReply(response: placeholder)
+        }
+    }
+}

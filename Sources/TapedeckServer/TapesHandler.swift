@@ -1,0 +1,94 @@
+import Foundation
+import Tapedeck
+
+/// Answers from the tapes of the longest mount that covers the path, through each tape's
+/// session transport (the same replay, recording, matching and redaction as everywhere
+/// else) with the deck's network conditions played. When no tape answers it passes, noting
+/// why in ``HandlerNotes/tapeMiss``: no tape mounted there, or each tape's mismatch report.
+public struct TapesHandler: ServerHandler {
+    /// The deck whose tapes and fault plan answer; weak, because the deck keeps its own chain.
+    private weak let deck: Deck?
+
+    /// Creates the tapes step of `deck`.
+    public init(deck: Deck) {
+        self.deck = deck
+    }
+
+    /// The first tape's answer, or the failure it met (a 400 for a request no tape can take,
+    /// a replayed transport failure, a 502/504/500); nil, with a ``TapeMiss`` noted, when no
+    /// tape matched.
+    public func respond(to incoming: IncomingRequest) async -> ServerReply? {
+        guard let deck else { return nil }
+        let all = deck.loadedTapes
+        let longest = all.filter { $0.covers(incoming.path) }.map(\.mount).max { $0.count < $1.count }
+        let chosen = all.filter { $0.mount == longest }
+        guard let first = chosen.first else {
+            HandlerNotes.current?.tapeMiss = .noTape(report: "no cassette is loaded for \(incoming.path); load one: curl -X POST '\(deck.origin.absoluteString)\(ServerMarker.controlPrefix)load?cassette=PATH'")
+            return nil
+        }
+        let request: HTTPRequest
+        do { request = try TapesHandler.request(incoming, for: first, origin: deck.origin) } catch {
+            return ServerReply.text(400, error.localizedDescription + "\n", headers: [ServerMarker.errorHeader: "400"])
+        }
+        let plan = deck.faultPlan
+        let log = deck.options.log
+        let fault = plan.fault(for: request)
+        var reports: [String] = []
+        for tape in chosen {
+            do {
+                let response = try await plan.send(request, applying: TapesHandler.inProcessPart(of: fault), through: tape.session.transport)
+                let shown = tape.isRecording ? ProxyHeaders.forClient(response, for: request) : response
+                return ServerReply(response: shown, fault: TapesHandler.socketPart(of: fault))
+            } catch let error as CassetteError {
+                guard case .noMatch(let report) = error else { return ServerReply.failure(error, request: request, log: log) }
+                reports.append(report.description)
+            } catch let error as HTTPError where !tape.isRecording {
+                return ServerReply.replayedFailure(error, request: request, log: log)
+            } catch {
+                return ServerReply.failure(error, request: request, log: log)
+            }
+        }
+        HandlerNotes.current?.tapeMiss = .noMatch(reports: reports)
+        return nil
+    }
+
+    /// The request a tape sees: at the serving `origin` for replay, at the upstream (or the
+    /// absolute-form target) with proxy headers for recording.
+    static func request(_ incoming: IncomingRequest, for tape: Tape, origin: URL) throws -> HTTPRequest {
+        let method = try HTTPMethod(validating: incoming.method)
+        let rest = tape.stripping(incoming.pathAndQuery)
+        guard let upstream = tape.upstream else {
+            guard let url = URL(string: Deck.originText(origin) + rest) else { throw HTTPError.invalidURL(input: rest, reason: "not a valid request target") }
+            return HTTPRequest(method: method, url: url, headers: incoming.headers, body: incoming.body.isEmpty ? nil : incoming.body)
+        }
+        let forward = incoming.isAbsoluteForm
+        let target = forward ? incoming.target : Deck.originText(upstream) + Deck.basePath(upstream) + rest
+        guard let url = URL(string: target) else { throw HTTPError.invalidURL(input: target, reason: "not a valid request target") }
+        let headers = ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: forward)
+        return HTTPRequest(method: method, url: url, headers: headers, body: incoming.body.isEmpty ? nil : incoming.body)
+    }
+
+    /// The part of a fault the transport plays (status, and latency for everything).
+    static func inProcessPart(of fault: FaultAction?) -> FaultAction? {
+        if case .status? = fault { return fault }
+        return nil
+    }
+
+    /// The part of a fault only the socket can play.
+    static func socketPart(of fault: FaultAction?) -> SocketFault? {
+        switch fault {
+        case .reset?: .reset
+        case .truncate?: .truncate
+        case .slow(let rate)?: .slow(bytesPerSecond: rate)
+        case .timeout?: .hang
+        case .status?, nil: nil
+        }
+    }
+}
+
+extension ServerHandler where Self == TapesHandler {
+    /// The tapes of `deck` (``TapesHandler``).
+    public static func tapes(_ deck: Deck) -> TapesHandler {
+        TapesHandler(deck: deck)
+    }
+}

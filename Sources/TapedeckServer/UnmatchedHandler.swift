@@ -1,0 +1,41 @@
+import Foundation
+
+/// The last word on a request nothing before it answered: the mismatch report the tapes
+/// noted (``HandlerNotes/tapeMiss``) as text, with the policy's status (404 unless
+/// `--unmatched` names one) and ``ServerMarker/unmatchedHeader``. It always answers, counts
+/// the request in the deck's ``Deck/status`` and logs `unmatched: REPORT`.
+public struct UnmatchedHandler: ServerHandler {
+    /// The deck whose unmatched count and last mismatches grow; weak, because the deck keeps
+    /// its own chain.
+    private weak let deck: Deck?
+    /// The policy and the log.
+    private let options: DeckOptions
+
+    /// Creates the unmatched answer of `deck`.
+    public init(deck: Deck) {
+        self.deck = deck
+        options = deck.options
+    }
+
+    /// The unmatched answer to `request`; never nil.
+    public func respond(to request: IncomingRequest) async -> ServerReply? {
+        answer(request)
+    }
+
+    /// The unmatched answer to `request`, counted and logged.
+    public func answer(_ request: IncomingRequest) -> ServerReply {
+        let report = HandlerNotes.current?.tapeMiss?.report ?? "nothing on this server answers \(request.method) \(request.target)"
+        deck?.countUnmatched(request)
+        options.log("unmatched: " + report)
+        let status: Int
+        if case .status(let code) = options.unmatched { status = code } else { status = 404 }
+        return ServerReply.text(status, report + "\n", headers: [ServerMarker.unmatchedHeader: "1"])
+    }
+}
+
+extension ServerHandler where Self == UnmatchedHandler {
+    /// The unmatched answer of `deck` (``UnmatchedHandler``).
+    public static func unmatched(_ deck: Deck) -> UnmatchedHandler {
+        UnmatchedHandler(deck: deck)
+    }
+}
