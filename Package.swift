@@ -84,6 +84,9 @@ let package = Package(
         .testTarget(name: "TapedeckCLITests", dependencies: ["Tapedeck", "TapedeckTestSupport"]),
         .testTarget(name: "TapedeckServerTests", dependencies: ["TapedeckServer", "Tapedeck", "TapedeckCurl", "TapedeckTesting", "TapedeckTestSupport"],
                     resources: [.copy("Fixtures")]),
+        // One cassette through every front-end (REPL line, run, withCassette, URLSession.replaying, serve).
+        .testTarget(name: "TapedeckFrontEndTests",
+                    dependencies: ["Tapedeck", "TapedeckTooling", "TapedeckShell", "TapedeckTesting", "TapedeckServer", "TapedeckTestSupport"]),
         .testTarget(name: "TapedeckOpenAPITests", dependencies: ["TapedeckOpenAPI", "Tapedeck"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 
 /// Bad paths and values given to `run`, `repl` and `convert`: refused before any work, exit 1
@@ -9,8 +10,7 @@ struct BadInvocationTests {
     final class Folder {
         let url: URL
         init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-badinv-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            url = try TestScratch.directory("tapedeck-badinv")
             try Data("print RAN\n".utf8).write(to: url.appendingPathComponent("script.tape"))
             try Data("x".utf8).write(to: url.appendingPathComponent("plain"))
         }

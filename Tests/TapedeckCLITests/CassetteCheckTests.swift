@@ -1,5 +1,6 @@
 import Foundation
 import Tapedeck
+import TapedeckTestSupport
 import Testing
 
 @Suite("tapedeck cassette check --openapi", .enabled(if: CLI.isAvailable, "needs the built tapedeck binary (make test sets TAPEDECK_BIN)"))
@@ -18,8 +19,7 @@ struct CassetteCheckTests {
         var cassette = try Cassette.load(from: recorded)
         cassette.interactions[3].response.status = 500
         cassette.interactions[4].request.url = try #require(URL(string: "http://httpbin.local/nowhere"))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.directory("check")
         defer { try? FileManager.default.removeItem(at: directory) }
         let drifted = directory.appendingPathComponent("drifted.cassette.json")
         try cassette.write(to: drifted)

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 
 /// Real "Copy as cURL" commands from Chrome and Firefox (URLs pointed at httpbin): each must make
@@ -51,8 +52,7 @@ struct CurlImportTests {
 
     @Test("each Copy-as-cURL command sends the same method, URL, headers and body as curl", arguments: commands)
     func sameRequest(_ entry: (browser: String, command: String)) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-curl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.directory("tapedeck-curl")
         defer { try? FileManager.default.removeItem(at: directory) }
         let upload = directory.appendingPathComponent("notes.txt")
         try "line one\n".write(to: upload, atomically: true, encoding: .utf8)

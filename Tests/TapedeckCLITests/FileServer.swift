@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 
 /// A real HTTP server on a free loopback port serving the files of a temporary folder
 /// (`python3 -m http.server`): a test changes a file and the API "drifts".
@@ -8,8 +9,7 @@ final class FileServer {
     let url: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-files-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestScratch.directory("tapedeck-files")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // The server unblocks the signals it inherits blocked from the test process, so that
         // `terminate()` stops it. (It must keep its inherited descriptors: Foundation watches one

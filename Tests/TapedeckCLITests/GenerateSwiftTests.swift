@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 
 /// Tests/TapedeckTestingTests/Generated/HTTPBinSessionTests.swift is a generated file compiled
@@ -11,7 +12,7 @@ struct GenerateSwiftTests {
 
     @Test("regenerating the committed generated test gives it byte for byte")
     func regenerates() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-generate-\(UUID().uuidString)")
+        let directory = TestScratch.path("tapedeck-generate")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cassettes = directory.appendingPathComponent("__Cassettes__")
         try FileManager.default.createDirectory(at: cassettes, withIntermediateDirectories: true)
@@ -30,9 +31,8 @@ struct GenerateSwiftTests {
 
     @Test("a script whose expect fails against the cassette is refused, naming the line")
     func failingScript() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-generate-\(UUID().uuidString)")
+        let directory = try TestScratch.directory("tapedeck-generate")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.testing.appendingPathComponent("__Cassettes__/httpbin.cassette.json"),
                                          to: directory.appendingPathComponent("c.json"))
         try "base http://httpbin.local\nget /json\nexpect 201\n".write(to: directory.appendingPathComponent("s.tape"), atomically: true, encoding: .utf8)
@@ -44,9 +44,8 @@ struct GenerateSwiftTests {
 
     @Test("save --swift at the prompt writes the same kind of test from the session and its cassette")
     func saveAtPrompt() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-save-swift-\(UUID().uuidString)")
+        let directory = try TestScratch.directory("tapedeck-save-swift")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.testing.appendingPathComponent("__Cassettes__/httpbin.cassette.json"),
                                          to: directory.appendingPathComponent("c.json"))
         let input = directory.appendingPathComponent("typed.txt")

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 
 @Suite("tapedeck one-shot: bad input", .enabled(if: CLI.isAvailable, "needs the built tapedeck binary (make test sets TAPEDECK_BIN)"))
@@ -40,7 +41,7 @@ struct OneShotBadInputTests {
 
     @Test("an unreadable file names the file")
     func unreadable() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-locked-\(UUID().uuidString).txt")
+        let file = TestScratch.path("tapedeck-locked").appendingPathExtension("txt")
         try Data("x".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: file.path)

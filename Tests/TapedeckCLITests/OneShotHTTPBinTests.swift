@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 
 @Suite("tapedeck one-shot against httpbin", .enabled(if: CLI.isAvailable && CLI.httpbin != nil, "needs the built binary and httpbin (make test)"))
@@ -22,7 +23,7 @@ struct OneShotHTTPBinTests {
 
     @Test("a body redirected from a file (< body.json) is sent as JSON with POST, as HTTPie does; --ignore-stdin skips it")
     func stdinBody() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-stdin-\(UUID().uuidString).json")
+        let file = TestScratch.path("tapedeck-stdin").appendingPathExtension("json")
         try Data(#"{"k": [1, 2]}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try CLI.run(["\(base)/anything"], stdin: file)
@@ -51,8 +52,7 @@ struct OneShotHTTPBinTests {
     func formAndMultipart() throws {
         let form = try json(try CLI.run(["--form", "PUT", "\(base)/put", "city=Zürich", "q=a&b"]).stdout)
         #expect(form["form"] as? [String: String] == ["city": "Zürich", "q": "a&b"])
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.directory("tapedeck-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("file body".utf8).write(to: directory.appendingPathComponent("note.txt"))
         let multipart = try json(try CLI.run(["\(base)/post", "title=x", "doc@note.txt"], directory: directory).stdout)

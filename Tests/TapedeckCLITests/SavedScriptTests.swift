@@ -1,12 +1,13 @@
 import Foundation
 import Tapedeck
+import TapedeckTestSupport
 import Testing
 
 @Suite("save writes scripts that run from anywhere", .enabled(if: CLI.isAvailable, "needs the built tapedeck binary (make test sets TAPEDECK_BIN)"))
 struct SavedScriptTests {
     @Test("a session saved into another folder replays its cassette when run from a third directory")
     func savedElsewhereRunsFromAnywhere() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-save-\(UUID().uuidString)")
+        let root = TestScratch.path("tapedeck-save")
         defer { try? FileManager.default.removeItem(at: root) }
         let work = root.appendingPathComponent("work"), other = root.appendingPathComponent("other")
         for folder in [work, other] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
@@ -35,7 +36,7 @@ struct SavedScriptTests {
 
     @Test("a script's missing cassette is reported with the fix as the script writes it, wherever it is run from")
     func missingCassetteHintFromAnotherDirectory() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-hint-\(UUID().uuidString)")
+        let root = TestScratch.path("tapedeck-hint")
         defer { try? FileManager.default.removeItem(at: root) }
         let scripts = root.appendingPathComponent("scripts")
         try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 
 @Suite("Bodies of any size at the command line", .enabled(if: HostileServerProcess.available, "needs python3, script(1) and the built binary"))
@@ -18,8 +19,7 @@ struct StreamedBodyTests {
     func download() throws {
         let server = try HostileServerProcess()
         defer { server.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-download-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.directory("tapedeck-download")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("body.bin")
         let result = try CLI.run([server.url("/big?bytes=\(Self.size)"), "--download", file.path, "--max-body-size", "1M"])

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 
 @Suite("Recording a request that does not complete", .enabled(if: HostileServerProcess.available, "needs python3 and the built binary"))
@@ -7,8 +8,7 @@ struct UnfinishedRecordingTests {
     func notSaved() throws {
         let server = try HostileServerProcess()
         defer { server.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-unfinished-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.directory("tapedeck-unfinished")
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent("s.tape")
         let cassette = directory.appendingPathComponent("c.cassette.json")

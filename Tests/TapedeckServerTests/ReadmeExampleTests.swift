@@ -1,6 +1,7 @@
 import Foundation
 import Tapedeck
 import TapedeckServer
+import TapedeckTestSupport
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,7 +13,7 @@ import FoundationNetworking
 /// A spawned process, AsyncHTTPClient or a UI-test host app talks to `server.url`.
 @Test("README: a replay server on a free port inside a test")
 func readmeReplayServerInATest() async throws {
-    let cassette = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString).cassette.json")
+    let cassette = TestScratch.path("readme").appendingPathExtension("cassette").appendingPathExtension("json")
     defer { try? FileManager.default.removeItem(at: cassette) }
     try SampleCassettes.api().write(to: cassette)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Tapedeck
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckTesting
 #if canImport(FoundationNetworking)
@@ -13,8 +14,7 @@ struct VerifyModeTests {
     static let verify = ["TAPEDECK_RECORD_MODE": "verify"]
 
     private func recordedCassette() async throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tapedeck-verify-\(UUID().uuidString)/httpbin.cassette.json")
+        let url = TestScratch.path("tapedeck-verify").appendingPathComponent("httpbin.cassette.json")
         _ = try await runCassette(url.path, mode: .all, matcher: Matcher(), allowRepeats: false, requireAllPlayed: false,
                                   file: #filePath, environment: [:], warn: { _ in }) { session in
             try await HTTPBinClient(session: session, baseURL: Self.live).slideshow()

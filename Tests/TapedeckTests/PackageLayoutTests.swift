@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 
 /// The core and the testing library are what an iOS or macOS test target links, so they must
@@ -23,7 +24,7 @@ struct PackageLayoutTests {
     private static func describe() throws -> [String: Target] {
         // A scratch folder of its own: `swift test` holds the lock on `.build` while it runs.
         // Its TMPDIR too: SwiftPM leaves lock files and TemporaryDirectory.* folders there.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("describe-\(UUID().uuidString)")
+        let scratch = TestScratch.path("describe")
         let temporary = scratch.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -49,11 +49,9 @@ enum Proc {
         return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }
 
-    /// A fresh temporary directory; remove it with `cleanUp`.
+    /// A fresh scratch folder (`TestScratch`); remove it with `cleanUp`.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.directory("tapedeck-server")
     }
 
     static func cleanUp(_ url: URL) { try? FileManager.default.removeItem(at: url) }

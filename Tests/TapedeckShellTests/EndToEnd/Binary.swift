@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 
 /// Runs the built `tapedeck` binary: `TAPEDECK_BIN`, else `<package>/.build/debug/tapedeck`.
 enum Binary {
@@ -43,11 +44,10 @@ enum Binary {
                        stderr: String(decoding: err, as: UTF8.self))
     }
 
-    /// A fresh temporary folder.
+    /// A fresh scratch folder, `label-N` under `TestScratch.root`: a short name, so a tmux
+    /// socket inside it stays under the length limit of a socket path.
     static func temporaryDirectory(_ label: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.shortDirectory(label)
     }
 
     /// An OpenAPI document for a few httpbin endpoints, wrong on purpose about /get (its `url`

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tapedeck
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckShell
 
@@ -149,8 +150,7 @@ struct InterpreterTests {
 
     @Test("include runs a file from the including script's folder, and reports missing files and loops")
     func includes() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("include-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.directory("include")
         defer { try? FileManager.default.removeItem(at: folder) }
         try "set shared = yes\n".write(to: folder.appendingPathComponent("login.tape"), atomically: true, encoding: .utf8)
         try "include b.tape\n".write(to: folder.appendingPathComponent("a.tape"), atomically: true, encoding: .utf8)
@@ -173,7 +173,7 @@ struct InterpreterTests {
 
     @Test("save writes a script that reproduces the session")
     func save() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("save-\(UUID().uuidString)")
+        let folder = TestScratch.path("save")
         defer { try? FileManager.default.removeItem(at: folder) }
         let shell = shell(.init(environment: [:], workingDirectory: folder))
         try await shell.run(source: "base http://api.test\nheader X-A: 1\nvars\npost /p <<EOF\n{\"a\": 1}\nEOF\nexpect 200\nshow curl\n", file: "<repl>")
@@ -190,7 +190,7 @@ struct InterpreterTests {
 
     @Test("save replaces credentials and says so; the saved script carries no token")
     func saveRedacts() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("save-\(UUID().uuidString)")
+        let folder = TestScratch.path("save")
         defer { try? FileManager.default.removeItem(at: folder) }
         let shell = shell(.init(environment: [:], workingDirectory: folder))
         try await shell.run(source: "base http://api.test\nheader Authorization: Bearer tok-12345678\nget /me api_key==k-secret-1\nsave s.tape\n", file: "<repl>")

@@ -1,6 +1,7 @@
 import Foundation
 import Tapedeck
 import TapedeckOpenAPI
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckShell
 
@@ -49,8 +50,7 @@ enum UsersSpec {
 
     /// A folder holding `users.yaml`; remove it when done.
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-openapi-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.directory("tapedeck-openapi")
         try Data(text.utf8).write(to: folder.appendingPathComponent("users.yaml"))
         return folder
     }

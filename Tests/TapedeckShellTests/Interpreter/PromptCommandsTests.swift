@@ -1,5 +1,6 @@
 import Foundation
 import Tapedeck
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckShell
 
@@ -24,7 +25,7 @@ struct PromptCommandsTests {
 
     @Test("a request that cannot connect while recording says the cassette was missing, so it was recording")
     func recordingConnectionFailure() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-recfail-\(UUID().uuidString)")
+        let folder = TestScratch.path("tapedeck-recfail")
         defer { try? FileManager.default.removeItem(at: folder) }
         let refused = StubTransport { _ in throw HTTPError.cannotConnect(host: "127.0.0.1", port: 9) }
         let shell = Interpreter(transport: refused, output: ShellOutput { _ in },

@@ -1,5 +1,6 @@
 import Foundation
 import Tapedeck
+import TapedeckTestSupport
 import Testing
 @testable import TapedeckShell
 
@@ -98,8 +99,7 @@ struct RequestBuildingTests {
         #expect(try await sent("post /x <<EOF\n[1, 2]\nEOF", shell).headers["Content-Type"] == "application/json")
         #expect(try await sent("post /x <<EOF\nname: tapes\nEOF", shell).headers["Content-Type"] == "text/plain; charset=utf-8")
         #expect(try await sent("post /x --raw hello Content-Type:text/csv", shell).headers.values(for: "Content-Type") == ["text/csv"])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.directory("raw")
         defer { try? FileManager.default.removeItem(at: folder) }
         try #"{"from": "file"}"#.write(to: folder.appendingPathComponent("payload"), atomically: true, encoding: .utf8)
         try "<a/>".write(to: folder.appendingPathComponent("doc.xml"), atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 import Tapedeck
 @testable import TapedeckShell
@@ -17,7 +18,7 @@ struct BodyModeTests {
 
     @Test("files switch to multipart with fields first, then files")
     func multipart() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-\(UUID().uuidString).txt")
+        let file = TestScratch.path("tapedeck").appendingPathExtension("txt")
         try Data("hi".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let items = try RequestItems.parse(["up@\(file.path)", "title=x"], baseDirectory: nil)

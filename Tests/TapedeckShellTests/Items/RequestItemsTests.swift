@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 import Tapedeck
 @testable import TapedeckShell
@@ -141,8 +142,7 @@ struct RequestItemsTests {
 final class TemporaryDirectory {
     let url: URL
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-items-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try TestScratch.directory("tapedeck-items")
     }
     deinit { try? FileManager.default.removeItem(at: url) }
 }

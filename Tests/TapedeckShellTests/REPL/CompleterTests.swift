@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 import Tapedeck
 @testable import TapedeckShell
@@ -21,7 +22,7 @@ struct CompleterTests {
 
     @Test("variables complete after {{, paths after a method or cd, files after @ and <")
     func contexts() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completer-\(UUID().uuidString)")
+        let folder = TestScratch.path("completer")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("bodies"), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("body.json").path, contents: Data("{}".utf8))
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -37,7 +38,7 @@ struct CompleterTests {
     @MainActor
     @Test("in replay mode paths complete from the cassette, not only from paths seen; live mode drops them")
     func cassettePaths() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completer-\(UUID().uuidString)")
+        let folder = TestScratch.path("completer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cassette = folder.appendingPathComponent("api.cassette.json")
         let interactions = try ["/users/42", "/users/7/orders", "/health"].map { path in

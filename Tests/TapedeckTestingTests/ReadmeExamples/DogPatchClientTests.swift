@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TapedeckTestSupport
 import Testing
 import TapedeckTesting
 #if canImport(FoundationNetworking)
@@ -62,7 +63,7 @@ struct DogPatchClientTests {
 
     @Test("a photo goes up as multipart/form-data with the file's bytes, name and type")
     func uploadsPhoto() async throws {
-        let photo = FileManager.default.temporaryDirectory.appendingPathComponent("rex-\(UUID().uuidString).png")
+        let photo = TestScratch.path("rex").appendingPathExtension("png")
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: photo)
         defer { try? FileManager.default.removeItem(at: photo) }
         let session = URLSession.stubbing { _ in .status(201) }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Tapedeck
+import TapedeckTestSupport
 
 extension Interaction {
     /// A small interaction with defaults for everything but what a test cares about.
@@ -26,7 +27,7 @@ extension Interaction {
 final class TemporaryDirectory {
     let url: URL
     init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-cassette-\(UUID().uuidString)")
+        url = TestScratch.path("tapedeck-cassette")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
     func file(_ name: String) -> URL { url.appendingPathComponent(name) }

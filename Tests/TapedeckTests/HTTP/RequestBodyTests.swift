@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 @testable import Tapedeck
 
@@ -55,7 +56,7 @@ struct RequestBodyTests {
 
     @Test("files: type from the extension, missing files named")
     func file() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-\(UUID().uuidString).json")
+        let url = TestScratch.path("tapedeck").appendingPathExtension("json")
         try Data("{}".utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let encoded = try RequestBody.file(path: url.path).encoded()

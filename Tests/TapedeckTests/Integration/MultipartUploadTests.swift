@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 @testable import Tapedeck
 
@@ -8,7 +9,7 @@ struct MultipartUploadTests {
 
     @Test("an Endpoint with a file part uploads the file's bytes, and the client's default query rides along")
     func uploadsFile() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString).txt")
+        let file = TestScratch.path("notes").appendingPathExtension("txt")
         try Data("line one\nline two\n".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let client = try APIClient(baseURL: HTTPBin.baseURL ?? "", transport: URLSessionTransport(),

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckTestSupport
 import Testing
 @testable import Tapedeck
 
@@ -71,8 +72,7 @@ struct DecompressionBombTests {
 
     @Test("Cassette.load takes the limits: an 8 MiB body too large for the default ratio reads whole with looser ones, and a smaller maximum refuses a 1 MiB one")
     func loadLimits() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-limits-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.directory("tapedeck-limits")
         defer { try? FileManager.default.removeItem(at: folder) }
         let large = folder.appendingPathComponent("large.yaml")
         try vcrpy(try Self.compressedZeros(megabytes: 8), encoding: "gzip").write(to: large)

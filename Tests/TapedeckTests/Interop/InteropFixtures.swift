@@ -14,9 +14,7 @@ enum InteropFixtures {
 
     /// A fresh temporary directory.
     static func temporaryDirectory() throws -> URL {
-        let url = TestScratch.path("interop")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.directory("interop")
     }
 
     static let date = Date(timeIntervalSince1970: 1_714_557_600.123456)

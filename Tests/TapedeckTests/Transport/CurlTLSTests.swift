@@ -15,8 +15,7 @@ final class SelfSignedServer: @unchecked Sendable {
     }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestScratch.directory("tapedeck-tls")
         let cert = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
         try Self.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
