@@ -32,7 +32,7 @@ extension Cassette {
     }
 
     /// `scheme://host:port` and `host:port` pairs, longest first.
-    @_spi(Tooling) public static func originReplacements(from oldOrigin: URL, to newOrigin: URL) -> [(String, String)] {
+    package static func originReplacements(from oldOrigin: URL, to newOrigin: URL) -> [(String, String)] {
         func parts(_ url: URL) -> (origin: String, authority: String)? {
             guard let scheme = url.scheme, let host = url.host else { return nil }
             let authority = host + (url.port.map { ":\($0)" } ?? "")
@@ -42,7 +42,7 @@ extension Cassette {
         return [(old.origin, new.origin), (old.authority, new.authority)]
     }
 
-    @_spi(Tooling) public static func apply(_ replacements: [(String, String)], to text: String) -> String {
+    package static func apply(_ replacements: [(String, String)], to text: String) -> String {
         replacements.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
     }
 }

@@ -32,9 +32,9 @@ import Foundation
 /// `{"base64": …}`; a missing request body means none, a missing response body means empty,
 /// a missing response `url` means the request URL. Decoding rewrites `Content-Length` to
 /// the regenerated body's length.
-public enum CassetteCodec {
+enum CassetteCodec {
     /// The cassette as native-format bytes; the same cassette always gives the same bytes.
-    public static func encode(_ cassette: Cassette) -> Data {
+    static func encode(_ cassette: Cassette) -> Data {
         var top: [(key: String, value: JSONValue)] = [
             ("interactions", .array(cassette.interactions.map(encode))),
         ]
@@ -47,7 +47,7 @@ public enum CassetteCodec {
     }
 
     /// Decodes native-format bytes; `source` (usually the file path) names the origin in errors.
-    public static func decode(_ data: Data, source: String = "<cassette>") throws(CassetteError) -> Cassette {
+    static func decode(_ data: Data, source: String = "<cassette>") throws(CassetteError) -> Cassette {
         if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             throw .invalidField(path: source, pointer: "", problem: "the file is empty; delete it to record afresh, "
                 + "or restore it from version control")

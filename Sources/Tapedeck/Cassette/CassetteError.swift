@@ -77,3 +77,5 @@ public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConverti
     /// The same text as ``errorDescription``.
     public var description: String { errorDescription ?? "cassette error" }
 }
+
+extension CassetteError: TransportPassthroughError {}

@@ -9,18 +9,18 @@ import Foundation
 /// and scripts can hold what a server said, and git does not record read permissions, so a
 /// committed cassette is still readable by everyone who clones it. A file that already exists
 /// keeps its mode.
-@_spi(Tooling) public enum FileAccess {
+package enum FileAccess {
     /// Why a read or write failed, in words (`no such file`, `Is a directory`, …).
-    public struct Failure: Error {
+    package struct Failure: Error {
         /// The reason, without the path (callers name the file themselves).
-        public var reason: String
+        package var reason: String
     }
 
     /// The mode new files get, before the umask.
-    public static let newFileMode: mode_t = 0o600
+    package static let newFileMode: mode_t = 0o600
 
     /// Reads the whole file; a file larger than `maximumSize` bytes fails before it is read.
-    public static func read(_ url: URL, maximumSize: Int = .max) throws(Failure) -> Data {
+    package static func read(_ url: URL, maximumSize: Int = .max) throws(Failure) -> Data {
         switch FileKind.of(url.path) {
         case .directory?:
             throw Failure(reason: "it is a directory, not a cassette file; give the path of a file inside it")
@@ -45,7 +45,7 @@ import Foundation
     /// Creates the parent directory if needed, then writes `data` to a temporary file (mode
     /// ``newFileMode``, or the mode of the file it replaces) and renames it over `url`: a crash
     /// or `kill -9` leaves the old file or the new one.
-    public static func writeAtomically(_ data: Data, to url: URL) throws(Failure) {
+    package static func writeAtomically(_ data: Data, to url: URL) throws(Failure) {
         try makeParentDirectory(of: url)
         var existing = stat()
         let keepMode: mode_t? = stat(url.path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
@@ -73,7 +73,7 @@ import Foundation
     }
 
     /// Creates the directory `url` goes in, unless `url` itself is a directory or a file is in the way.
-    public static func makeParentDirectory(of url: URL) throws(Failure) {
+    static func makeParentDirectory(of url: URL) throws(Failure) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw Failure(reason: "it is a directory; name a file inside it")

@@ -15,9 +15,9 @@ import Darwin
 ///     print("--report-junit reports/junit.xml: \(problem)")
 /// }
 /// ```
-public enum OutputPath {
+package enum OutputPath {
     /// Why a file cannot be written at `url`, or nil when it can (its directory may not exist yet).
-    public static func problem(with url: URL) -> String? {
+    package static func problem(with url: URL) -> String? {
         if let kind = FileKind.of(url.path), kind != .regular {
             return kind == .directory ? "it is a directory; name a file inside it" : "it is \(kind.description), not a regular file; name a regular file"
         }
@@ -36,7 +36,7 @@ public enum OutputPath {
 
     /// Writes `data` atomically, creating missing parent directories; the error's reason
     /// leaves the path to the caller.
-    public static func write(_ data: Data, to url: URL) throws(OutputPath.Failure) {
+    package static func write(_ data: Data, to url: URL) throws(OutputPath.Failure) {
         do {
             try FileAccess.writeAtomically(data, to: url)
         } catch {
@@ -45,9 +45,9 @@ public enum OutputPath {
     }
 
     /// Why a write failed, in words (`Permission denied`, `it is a directory; …`).
-    public struct Failure: Error, Sendable {
+    package struct Failure: Error, Sendable {
         /// The reason, without the path.
-        public var reason: String
+        package var reason: String
     }
 }
 

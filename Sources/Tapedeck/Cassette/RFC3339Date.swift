@@ -11,10 +11,10 @@ import Foundation
 /// RFC3339Date.parse("2024-05-01T12:00:00.5+02:00")                   // 2024-05-01 10:00:00.5 UTC
 /// RFC3339Date.format(date, fractionDigits: 3)                        // "2024-05-01T10:00:00.500Z"
 /// ```
-public enum RFC3339Date {
+package enum RFC3339Date {
     /// Parses `2024-05-01T12:00:00.123456+02:00`, `…Z`, `…+0200` or no fraction at all; nil
     /// for anything else (including month 13, February 30 or hour 24).
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0
         func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
@@ -66,7 +66,7 @@ public enum RFC3339Date {
 
     /// `2024-05-01T10:00:00.123Z` with `fractionDigits` 3, `….123456Z` with 6 (rounded to
     /// the nearest unit; 0 gives no fraction).
-    public static func format(_ date: Date, fractionDigits: Int) -> String {
+    package static func format(_ date: Date, fractionDigits: Int) -> String {
         let digits = min(max(fractionDigits, 0), 9)
         var unitsPerSecond: Int64 = 1
         for _ in 0..<digits { unitsPerSecond *= 10 }
@@ -85,7 +85,7 @@ public enum RFC3339Date {
 
     /// `date` rounded to the nearest millisecond, as native cassettes store it, so decoding and
     /// re-encoding gives the same bytes.
-    public static func roundedToMilliseconds(_ date: Date) -> Date {
+    static func roundedToMilliseconds(_ date: Date) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 

@@ -84,9 +84,9 @@ extension Redactor {
 
 /// `application/x-www-form-urlencoded` text (a form body or a URL's query): `+` is a space,
 /// `%2B` a plus, pairs split on `&`.
-public enum FormFields {
+enum FormFields {
     /// The decoded `(name, value)` pairs, in order; a pair without `=` has a nil value.
-    public static func pairs(_ text: String) -> [(name: String, value: String?)] {
+    static func pairs(_ text: String) -> [(name: String, value: String?)] {
         text.split(separator: "&").map { item in
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : nil)
@@ -94,7 +94,7 @@ public enum FormFields {
     }
 
     /// Decodes one name or value: `+` is a space, then `%XX` escapes.
-    public static func decode(_ part: Substring) -> String {
+    static func decode(_ part: Substring) -> String {
         PercentEncoding.decode(part.replacingOccurrences(of: "+", with: " "))
     }
 
@@ -117,9 +117,9 @@ public enum FormFields {
 }
 
 /// `multipart/form-data` bodies: the fields (not files) of each part, found by the boundary.
-public enum MultipartFields {
+enum MultipartFields {
     /// The `(name, value)` of each part that is a field (no `filename`), when the body is UTF-8 there.
-    public static func fields(_ body: Data, contentType: String) -> [(name: String, value: String)] {
+    static func fields(_ body: Data, contentType: String) -> [(name: String, value: String)] {
         guard let parts = parts(body, contentType: contentType) else { return [] }
         return parts.compactMap { part in
             guard let name = part.name, !part.isFile, let value = String(validating: body[part.content], as: UTF8.self) else { return nil }
@@ -165,7 +165,7 @@ public enum MultipartFields {
         /// type and bytes, or a redacted field's placeholder in place of any bytes.
         func matches(_ incoming: Part) -> Bool {
             guard name == incoming.name, filename == incoming.filename, contentType == incoming.contentType else { return false }
-            return bytes == incoming.bytes || (!isFile && Matcher.isWildcard(String(decoding: bytes, as: UTF8.self)))
+            return bytes == incoming.bytes || (!isFile && Redactor.isWholePlaceholder(String(decoding: bytes, as: UTF8.self)))
         }
     }
 

@@ -11,7 +11,7 @@ extension Redactor {
     /// Redactor.replacingMatches(in: "a=1 b=2", pattern: #"(\w)=(\d)"#) { $0[1] == "b" ? "b=<REDACTED>" : nil }
     /// // (text: "a=1 b=<REDACTED>", count: 1)
     /// ```
-    public static func replacingMatches(in text: String, pattern: String, options: NSRegularExpression.Options = [],
+    package static func replacingMatches(in text: String, pattern: String, options: NSRegularExpression.Options = [],
                                         _ make: ([String]) -> String?) -> (text: String, count: Int) {
         guard let regex = try? NSRegularExpression(pattern: pattern, options: options) else { return (text, 0) }
         let source = text as NSString

@@ -114,6 +114,12 @@ public struct Redactor: Sendable, Hashable {
             || foreignPlaceholders.contains(value)
     }
 
+    /// Whether `value` is exactly a placeholder Tapedeck writes (``placeholder``, or
+    /// ``encodedPlaceholder`` in any hex case): on replay it matches any value in its place.
+    package static func isWholePlaceholder(_ value: String) -> Bool {
+        value == placeholder || value.caseInsensitiveEquals(encodedPlaceholder)
+    }
+
     /// Placeholders other tools write, left alone.
     static let foreignPlaceholders: Set<String> = ["[FILTERED]", "FILTERED", "%5BFILTERED%5D"]
 
@@ -188,7 +194,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// `text` with bearer tokens and JWTs replaced (the rule free text and command lines share),
     /// and how many were.
-    public static func redactTokens(in text: String) -> (text: String, count: Int) {
+    package static func redactTokens(in text: String) -> (text: String, count: Int) {
         var found: [String] = []
         let result = TextRedaction.tokens(in: text, collecting: &found)
         return (result, found.count)

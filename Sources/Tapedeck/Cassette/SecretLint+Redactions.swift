@@ -3,19 +3,19 @@ import Foundation
 extension SecretLint {
     /// What would redact a lint's findings, grouped by how: header names, query item names and
     /// JSON Pointers into bodies a ``Redactor`` can take, and fields it cannot name.
-    public struct Redactions: Sendable, Hashable {
+    package struct Redactions: Sendable, Hashable {
         /// Header names (lowercased), in finding order.
-        public var headers: [String] = []
+        package var headers: [String] = []
         /// Query item names, in finding order.
-        public var queryItems: [String] = []
+        package var queryItems: [String] = []
         /// JSON Pointers into bodies (`/grant`).
-        public var jsonPaths: [String] = []
+        package var jsonPaths: [String] = []
         /// Fields a redactor cannot name (`response body`, a form field).
-        public var unredactable: [String] = []
+        package var unredactable: [String] = []
 
         /// Groups `findings`. A redacted header's value is also scrubbed where a response echoes it
         /// (httpbin's `/headers`), so a finding with the same value as a header finding needs nothing more.
-        public init(_ findings: [Finding]) {
+        package init(_ findings: [Finding]) {
             let headerValues = Set(findings.filter { $0.field.contains(" header ") }.map(\.excerpt))
             for finding in findings where finding.field.contains(" header ") || !headerValues.contains(finding.excerpt) {
                 let words = finding.field.split(separator: " ", maxSplits: 2).map(String.init)
@@ -30,10 +30,10 @@ extension SecretLint {
         }
 
         /// Every name a redactor can take, in the order headers, query items, JSON Pointers.
-        public var names: [String] { headers + queryItems + jsonPaths }
+        package var names: [String] { headers + queryItems + jsonPaths }
 
         /// `Redactor(headers: Redactor.defaultHeaders.union(["x-session"]), …)`, or nil when nothing can be named.
-        public var redactorExpression: String? {
+        package var redactorExpression: String? {
             var arguments: [String] = []
             if !headers.isEmpty { arguments.append("headers: Redactor.defaultHeaders.union(\(Self.swiftArray(headers)))") }
             if !queryItems.isEmpty { arguments.append("queryItems: Redactor.defaultQueryItems.union(\(Self.swiftArray(queryItems)))") }

@@ -36,7 +36,7 @@ public enum SecretLint {
 
     /// Throws ``CassetteError/secretsFound(path:findings:context:)`` when anything is found;
     /// `context` words the fixes it names.
-    public static func check(_ cassette: Cassette, path: String, context: any FixWording = LibraryFixWording()) throws(CassetteError) {
+    package static func check(_ cassette: Cassette, path: String, context: any FixWording = LibraryFixWording()) throws(CassetteError) {
         let found = findings(in: cassette)
         if !found.isEmpty { throw .secretsFound(path: path, findings: found, context: context) }
     }

@@ -10,7 +10,7 @@ import Synchronization
 /// let stored = memory.redact(interaction, with: .standard)   // learns its access_token
 /// let compared = memory.redact(nextRequest, with: .standard) // /sessions/<token> → placeholder
 /// ```
-public final class SecretMemory: Sendable {
+package final class SecretMemory: Sendable {
     private struct State {
         var values: [String] = []
         var known: Set<String> = []
@@ -21,14 +21,14 @@ public final class SecretMemory: Sendable {
     private let state = Mutex(State())
 
     /// Creates an empty memory.
-    public init() {}
+    package init() {}
 
     /// Every secret learned, in the order first seen.
-    public var secrets: [String] { state.withLock { $0.values } }
+    package var secrets: [String] { state.withLock { $0.values } }
 
     /// Remembers `values`; returns whether any was new.
     @discardableResult
-    public func learn(_ values: [String]) -> Bool {
+    package func learn(_ values: [String]) -> Bool {
         state.withLock { state in
             var added = false
             for value in values where !value.isEmpty && state.known.insert(value).inserted {
@@ -41,14 +41,14 @@ public final class SecretMemory: Sendable {
     }
 
     /// The interaction redacted with everything known replaced too; learns its secrets.
-    public func redact(_ interaction: Interaction, with redactor: Redactor) -> Interaction {
+    package func redact(_ interaction: Interaction, with redactor: Redactor) -> Interaction {
         let (result, found) = redactor.redact(interaction, knownSecrets: secrets)
         learn(found)
         return result
     }
 
     /// The request as replay compares it, with everything known replaced too; learns its secrets.
-    public func redact(_ request: HTTPRequest, with redactor: Redactor) -> HTTPRequest {
+    package func redact(_ request: HTTPRequest, with redactor: Redactor) -> HTTPRequest {
         let (result, found) = redactor.redact(request, known: state.withLock { $0.scrubber })
         if !found.isEmpty { learn(found) }
         return result

@@ -13,7 +13,7 @@ public final class ConditionedTransport: HTTPTransport, Sendable {
     /// The transport answering.
     public let inner: any HTTPTransport
     /// The decisions and their generator.
-    public let plan: FaultPlan
+    package let plan: FaultPlan
 
     /// Wraps `inner`.
     public init(inner: any HTTPTransport, conditions: NetworkConditions) {

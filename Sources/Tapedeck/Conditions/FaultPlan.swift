@@ -7,22 +7,22 @@ import Synchronization
 /// In-process, `reset` and `truncate` fail as a lost connection (``HTTPError/noResponse(url:detail:)``),
 /// `timeout` as ``HTTPError/timedOut(url:seconds:)``, `status:N` answers N, and `slow` waits for
 /// the body's size over the rate.
-public final class FaultPlan: Sendable {
+package final class FaultPlan: Sendable {
     /// The conditions played.
-    public let conditions: NetworkConditions
+    package let conditions: NetworkConditions
     private let generator: Mutex<SeededGenerator>
 
     /// The header that marks an injected status answer.
-    public static let faultHeader = "X-Tapedeck-Fault"
+    package static let faultHeader = "X-Tapedeck-Fault"
 
     /// Creates a plan; the generator starts from the conditions' seed.
-    public init(_ conditions: NetworkConditions) {
+    package init(_ conditions: NetworkConditions) {
         self.conditions = conditions
         generator = Mutex(SeededGenerator(seed: conditions.seed))
     }
 
     /// The fault a rule injects into `request`, drawing its rate; nil when none applies.
-    public func fault(for request: HTTPRequest) -> FaultAction? {
+    package func fault(for request: HTTPRequest) -> FaultAction? {
         guard !conditions.faults.isEmpty else { return nil }
         let encodedPath = request.url.path(percentEncoded: true)
         let path = encodedPath.isEmpty ? "/" : encodedPath
@@ -35,7 +35,7 @@ public final class FaultPlan: Sendable {
     }
 
     /// Sends `request` through `inner` with `fault` played in-process (nil: latency only).
-    public func send(_ request: HTTPRequest, applying fault: FaultAction?, through inner: any HTTPTransport) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest, applying fault: FaultAction?, through inner: any HTTPTransport) async throws -> HTTPResponse {
         let url = request.url.absoluteString
         switch fault {
         case .reset?:

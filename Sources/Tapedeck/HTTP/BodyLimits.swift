@@ -25,7 +25,7 @@ public struct BodyLimits: Sendable, Hashable {
     }
 
     /// The decoded size a body of `compressedSize` bytes may reach.
-    public func decodedLimit(compressedSize: Int) -> Int {
+    package func decodedLimit(compressedSize: Int) -> Int {
         let (byRatio, overflow) = compressedSize.multipliedReportingOverflow(by: maximumExpansionRatio)
         return min(maximumBodySize, max(ratioFloor, overflow ? Int.max : byRatio))
     }

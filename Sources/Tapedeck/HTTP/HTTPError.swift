@@ -44,7 +44,7 @@ public enum HTTPError: Error, LocalizedError, CustomStringConvertible, Sendable,
     case transport(url: String, detail: String)
     /// A redirect's `Location` leads to a scheme other than http or https (never followed).
     case redirectScheme(from: String, location: String, scheme: String)
-    /// More than ``RedirectFollower/maximumHops`` redirects; `chain` is every URL visited.
+    /// More redirects than a follower allows; `chain` is every URL visited.
     case tooManyRedirects(chain: [String])
     /// The response body is larger than the limit the transport was given.
     case bodyTooLarge(url: String, limit: Int)
@@ -100,7 +100,7 @@ public enum HTTPError: Error, LocalizedError, CustomStringConvertible, Sendable,
             return "\(from) redirects to '\(Excerpt.of(location))', which has \(named); only http and https redirects are followed"
         case .tooManyRedirects(let chain):
             let shown = chain.count > 8 ? chain.prefix(4) + ["…"] + chain.suffix(3) : chain[...]
-            return "more than \(RedirectFollower.maximumHops) redirects from \(chain.first ?? "?"); the server redirects in a loop: "
+            return "more than \(max(0, chain.count - 2)) redirects from \(chain.first ?? "?"); the server redirects in a loop: "
                 + shown.joined(separator: " → ")
         case .bodyTooLarge(let url, let limit):
             return "the response body from \(Excerpt.of(url)) is larger than the limit of \(ByteCount.describe(limit)); "

@@ -39,7 +39,7 @@ public struct HTTPRequest: Hashable, Sendable, Codable {
     /// Checks what a transport is about to put on the wire: the method is a token, every
     /// header name a token and no header value holds CR, LF or NUL (so a value taken from
     /// user data cannot inject a header), and the scheme is http or https.
-    public func validateForSending() throws(HTTPError) {
+    package func validateForSending() throws(HTTPError) {
         guard !method.rawValue.isEmpty, method.rawValue.utf8.allSatisfy(HTTPMethod.isTokenByte) else {
             throw .invalidMethod(method.rawValue)
         }

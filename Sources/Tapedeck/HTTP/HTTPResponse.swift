@@ -69,21 +69,21 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
 }
 
 /// Media type helpers shared by bodies, rendering and cassettes.
-public enum MediaType {
+package enum MediaType {
     /// `text/html; charset=utf-8` → `text/html`.
-    public static func essence(_ contentType: String) -> String {
+    package static func essence(_ contentType: String) -> String {
         contentType.split(separator: ";", maxSplits: 1).first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     /// Whether a media type carries JSON (`application/json`, `application/problem+json`, …).
-    public static func isJSON(_ contentType: String) -> Bool {
+    package static func isJSON(_ contentType: String) -> Bool {
         let type = essence(contentType)
         return type == "application/json" || type.hasSuffix("+json") || type == "text/json"
     }
 
     /// Whether a media type is textual enough to print on a terminal.
-    public static func isText(_ contentType: String) -> Bool {
+    package static func isText(_ contentType: String) -> Bool {
         let type = essence(contentType)
         return type.hasPrefix("text/") || isJSON(type) || type.hasSuffix("+xml")
             || ["application/xml", "application/javascript", "application/x-www-form-urlencoded",
@@ -91,7 +91,7 @@ public enum MediaType {
     }
 
     /// A content type for a file name's extension, `application/octet-stream` when unknown.
-    public static func forFileExtension(_ ext: String) -> String {
+    package static func forFileExtension(_ ext: String) -> String {
         byExtension[ext.lowercased()] ?? "application/octet-stream"
     }
 

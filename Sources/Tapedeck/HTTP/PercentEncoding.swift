@@ -2,34 +2,34 @@ import Foundation
 
 /// Percent-encoding for the parts of a URL, done so that a server reads back exactly what the
 /// user typed (`+`, `&`, `=`, `/`, `#`, `%`, spaces, non-ASCII and emoji included).
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// Encodes a query item name or value: everything but RFC 3986 unreserved characters.
-    public static func encodeQueryComponent(_ text: String) -> String {
+    package static func encodeQueryComponent(_ text: String) -> String {
         encode(text) { isUnreserved($0) }
     }
 
     /// Encodes a path segment typed by a user: keeps `pchar` characters and valid `%XX`
     /// escapes, encodes the rest (a lone `%` becomes `%25`).
-    public static func encodePathSegment(_ text: String) -> String {
+    package static func encodePathSegment(_ text: String) -> String {
         encodeKeepingEscapes(text) { isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "@") }
     }
 
     /// Encodes an already-formed query string: keeps its delimiters and valid escapes, encodes
     /// only characters that cannot appear in a URL at all.
-    public static func encodeQueryString(_ text: String) -> String {
+    static func encodeQueryString(_ text: String) -> String {
         encodeKeepingEscapes(text) {
             isUnreserved($0) || isSubDelimiter($0) || ":@/?".utf8.contains($0)
         }
     }
 
     /// Decodes `%XX` escapes; invalid escapes are kept as typed.
-    public static func decode(_ text: String) -> String {
+    package static func decode(_ text: String) -> String {
         String(decoding: decodedBytes(text.utf8), as: UTF8.self)
     }
 
     /// The bytes `%XX` escapes stand for: exactly two hex digits after `%` (`%+f` and `%2` are
     /// kept as typed); everything else byte for byte.
-    public static func decodedBytes(_ text: some Collection<UInt8>) -> [UInt8] {
+    package static func decodedBytes(_ text: some Collection<UInt8>) -> [UInt8] {
         let bytes = Array(text)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)

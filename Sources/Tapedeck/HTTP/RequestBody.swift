@@ -104,7 +104,7 @@ public struct MultipartPart: Hashable, Sendable {
     }
 
     /// Encodes parts with `boundary` as RFC 7578 multipart/form-data.
-    public static func encode(_ parts: [MultipartPart], boundary: String) throws(HTTPError) -> Data {
+    static func encode(_ parts: [MultipartPart], boundary: String) throws(HTTPError) -> Data {
         var out = Data()
         for part in parts {
             if part.data.range(of: Data("--\(boundary)".utf8)) != nil {
@@ -134,14 +134,14 @@ public struct MultipartPart: Hashable, Sendable {
 }
 
 /// `application/x-www-form-urlencoded` encoding and decoding (WHATWG rules: space as `+`).
-public enum FormEncoding {
+enum FormEncoding {
     /// Encodes pairs as `a=1&b=x+y`.
-    public static func encode(_ pairs: [(String, String)]) -> String {
+    static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
     }
 
     /// Decodes `a=1&b=x+y` into pairs, in order.
-    public static func decode(_ text: String) -> [(String, String)] {
+    static func decode(_ text: String) -> [(String, String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = unescape(String(parts[0]))
@@ -171,9 +171,9 @@ public enum FormEncoding {
 }
 
 /// Reads `@file` inputs with errors that name the path.
-public enum FileInput {
+package enum FileInput {
     /// The bytes of the file at `path` (`~` expanded).
-    public static func read(_ path: String) throws(HTTPError) -> Data {
+    package static func read(_ path: String) throws(HTTPError) -> Data {
         let expanded = (path as NSString).expandingTildeInPath
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: expanded, isDirectory: &isDirectory) else {

@@ -29,10 +29,10 @@ public struct QueryItem: Hashable, Sendable, Codable {
 ///                                   query: [QueryItem(name: "q", value: "x+y")])
 /// // http://localhost:8080/api/items/a%20b?q=x%2By
 /// ```
-public enum URLComposer {
+package enum URLComposer {
     /// Parses an absolute `http` or `https` URL typed by a user; characters that cannot appear
     /// in a URL (spaces, non-ASCII) are percent-encoded, existing escapes are kept.
-    public static func parseBase(_ input: String) throws(HTTPError) -> URL {
+    package static func parseBase(_ input: String) throws(HTTPError) -> URL {
         let trimmed = input.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw .invalidURL(input: input, reason: "it is empty") }
         guard let schemeEnd = trimmed.range(of: "://") else {
@@ -74,7 +74,7 @@ public enum URLComposer {
     }
 
     /// Why a relative path alone is not a URL, the start of that ``HTTPError/invalidURL(input:reason:)``'s reason.
-    public static let relativeWithoutBase = "it is relative and no base URL is set"
+    package static let relativeWithoutBase = "it is relative and no base URL is set"
 
     /// Resolves `path` against `base` and appends `query`.
     ///
@@ -84,7 +84,7 @@ public enum URLComposer {
     /// - A `?query` in `path` is kept as typed (only illegal characters are encoded);
     ///   `query` items are encoded strictly and appended after it.
     /// - A `#fragment` is dropped: it is never sent to a server.
-    public static func compose(base: URL?, path: String, query: [QueryItem] = []) throws(HTTPError) -> URL {
+    package static func compose(base: URL?, path: String, query: [QueryItem] = []) throws(HTTPError) -> URL {
         let url: URL
         if path.contains("://") {
             url = try parseBase(path)
@@ -98,7 +98,7 @@ public enum URLComposer {
     }
 
     /// Appends encoded query items to a URL that already has a valid query.
-    public static func appending(_ query: [QueryItem], to url: URL) throws(HTTPError) -> URL {
+    package static func appending(_ query: [QueryItem], to url: URL) throws(HTTPError) -> URL {
         guard !query.isEmpty else { return url }
         let absolute = url.absoluteString
         let separator = url.query == nil ? "?" : (absolute.hasSuffix("?") || absolute.hasSuffix("&") ? "" : "&")
@@ -110,7 +110,7 @@ public enum URLComposer {
     }
 
     /// Resolves `.` and `..` in a slash-separated path; the result starts with `/`.
-    public static func normalize(path: String) -> String {
+    package static func normalize(path: String) -> String {
         var segments: [Substring] = []
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         for (index, part) in parts.enumerated() {

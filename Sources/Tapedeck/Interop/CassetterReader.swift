@@ -12,14 +12,14 @@ import Yams
 /// ```swift
 /// let cassette = try CassetterReader.read(data, file: "api.yaml", defaultDate: .now)
 /// ```
-public enum CassetterReader {
+package enum CassetterReader {
     /// Decodes a cassetter cassette; interactions without `recorded_at` get `defaultDate`.
-    public static func read(_ data: Data, file: String, defaultDate: Date, limits: BodyLimits = BodyLimits()) throws(InteropError) -> Cassette {
+    package static func read(_ data: Data, file: String, defaultDate: Date, limits: BodyLimits = BodyLimits()) throws(InteropError) -> Cassette {
         try read(root: YAMLCursor.root(data, file: file), defaultDate: defaultDate, limits: limits)
     }
 
     /// Whether YAML bytes are a cassette in cassetter's dialect (for naming a file's format).
-    public static func recognizes(_ data: Data) -> Bool {
+    package static func recognizes(_ data: Data) -> Bool {
         (try? YAMLCursor.root(data, file: "")).map(recognizes) ?? false
     }
 

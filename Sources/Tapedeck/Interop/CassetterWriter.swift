@@ -12,9 +12,9 @@ import Foundation
 /// ```swift
 /// let (yaml, warnings) = CassetterWriter.write(cassette)
 /// ```
-public enum CassetterWriter {
+enum CassetterWriter {
     /// The YAML bytes and what the format could not hold.
-    public static func write(_ cassette: Cassette) -> (data: Data, warnings: [ConversionWarning]) {
+    static func write(_ cassette: Cassette) -> (data: Data, warnings: [ConversionWarning]) {
         var out = "version: 1\n"
         out += cassette.interactions.isEmpty ? "interactions: []\n" : "interactions:\n"
         var warnings: [ConversionWarning] = []

@@ -10,9 +10,9 @@ import Foundation
 /// ```swift
 /// let cassette = try HARReader.read(data, file: "session.har")
 /// ```
-public enum HARReader {
+package enum HARReader {
     /// Decodes a HAR document into a cassette, one interaction per entry, in file order.
-    public static func read(_ data: Data, file: String, limits: BodyLimits = BodyLimits()) throws(InteropError) -> Cassette {
+    package static func read(_ data: Data, file: String, limits: BodyLimits = BodyLimits()) throws(InteropError) -> Cassette {
         let root = try JSONCursor.root(data, file: file)
         let log = try root.required("log")
         let entries = try log.required("entries").array()

@@ -10,12 +10,12 @@ import Foundation
 /// ```swift
 /// let (har, warnings) = HARWriter.write(cassette)
 /// ```
-public enum HARWriter {
+package enum HARWriter {
     /// The creator named in `log.creator`.
-    public static let creator: JSONValue = ["name": "Tapedeck", "version": .string(HTTPRequest.tapedeckVersion)]
+    package static let creator: JSONValue = ["name": "Tapedeck", "version": .string(HTTPRequest.tapedeckVersion)]
 
     /// The HAR bytes (pretty JSON, trailing newline) and what the format could not hold.
-    public static func write(_ cassette: Cassette) -> (data: Data, warnings: [ConversionWarning]) {
+    package static func write(_ cassette: Cassette) -> (data: Data, warnings: [ConversionWarning]) {
         var warnings: [ConversionWarning] = []
         var entries: [JSONValue] = []
         entries.reserveCapacity(cassette.interactions.count)

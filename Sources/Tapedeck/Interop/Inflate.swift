@@ -21,23 +21,23 @@ import Foundation
 /// ```swift
 /// let text = try Inflate.gunzip(compressed, limit: 10 * 1024 * 1024)
 /// ```
-public enum Inflate {
+package enum Inflate {
     /// Why a compressed stream could not be decoded.
-    public struct Failure: Error, Sendable, Equatable {
+    package struct Failure: Error, Sendable, Equatable {
         /// What was wrong with the stream.
-        public var reason: String
+        package var reason: String
         /// Whether decoding stopped at the output limit (the stream itself may be fine).
-        public var exceededLimit: Bool = false
+        var exceededLimit: Bool = false
     }
 
     /// Whether `data` starts with the gzip magic bytes.
-    public static func looksGzipped(_ data: Data) -> Bool {
+    package static func looksGzipped(_ data: Data) -> Bool {
         data.count >= 18 && data[data.startIndex] == 0x1F && data[data.startIndex + 1] == 0x8B
     }
 
     /// Decodes a gzip member (header, deflate stream, trailer); concatenated members are joined.
     /// Throws a ``Failure`` with `exceededLimit` once the output would pass `limit` bytes.
-    public static func gunzip(_ data: Data, limit: Int) throws(Failure) -> Data {
+    package static func gunzip(_ data: Data, limit: Int) throws(Failure) -> Data {
         let bytes = [UInt8](data)
         var output: [UInt8] = []
         var offset = 0
@@ -53,7 +53,7 @@ public enum Inflate {
     /// Decodes a zlib-framed stream, or a raw deflate stream when there is no zlib header
     /// (servers send both for `Content-Encoding: deflate`).
     /// Throws a ``Failure`` with `exceededLimit` once the output would pass `limit` bytes.
-    public static func inflateZlibOrRaw(_ data: Data, limit: Int) throws(Failure) -> Data {
+    static func inflateZlibOrRaw(_ data: Data, limit: Int) throws(Failure) -> Data {
         let bytes = [UInt8](data)
         var output: [UInt8] = []
         let hasZlibHeader = bytes.count >= 2 && bytes[0] & 0x0F == 8

@@ -2,13 +2,13 @@ import Foundation
 
 /// A JSON value with its path inside the document (`log.entries[3].response.status`), for
 /// reading with errors that say where.
-@_spi(Tooling) public struct JSONCursor {
+package struct JSONCursor {
     let value: JSONValue
     let path: String
     let file: String
 
     /// Parses `data` into its root cursor (a UTF-8 byte order mark is allowed).
-    public static func root(_ data: Data, file: String) throws(InteropError) -> JSONCursor {
+    package static func root(_ data: Data, file: String) throws(InteropError) -> JSONCursor {
         if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             throw .malformed(file: file, path: "(document)", problem: "the file is empty")
         }
@@ -20,12 +20,12 @@ import Foundation
     }
 
     /// A malformed-field error at this value.
-    public func failure(_ problem: String) -> InteropError {
+    package func failure(_ problem: String) -> InteropError {
         .malformed(file: file, path: path.isEmpty ? "(document)" : path, problem: problem)
     }
 
     /// "an object", "a string (\"…\")", …, for messages.
-    public var kind: String {
+    package var kind: String {
         switch value {
         case .null: "null"
         case let .bool(flag): "a boolean (\(flag))"
@@ -41,37 +41,37 @@ import Foundation
     }
 
     /// The member `key`, if present and not null; with duplicate keys the last one (``JSONValue``'s rule).
-    public func optional(_ key: String) throws(InteropError) -> JSONCursor? {
+    package func optional(_ key: String) throws(InteropError) -> JSONCursor? {
         guard case .object = value else { throw failure("expected an object, found \(kind)") }
         guard let member = value[key], member != .null else { return nil }
         return child(key, member)
     }
 
     /// The member `key`, or a "missing required field" error.
-    public func required(_ key: String) throws(InteropError) -> JSONCursor {
+    package func required(_ key: String) throws(InteropError) -> JSONCursor {
         guard let member = try optional(key) else { throw failure("missing required field \"\(key)\"") }
         return member
     }
 
     /// The elements of an array.
-    public func array() throws(InteropError) -> [JSONCursor] {
+    package func array() throws(InteropError) -> [JSONCursor] {
         guard case let .array(elements) = value else { throw failure("expected an array, found \(kind)") }
         return elements.enumerated().map { JSONCursor(value: $1, path: "\(path)[\($0)]", file: file) }
     }
 
     /// The elements of an optional array member; missing or null is empty.
-    public func list(_ key: String) throws(InteropError) -> [JSONCursor] {
+    package func list(_ key: String) throws(InteropError) -> [JSONCursor] {
         try optional(key)?.array() ?? []
     }
 
     /// A string value.
-    public func string() throws(InteropError) -> String {
+    package func string() throws(InteropError) -> String {
         guard case let .string(text) = value else { throw failure("expected a string, found \(kind)") }
         return text
     }
 
     /// A number value.
-    public func double() throws(InteropError) -> Double {
+    package func double() throws(InteropError) -> Double {
         guard case let .number(literal) = value, let number = Double(literal) else {
             throw failure("expected a number, found \(kind)")
         }
@@ -79,7 +79,7 @@ import Foundation
     }
 
     /// An integer value (`200`, also `200.0`).
-    public func int() throws(InteropError) -> Int {
+    package func int() throws(InteropError) -> Int {
         guard case let .number(literal) = value, let number = Double(literal), number == number.rounded(),
               abs(number) < 1e15 else {
             throw failure("expected an integer, found \(kind)")
@@ -88,7 +88,7 @@ import Foundation
     }
 
     /// A `[{name, value}]` array (HAR headers, query strings, cookies' names).
-    public func nameValuePairs() throws(InteropError) -> [(name: String, value: String)] {
+    func nameValuePairs() throws(InteropError) -> [(name: String, value: String)] {
         var pairs: [(String, String)] = []
         for item in try array() {
             pairs.append((try item.required("name").string(), try item.optional("value")?.string() ?? ""))

@@ -11,9 +11,9 @@ import Foundation
 /// ```swift
 /// let cassette = try VCRCassetteReader.read(data, file: "github.yaml", defaultDate: .now)
 /// ```
-public enum VCRCassetteReader {
+package enum VCRCassetteReader {
     /// Decodes a vcrpy cassette; interactions without Tapedeck metadata get `defaultDate`.
-    public static func read(_ data: Data, file: String, defaultDate: Date, limits: BodyLimits = BodyLimits()) throws(InteropError) -> Cassette {
+    package static func read(_ data: Data, file: String, defaultDate: Date, limits: BodyLimits = BodyLimits()) throws(InteropError) -> Cassette {
         let root = try YAMLCursor.root(data, file: file)
         if CassetterReader.recognizes(root) { return try CassetterReader.read(root: root, defaultDate: defaultDate, limits: limits) }
         let items: [YAMLCursor]
@@ -43,7 +43,7 @@ public enum VCRCassetteReader {
 
     /// Whether `data` is a cassette vcrpy wrote with its JSON serializer (`{"interactions": [{"request":
     /// {"uri": …` in the first few kilobytes), which ``read(_:file:defaultDate:)`` reads too: JSON is YAML.
-    public static func looksLikeVCRJSON(_ data: Data) -> Bool {
+    package static func looksLikeVCRJSON(_ data: Data) -> Bool {
         let head = [UInt8](data.prefix(4096))
         func contains(_ token: String) -> Bool {
             let needle = Array(token.utf8)

@@ -10,9 +10,9 @@ import Foundation
 /// ```swift
 /// let (yaml, warnings) = VCRCassetteWriter.write(cassette)
 /// ```
-public enum VCRCassetteWriter {
+package enum VCRCassetteWriter {
     /// The YAML bytes and what the format could not hold.
-    public static func write(_ cassette: Cassette) -> (data: Data, warnings: [ConversionWarning]) {
+    package static func write(_ cassette: Cassette) -> (data: Data, warnings: [ConversionWarning]) {
         var out = ""
         out.reserveCapacity(cassette.interactions.count * 1024)
         var warnings: [ConversionWarning] = []

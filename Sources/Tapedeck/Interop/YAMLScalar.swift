@@ -3,7 +3,7 @@ import Foundation
 /// Writes YAML scalars that PyYAML (vcrpy's loader) and Yams read back as exactly the same
 /// string: plain where that is unambiguous, a literal block for readable multi-line text,
 /// double-quoted with escapes otherwise.
-@_spi(Tooling) public enum YAMLScalar {
+package enum YAMLScalar {
     /// A scalar on the same line as its key: plain or double-quoted.
     static func inline(_ text: String) -> String {
         if isSafePlain(text) { return text }
@@ -98,7 +98,7 @@ import Foundation
     }
 
     /// A YAML double-quoted scalar with every non-printable character escaped.
-    public static func doubleQuoted(_ text: String) -> String {
+    package static func doubleQuoted(_ text: String) -> String {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

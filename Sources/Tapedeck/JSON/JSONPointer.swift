@@ -25,7 +25,7 @@ extension JSONValue {
     }
 
     /// Escapes a key or index for use as one pointer token: `~` becomes `~0`, `/` becomes `~1`.
-    public static func escapePointerToken(_ token: String) -> String {
+    package static func escapePointerToken(_ token: String) -> String {
         guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
         return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
@@ -33,7 +33,7 @@ extension JSONValue {
     /// Every leaf with its pointer, in document order: scalars, empty arrays and empty objects.
     ///
     /// A scalar document yields one leaf at `""`. Used to print diffs like `/items/0/qty: 2 → 3`.
-    public func flattenedLeaves() -> [(pointer: String, value: JSONValue)] {
+    package func flattenedLeaves() -> [(pointer: String, value: JSONValue)] {
         var leaves: [(pointer: String, value: JSONValue)] = []
         // An explicit stack (children pushed in reverse) keeps document order without recursion.
         var pending: [(pointer: String, value: JSONValue)] = [("", self)]

@@ -190,7 +190,7 @@ extension JSONValue {
     /// (`9007199254740993` is greater than `9007199254740992`; `1.0`, `1` and `1e0` are equal):
     /// negative, zero or positive as `a` is less than, equal to or greater than `b`. Both must be
     /// JSON number literals (what ``JSONParser`` produces).
-    public static func compareNumbers(_ a: String, _ b: String) -> Int {
+    package static func compareNumbers(_ a: String, _ b: String) -> Int {
         if a == b { return 0 }
         return CanonicalNumber(a).compare(CanonicalNumber(b))
     }

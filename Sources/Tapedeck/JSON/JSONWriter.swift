@@ -15,24 +15,24 @@ import Foundation
 /// //   "b": 1
 /// // }
 /// ```
-public struct JSONWriter: Sendable {
+package struct JSONWriter: Sendable {
     /// How to lay out the output.
-    public struct Options: OptionSet, Sendable, Hashable {
+    package struct Options: OptionSet, Sendable, Hashable {
         /// The raw bits.
-        public let rawValue: Int
+        package let rawValue: Int
 
         /// Creates options from raw bits.
-        public init(rawValue: Int) { self.rawValue = rawValue }
+        package init(rawValue: Int) { self.rawValue = rawValue }
 
         /// Two-space indentation, one member or element per line, `"key": value`; empty
         /// containers as `[]` and `{}`. Without it the output is compact (no whitespace).
-        public static let pretty = Options(rawValue: 1 << 0)
+        package static let pretty = Options(rawValue: 1 << 0)
         /// Object members sorted by key in UTF-8 byte order (duplicates keep their relative order).
-        public static let sortedKeys = Options(rawValue: 1 << 1)
+        package static let sortedKeys = Options(rawValue: 1 << 1)
     }
 
     /// The kinds of token a ``Layout`` can decorate.
-    public enum Token: Sendable, Hashable, CaseIterable {
+    package enum Token: Sendable, Hashable, CaseIterable {
         /// An object member's key.
         case key
         /// A string value.
@@ -44,31 +44,31 @@ public struct JSONWriter: Sendable {
     }
 
     /// How a pretty layout looks beyond ``Options``.
-    public struct Layout: Sendable, Hashable {
+    package struct Layout: Sendable, Hashable {
         /// Spaces per level.
-        public var indentWidth: Int
+        package var indentWidth: Int
         /// Arrays of scalars stay on one line (`["Accept", "*/*"]`) when they have at most two
         /// elements or their line is at most this many bytes; nil puts every element on its own line.
-        public var inlineScalarArrays: Int?
+        package var inlineScalarArrays: Int?
         /// Text written before and after each kind of token (ANSI colours), none when absent.
-        public var decorations: [Token: Decoration]
+        package var decorations: [Token: Decoration]
 
         /// The text around a decorated token.
-        public struct Decoration: Sendable, Hashable {
+        package struct Decoration: Sendable, Hashable {
             /// Written before the token.
-            public var prefix: String
+            package var prefix: String
             /// Written after the token.
-            public var suffix: String
+            package var suffix: String
 
             /// Creates a decoration.
-            public init(prefix: String, suffix: String) {
+            package init(prefix: String, suffix: String) {
                 self.prefix = prefix
                 self.suffix = suffix
             }
         }
 
         /// Creates a layout; the defaults are ``Options/pretty``'s: two spaces, one element per line, no decoration.
-        public init(indentWidth: Int = 2, inlineScalarArrays: Int? = nil, decorations: [Token: Decoration] = [:]) {
+        package init(indentWidth: Int = 2, inlineScalarArrays: Int? = nil, decorations: [Token: Decoration] = [:]) {
             self.indentWidth = indentWidth
             self.inlineScalarArrays = inlineScalarArrays
             self.decorations = decorations
@@ -76,17 +76,17 @@ public struct JSONWriter: Sendable {
     }
 
     /// Serializes `value` as a string (no trailing newline).
-    public static func write(_ value: JSONValue, options: Options = []) -> String {
+    package static func write(_ value: JSONValue, options: Options = []) -> String {
         String(decoding: writeBytes(value, options: options), as: UTF8.self)
     }
 
     /// Serializes `value` as UTF-8 data (no trailing newline).
-    public static func write(_ value: JSONValue, options: Options = []) -> Data {
+    package static func write(_ value: JSONValue, options: Options = []) -> Data {
         Data(writeBytes(value, options: options))
     }
 
     /// Serializes `value` pretty-printed in `layout` (no trailing newline); `options` may add ``Options/sortedKeys``.
-    public static func write(_ value: JSONValue, layout: Layout, options: Options = []) -> String {
+    package static func write(_ value: JSONValue, layout: Layout, options: Options = []) -> String {
         String(decoding: writeBytes(value, options: options.union(.pretty), layout: layout), as: UTF8.self)
     }
 

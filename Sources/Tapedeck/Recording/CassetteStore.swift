@@ -24,17 +24,17 @@ import Darwin
 /// turns through a `flock` on the directory, and a merge reads the file and the journal
 /// afresh. ``RecordingTransport`` records through one; the REPL, `tapedeck run` and
 /// `URLSession.recording` all do.
-public final class CassetteStore: Sendable {
+final class CassetteStore: Sendable {
     /// How interactions reach the disk.
-    public struct Options: Sendable, Hashable {
+    struct Options: Sendable, Hashable {
         /// Whether each interaction is journaled as it is appended (else held in memory until ``CassetteStore/flush()``).
-        public var journalEachInteraction: Bool
+        var journalEachInteraction: Bool
         /// Whether each journal write is followed by `fsync`, so a record survives a power cut,
         /// not only a killed process (which it survives without).
-        public var syncEachInteraction: Bool
+        var syncEachInteraction: Bool
 
         /// Creates options; the defaults journal each interaction without `fsync`.
-        public init(journalEachInteraction: Bool = true, syncEachInteraction: Bool = false) {
+        init(journalEachInteraction: Bool = true, syncEachInteraction: Bool = false) {
             self.journalEachInteraction = journalEachInteraction
             self.syncEachInteraction = syncEachInteraction
         }
@@ -55,12 +55,12 @@ public final class CassetteStore: Sendable {
     }
 
     /// The cassette file.
-    public let url: URL
+    let url: URL
     /// The options in effect.
-    public let options: Options
+    let options: Options
     /// What the file held when the store opened it (after merging a journal a killed session
     /// left); nil when there was no file.
-    public let opened: Cassette?
+    let opened: Cassette?
     private let metadata: [String: String]
     private let finishing: (@Sendable (Cassette) -> Cassette)?
     /// Keeps the replaced file's inode from being reused while its stamp is in the journal.
@@ -73,7 +73,7 @@ public final class CassetteStore: Sendable {
     /// by the first merge after this session's first append; interactions other sessions
     /// merge in the meantime are kept. `metadata` is merged into the cassette's. `finishing`
     /// rewrites the merged cassette before each merge this store makes writes it.
-    public init(url: URL, replacing: Bool = false, metadata: [String: String] = [:], options: Options = Options(),
+    init(url: URL, replacing: Bool = false, metadata: [String: String] = [:], options: Options = Options(),
                 finishing: (@Sendable (Cassette) -> Cassette)? = nil) throws(CassetteError) {
         self.url = url
         self.options = options
@@ -98,16 +98,16 @@ public final class CassetteStore: Sendable {
 
     /// The cassette as this session knows it: what it opened plus what it appended, or, after
     /// a ``flush()``, what the file holds (other sessions' interactions included).
-    public var cassette: Cassette { state.withLock { $0.cassette } }
+    var cassette: Cassette { state.withLock { $0.cassette } }
 
     /// How many interactions this store appended.
-    public var appendedCount: Int { state.withLock { $0.appended } }
+    var appendedCount: Int { state.withLock { $0.appended } }
 
     /// How many interactions ``cassette`` holds.
-    public var count: Int { state.withLock { $0.cassette.interactions.count } }
+    var count: Int { state.withLock { $0.cassette.interactions.count } }
 
     /// Appends `interaction` to the journal (one record, one `write`), creating the directory if needed.
-    public func append(_ interaction: Interaction) throws(CassetteError) {
+    func append(_ interaction: Interaction) throws(CassetteError) {
         try state.withLock { (state: inout State) throws(CassetteError) in
             if options.journalEachInteraction {
                 try journal([interaction], &state)
@@ -121,7 +121,7 @@ public final class CassetteStore: Sendable {
 
     /// Merges the journal into the cassette file when this session journaled anything since
     /// the last merge. Interactions other sessions journaled or merged meanwhile are kept.
-    public func flush() throws(CassetteError) {
+    func flush() throws(CassetteError) {
         try state.withLock { (state: inout State) throws(CassetteError) in
             if !state.pending.isEmpty {
                 try journal(state.pending, &state)

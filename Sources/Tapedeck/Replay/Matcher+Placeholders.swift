@@ -8,9 +8,7 @@ import Foundation
 /// legacy query spelling) is a wildcard; nothing else is.
 extension Matcher {
     /// Whether a recorded value is a placeholder that matches any value.
-    static func isWildcard(_ recorded: String) -> Bool {
-        recorded == Redactor.placeholder || recorded.caseInsensitiveEquals(Redactor.encodedPlaceholder)
-    }
+    static func isWildcard(_ recorded: String) -> Bool { Redactor.isWholePlaceholder(recorded) }
 
     /// Whether an index key may hold a placeholder in its path or query, so its request is a
     /// pattern: a scan of its bytes for `REDACTED`, which both spellings contain (indexing reads

@@ -117,9 +117,9 @@ public struct CassetteConfiguration: Sendable {
 
     /// The environment variable listing extra names to redact, comma-separated: header and
     /// query item names (`X-Session,sid`) and JSON Pointers into bodies (`/grant`).
-    public static let redactKey = "TAPEDECK_REDACT"
+    static let redactKey = "TAPEDECK_REDACT"
     /// The environment variable that turns the secret lint off for a false alarm (`off`).
-    public static let secretLintKey = "TAPEDECK_SECRET_LINT"
+    static let secretLintKey = "TAPEDECK_SECRET_LINT"
 
     /// This configuration with the environment applied, once: the mode resolved
     /// (``RecordMode/resolve(_:environment:)``), names in `TAPEDECK_REDACT` redacted, the lint off

@@ -34,7 +34,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// Where the file's interactions were recorded, when ``CassetteConfiguration/origin`` serves them elsewhere.
     private let recordedOrigin: URL?
     /// The cassette on disk: journal, merges, recovery.
-    public let store: CassetteStore
+    let store: CassetteStore
     /// Every secret redacted so far, replaced wherever it appears in later interactions.
     private let secrets: SecretMemory
 
@@ -147,7 +147,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// The response as stored: decoded bodies lose `Content-Encoding`, and `Content-Length`
     /// states the stored length; a body that is still gzip (magic bytes) is left alone. The
     /// `Content-Length` of an empty HEAD or 304 response is kept: it describes a GET's body.
-    public static func normalized(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+    package static func normalized(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
         var result = response
         let describesAnotherBody = (request.method == .head || response.status == 304) && response.body.isEmpty
         let encoding = response.headers["Content-Encoding"]?.lowercased() ?? ""

@@ -4,12 +4,12 @@
 /// ```swift
 /// Excerpt.of(String(repeating: "x", count: 1_000_000))  // "xxx…x… (999,880 more characters)"
 /// ```
-public enum Excerpt {
+package enum Excerpt {
     /// The most characters of offending text a message quotes.
-    public static let limit = 120
+    package static let limit = 120
 
     /// `text` if it is short, else its first `limit` characters and the count left out.
-    public static func of(_ text: some StringProtocol, limit: Int = limit) -> String {
+    package static func of(_ text: some StringProtocol, limit: Int = limit) -> String {
         var end = text.startIndex
         var kept = 0
         while kept < limit, end < text.endIndex {

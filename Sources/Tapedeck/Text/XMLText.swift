@@ -2,9 +2,9 @@ import Foundation
 
 /// Text made safe for XML 1.0 attributes and content (JUnit reports): the five markup
 /// characters and line breaks escaped, characters XML forbids dropped.
-public enum XMLText {
+package enum XMLText {
     /// `text` escaped for an XML attribute or element.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

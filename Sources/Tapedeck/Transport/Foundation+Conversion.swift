@@ -28,7 +28,7 @@ extension HTTPRequest {
     }
 
     /// The whole of a request body stream (`httpBodyStream`, an upload task's stream), read to its end.
-    public static func body(reading stream: InputStream) -> Data {
+    package static func body(reading stream: InputStream) -> Data {
         var data = Data()
         stream.open()
         defer { stream.close() }

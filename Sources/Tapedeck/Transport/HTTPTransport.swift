@@ -33,3 +33,7 @@ public struct StubTransport: HTTPTransport {
         return response
     }
 }
+
+/// An error a transport hands on unchanged when a layer below it (a URLProtocol serving a
+/// cassette) raised it: a mismatch report must reach the caller as itself, not as a network error.
+package protocol TransportPassthroughError: Error {}

@@ -18,18 +18,18 @@ import Foundation
 /// ```swift
 /// let response = try await RedirectFollower.follow(request) { hop in try await transport.send(hop) }
 /// ```
-public enum RedirectFollower {
+package enum RedirectFollower {
     /// How many redirects are followed before ``HTTPError/tooManyRedirects(chain:)`` (HTTPie's 30).
-    public static let maximumHops = 30
+    package static let maximumHops = 30
 
     /// The headers that never follow a redirect to another origin.
-    public static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
+    package static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
 
     /// The schemes a redirect may lead to.
-    public static let followedSchemes: Set<String> = ["http", "https"]
+    static let followedSchemes: Set<String> = ["http", "https"]
 
     /// Sends `request` through `send`, then each redirect it leads to, and returns the final response.
-    public static func follow(_ request: HTTPRequest, hop send: (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
+    package static func follow(_ request: HTTPRequest, hop send: (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         var current = request
         var response = try await send(current)
         var chain = [request.url.absoluteString]
@@ -43,7 +43,7 @@ public enum RedirectFollower {
     }
 
     /// The synchronous form of ``follow(_:hop:)`` (replay inside a `URLProtocol`).
-    public static func follow(_ request: HTTPRequest, hop send: (HTTPRequest) throws -> HTTPResponse) throws -> HTTPResponse {
+    package static func follow(_ request: HTTPRequest, hop send: (HTTPRequest) throws -> HTTPResponse) throws -> HTTPResponse {
         var current = request
         var response = try send(current)
         var chain = [request.url.absoluteString]
@@ -58,7 +58,7 @@ public enum RedirectFollower {
 
     /// The request a redirect asks for, or nil when `response` is not a redirect (not a 301, 302,
     /// 303, 307 or 308, or no usable `Location`); throws when the `Location` is not http(s).
-    public static func nextRequest(after response: HTTPResponse, for request: HTTPRequest) throws(HTTPError) -> HTTPRequest? {
+    package static func nextRequest(after response: HTTPResponse, for request: HTTPRequest) throws(HTTPError) -> HTTPRequest? {
         guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],
               let target = URL(string: location, relativeTo: request.url)?.absoluteURL else { return nil }
         let scheme = target.scheme?.lowercased() ?? ""

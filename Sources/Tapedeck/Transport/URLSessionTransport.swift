@@ -127,7 +127,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     /// ``HTTPError/tlsFailure(host:detail:)``), naming the host, port or timeout.
     static func map(_ error: any Error, request: HTTPRequest, timeout: TimeInterval) -> any Error {
         // Errors a URLProtocol raised (a replay session's mismatch report) arrive unchanged.
-        if error is HTTPError || error is CassetteError { return error }
+        if error is HTTPError || error is any TransportPassthroughError { return error }
         let url = request.url.absoluteString
         if error is CancellationError { return HTTPError.cancelled(url: url) }
         guard let urlError = error as? URLError else {

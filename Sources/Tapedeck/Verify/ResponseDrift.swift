@@ -8,9 +8,9 @@ import Foundation
 /// let drifts = ResponseDrift.compare(recorded: old, live: new, options: DriftOptions())
 /// drifts.map(\.description)   // ["body /email: string → (absent) [removed]"]
 /// ```
-public enum ResponseDrift {
+enum ResponseDrift {
     /// The drifts, status first, then headers, then the body in document order.
-    public static func compare(recorded: HTTPResponse, live: HTTPResponse, options: DriftOptions) -> [Drift] {
+    static func compare(recorded: HTTPResponse, live: HTTPResponse, options: DriftOptions) -> [Drift] {
         var drifts: [Drift] = []
         if options.status, recorded.status != live.status {
             drifts.append(Drift(kind: .status, field: "status", recorded: String(recorded.status), live: String(live.status)))
@@ -44,7 +44,7 @@ public enum ResponseDrift {
     }
 
     /// `empty`, `under 1 KB`, `1 KB to 1 MB`, `1 MB or more`: sizes in one class are not drift.
-    public static func sizeClass(_ count: Int) -> String {
+    static func sizeClass(_ count: Int) -> String {
         switch count {
         case 0: "empty"
         case ..<1024: "under 1 KB"
