@@ -31,7 +31,7 @@ public final class CassetteController: Sendable {
     /// Creates a controller. `matcher` decides what matches (`--match`); `origin` serves
     /// cassettes as if recorded there (`--origin`); `allowRepeats` applies to every `replay`.
     /// Redirects are served as recorded: the prompt's `--follow` follows them, hop by hop.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment,
                 allowRepeats: Bool = false, matcher: Matcher = Matcher(), origin: URL? = nil, context: FixContext = .repl) {
         template = CassetteConfiguration(URL(fileURLWithPath: "/"), matcher: matcher, allowRepeats: allowRepeats,
                                          origin: origin, wording: context, environment: environment)

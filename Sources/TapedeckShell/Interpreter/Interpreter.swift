@@ -72,7 +72,7 @@ public final class Interpreter {
     public var cassettes: CassetteController?
     /// The OpenAPI document loaded with `openapi FILE` (`--openapi`): `ls`, `cd` and Tab use its
     /// paths, and responses that break it get a warning.
-    public var openAPI: OpenAPIGuide?
+    package var openAPI: OpenAPIGuide?
     /// Behaviour switches.
     public var options: Options
     /// Formats a response for the terminal (`colors` says whether ANSI is allowed).
@@ -88,7 +88,7 @@ public final class Interpreter {
     public private(set) var counts = (requests: 0, assertions: 0)
     /// Every credential the session's requests and responses carried (what ``Redactor`` would
     /// replace in a cassette), so reports written to disk can replace them wherever they appear.
-    public let secrets = SecretMemory()
+    package let secrets = SecretMemory()
 
     let output: ShellOutput
     var includeStack: [URL] = []
@@ -132,11 +132,16 @@ public final class Interpreter {
         return true
     }
 
-    /// Runs one statement; returns false for `exit`. Successful replayable commands typed at
-    /// the top level (not inside an include) join the history `save` writes.
+    /// Runs one statement with its command's ``CommandDefinition``; returns false for `exit`.
+    /// Commands `save` keeps that succeed at the top level (not inside an include) join the
+    /// history it writes.
     public func execute(_ statement: Statement) async throws(ShellError) -> Bool {
-        let keepGoing = try await perform(statement.command, at: statement.location)
-        if includeStack.isEmpty, statement.command.isReplayable { state.history.append(statement.source) }
+        guard let resolved = CommandRegistry.resolve(statement.command) else {
+            // Every grammar's commands have their definition's action (the registry's tests check it).
+            throw .parse(ParseError(.unknownCommand(statement.source, suggestion: nil), at: statement.location))
+        }
+        let keepGoing = try await resolved.action(self, statement.location)
+        if includeStack.isEmpty, resolved.definition.saveRule != .skipped { state.history.append(statement.source) }
         return keepGoing
     }
 
@@ -164,80 +169,9 @@ public final class Interpreter {
         return baseDirectory.appendingPathComponent(expanded).standardizedFileURL
     }
 
-    private func perform(_ command: Command, at location: SourceLocation) async throws(ShellError) -> Bool {
-        switch command {
-        case .base(let word):
-            let text = try expand(word)
-            do {
-                // HTTPie's shorthands, as on the command line: `:8080`, `localhost:8080/api`.
-                state.base = try URLShorthand.parse(text)
-            } catch {
-                throw .invalidRequest(error.localizedDescription, at: word.location)
-            }
-            state.path = "/"
-        case .cd(let word):
-            state.changePath(try word.map(expand) ?? "/")
-            state.paths.insert(state.path)
-            warnOutsideOpenAPI()
-        case .ls(let word):
-            try list(word, at: location)
-        case .openapi(let word):
-            try loadOpenAPI(word, at: location)
-        case .header(let name, let value):
-            try setHeader(name: name, value: value)
-        case .headerUnset(let name):
-            state.headers.remove(name: try expand(name))
-        case .headers:
-            output.line(state.headers.isEmpty ? "(no persistent headers)" : state.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n"))
-        case .query(let name, let value):
-            let itemName = try expand(name)
-            state.query.removeAll { $0.name == itemName }
-            state.query.append(QueryItem(name: itemName, value: try expand(value)))
-        case .queryUnset(let name):
-            let itemName = try expand(name)
-            state.query.removeAll { $0.name == itemName }
-        case .set(let name, let value):
-            if !keepsFixed(name, at: location) { state.variables[name] = try expand(value) }
-        case .unset(let name):
-            if !keepsFixed(name, at: location) { state.variables[name] = nil }
-        case .vars:
-            output.line(state.variables.isEmpty ? "(no variables)" : state.variables.sorted { $0.key < $1.key }.map {
-                "\($0.key) = \($0.value)" + (fixedVariables.contains($0.key) ? "  (from --var/--env-file)" : "")
-            }.joined(separator: "\n"))
-        case .request(let request):
-            try await send(request, at: location)
-        case .expect(let assertion):
-            try check(assertion, at: location)
-        case .capture(let name, let query):
-            try capture(name, query, at: location)
-        case .show(let target):
-            try show(target, at: location)
-        case .history:
-            output.line(state.history.isEmpty ? "(no history yet)" : state.history.enumerated().map { "\($0.offset + 1)  \($0.element.replacingOccurrences(of: "\n", with: "\n    "))" }.joined(separator: "\n"))
-        case .save(let word):
-            try save(to: try expand(word), at: word.location)
-        case .saveSwift(let word):
-            try await saveSwift(to: try expand(word), at: word.location)
-        case .include(let word):
-            return try await include(word)
-        case .print(let word):
-            output.line(try word.map(expand) ?? "")
-        case .help(let topic):
-            try help(topic, at: location)
-        case .exit:
-            return false
-        case .clear:
-            // Home, erase the screen and the scrollback, as clear(1) does; only on a terminal.
-            if options.colors { output.control("\u{1B}[H\u{1B}[2J\u{1B}[3J") }
-        case .record, .replay, .live, .tape:
-            try await switchCassette(command, at: location)
-        }
-        return true
-    }
-
     /// Whether `set`/`unset` of `name` is skipped because the variable came from outside; at the
     /// prompt the typed command wins and the variable is no longer fixed.
-    private func keepsFixed(_ name: String, at location: SourceLocation) -> Bool {
+    func keepsFixed(_ name: String, at location: SourceLocation) -> Bool {
         guard fixedVariables.contains(name) else { return false }
         guard location.file != SourceLocation.prompt else {
             fixedVariables.remove(name)
@@ -245,51 +179,6 @@ public final class Interpreter {
         }
         options.requestLog?.line("\(location)  \(name) stays \(state.variables[name].map { "'\($0)'" } ?? "unset") (given with --var or --env-file)")
         return true
-    }
-
-    private func setHeader(name: Word, value: Word) throws(ShellError) {
-        let headerName = try expand(name)
-        let headerValue = try expand(value)
-        do {
-            try HTTPHeaders.validate(name: headerName)
-            try HTTPHeaders.validate(value: headerValue, name: headerName)
-        } catch {
-            throw .invalidRequest(error.localizedDescription, at: name.location)
-        }
-        state.headers.replaceOrAdd(name: headerName, value: headerValue)
-        state.headerNames.insert(headerName)
-    }
-
-    private func help(_ topic: String?, at location: SourceLocation) throws(ShellError) {
-        guard let topic else {
-            output.line(CommandHelp.overview())
-            return
-        }
-        guard let detail = CommandHelp.detail(topic) else {
-            throw .parse(ParseError(.unknownCommand(topic, suggestion: Suggestion.closest(to: topic, in: Parser.commandNames)), at: location))
-        }
-        output.line(detail)
-    }
-
-    private func save(to path: String, at location: SourceLocation) throws(ShellError) {
-        let url = resolvePath(path)
-        let folder = url.deletingLastPathComponent()
-        let redacted = state.history.map {
-            CommandRedaction.redact(SavedPaths.rewrite($0, from: options.workingDirectory, to: folder))
-        }
-        let secrets = redacted.reduce(0) { $0 + $1.count }
-        var text = "# Saved by tapedeck; run it with: tapedeck run \(path)\n"
-        if secrets > 0 {
-            text += "# Credentials were replaced by \(Redactor.placeholder); pass them as variables, e.g. --var token=…\n"
-        }
-        text += redacted.map(\.text).joined(separator: "\n") + "\n"
-        do {
-            try FileAccess.writeAtomically(Data(text.utf8), to: url)
-        } catch {
-            throw .writeFailed(path: url.path, reason: error.reason, at: location)
-        }
-        let note = secrets > 0 ? "; \(secrets) credential\(secrets == 1 ? "" : "s") replaced by \(Redactor.placeholder): use {{variables}} for them" : ""
-        output.line("saved \(state.history.count) commands to \(url.path)\(note)")
     }
 
     func countRequest() { counts.requests += 1 }

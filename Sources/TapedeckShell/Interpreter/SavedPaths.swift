@@ -1,7 +1,8 @@
 import Foundation
 
-/// Rewrites the file paths of `record`, `replay`, `include` and `openapi` lines when `save` writes them
-/// into a script in another folder.
+/// Rewrites the file path of a line whose command names a file (`record`, `replay`, `include`,
+/// `openapi`: each ``CommandDefinition/filePath`` says) when `save` writes it into a script in
+/// another folder.
 ///
 /// At the prompt a relative path starts from the working directory; in a script it starts
 /// from the script's folder. A line saved as typed (`replay Sessions/api.cassette.json`) into
@@ -13,12 +14,7 @@ enum SavedPaths {
     /// the line has no path argument, the path is absolute or `~`, or holds `{{…}}`.
     static func rewrite(_ line: String, from workingDirectory: URL, to scriptFolder: URL) -> String {
         guard !line.contains("\n"), let statement = try? Parser.parseScript(line, file: "<save>").first else { return line }
-        let word: Word
-        switch statement.command {
-        case .record(let path, _), .replay(let path, _), .include(let path): word = path
-        case .openapi(let path?) where path.quoted || path.text != "off": word = path
-        default: return line
-        }
+        guard let word = CommandRegistry.definition(for: statement.command)?.filePath(statement.command) else { return line }
         let path = word.text
         guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("~"), !path.contains("{{") else { return line }
         let target = workingDirectory.appendingPathComponent(path).standardizedFileURL

@@ -1,4 +1,5 @@
-/// One parsed command of the language (see `help` or DESIGN.md for the grammar).
+/// One parsed command of the language: the value a ``CommandDefinition``'s grammar makes of a
+/// line and its action runs (`help` shows each command's syntax).
 public enum Command: Hashable, Sendable {
     /// `base URL`
     case base(Word)
@@ -60,17 +61,6 @@ public enum Command: Hashable, Sendable {
     /// What `show` can show.
     public enum ShowTarget: String, CaseIterable, Hashable, Sendable {
         case request, response, headers, curl, state
-    }
-
-    /// Whether `save` keeps this command: it changes state or sends a request.
-    var isReplayable: Bool {
-        switch self {
-        case .base, .cd, .openapi, .header, .headerUnset, .query, .queryUnset, .set, .unset, .request,
-             .expect, .capture, .include, .record, .replay, .live:
-            return true
-        case .ls, .headers, .vars, .show, .history, .save, .saveSwift, .print, .help, .exit, .tape, .clear:
-            return false
-        }
     }
 }
 

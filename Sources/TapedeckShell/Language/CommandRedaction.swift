@@ -14,12 +14,12 @@ public enum CommandRedaction {
     public static func redact(_ line: String, redactor: Redactor = .standard) -> (text: String, count: Int) {
         var text = line
         var count = 0
-        // `header Authorization: value` and `set token = value` hold the value to the end of the line.
-        text = replace(in: text, pattern: #"^(\s*header\s+)([A-Za-z0-9!#$%&'*+.^_`|~-]+)(\s*:\s*)(.+)$"#, count: &count) { groups in
-            redactor.headers.contains(groups[2].lowercased()) ? groups[1] + groups[2] + groups[3] + Redactor.placeholder : nil
-        }
-        text = replace(in: text, pattern: #"^(\s*set\s+)([A-Za-z0-9_.-]+)(\s*=\s*)(.+)$"#, count: &count) { groups in
-            isCredentialName(groups[2], redactor) ? groups[1] + groups[2] + groups[3] + Redactor.placeholder : nil
+        // Lines whose command holds a value to the end of the line (`header Authorization: value`,
+        // `set token = value`: each ``CommandDefinition/secret`` says).
+        for (pattern, isSecret) in lineSecrets {
+            text = replace(in: text, pattern: pattern, count: &count) { groups in
+                isSecret(groups[2], redactor) ? groups[1] + groups[2] + groups[3] + Redactor.placeholder : nil
+            }
         }
         // Request items: Name:value headers, name==value query items, name=value / name:=value fields.
         let value = #"('[^']*'|"[^"]*"|[^\s'"]+)"#
@@ -42,7 +42,16 @@ public enum CommandRedaction {
         return (tokens.text, count + tokens.count)
     }
 
-    private static func isCredentialName(_ name: String, _ redactor: Redactor) -> Bool {
+    /// Each command's credential line (`^(header )(Name)(: )(value)$`) and whether a name's value is secret.
+    private static let lineSecrets: [(pattern: String, isSecret: @Sendable (String, Redactor) -> Bool)] =
+        CommandRegistry.all.compactMap { definition in
+            definition.secret.map { secret in
+                (#"^(\s*"# + definition.name + #"\s+)("# + secret.name + ")(" + secret.separator + ")(.+)$", secret.isSecret)
+            }
+        }
+
+    /// Whether a variable or field `name` (its last `.`/`[…]` part) is a credential's, by `redactor`'s key rules.
+    static func isCredentialName(_ name: String, _ redactor: Redactor) -> Bool {
         let leaf = name.split(whereSeparator: { $0 == "[" || $0 == "]" || $0 == "." }).last.map(String.init) ?? name
         return redactor.redactsJSONKey(leaf) || redactor.redactsQueryItem(leaf)
     }

@@ -69,16 +69,11 @@ public enum Parser {
         return parsed.command
     }
 
-    /// Every command word, for suggestions and completion.
-    public static let commandNames = [
-        "base", "cd", "ls", "openapi", "header", "headers", "query", "set", "unset", "vars",
-        "get", "post", "put", "patch", "delete", "head", "options",
-        "expect", "capture", "show", "history", "save", "include", "print", "help", "exit",
-        "record", "replay", "live", "tape", "clear",
-    ]
+    /// Every command word, for suggestions and completion (``CommandRegistry`` holds the commands).
+    public static let commandNames = CommandRegistry.names
 
-    /// The request methods with their own command word.
-    static let methodNames = ["get", "post", "put", "patch", "delete", "head", "options"]
+    /// The request methods with their own command word: the commands `help` lists under Requests.
+    static let methodNames = CommandRegistry.all.filter { $0.helpEntry.group == .requests }.map(\.name)
 }
 
 /// The result of parsing one line: a command, and a heredoc still to be read.

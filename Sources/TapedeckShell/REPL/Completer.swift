@@ -2,9 +2,10 @@ import Foundation
 import TapedeckOpenAPI
 
 /// Tab completion for the REPL, kept apart from libedit so it can be tested alone: command
-/// names, header names (common ones and those used this session), `{{variables}}`, file paths
-/// after `@` and `<`, URL paths seen in `cd`, requests and responses, and, with an OpenAPI
-/// document loaded, its paths, parameters (`name==`, `Name:`) and body members (`name=`, `name:=`).
+/// names, then what the command's ``CommandDefinition/completion`` asks for: header names
+/// (common ones and those used this session), `{{variables}}`, file paths after `@` and `<`,
+/// URL paths seen in `cd`, requests and responses, and, with an OpenAPI document loaded, its
+/// paths, parameters (`name==`, `Name:`) and body members (`name=`, `name:=`).
 public struct Completer: Sendable {
     /// Header names used this session.
     public var sessionHeaders: [String] = []
@@ -17,7 +18,7 @@ public struct Completer: Sendable {
     /// The session's current path, where relative URL paths start.
     public var currentPath: String
     /// The OpenAPI document loaded at the prompt, if any.
-    public var openAPI: OpenAPIGuide?
+    package var openAPI: OpenAPIGuide?
 
     /// Headers offered before any were used.
     public static let commonHeaders = [
@@ -27,7 +28,7 @@ public struct Completer: Sendable {
     ]
 
     /// Creates a completer over a session snapshot.
-    public init(sessionHeaders: [String] = [], variables: [String] = [], paths: [String] = [],
+    package init(sessionHeaders: [String] = [], variables: [String] = [], paths: [String] = [],
                 directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
                 currentPath: String = "/", openAPI: OpenAPIGuide? = nil) {
         self.sessionHeaders = sessionHeaders
@@ -56,22 +57,21 @@ public struct Completer: Sendable {
         if before.hasSuffix("@") || before.hasSuffix("<") { return Result(candidates: files(word), appendSpace: false) }
         let words = before.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let command = words.first?.lowercased() else {
-            return Result(candidates: filter(Parser.commandNames, word), appendSpace: true)
+            return Result(candidates: filter(CommandRegistry.names, word), appendSpace: true)
         }
         if words.last == "<" { return Result(candidates: files(word), appendSpace: false) }
-        switch command {
-        case "help": return Result(candidates: filter(Parser.commandNames, word), appendSpace: false)
-        case "show": return Result(candidates: filter(Command.ShowTarget.allCases.map(\.rawValue), word), appendSpace: false)
-        case "cd", "ls": return Result(candidates: filter(paths + documentedPaths(word), word), appendSpace: false)
-        case "include", "save", "replay", "record": return Result(candidates: files(word), appendSpace: false)
-        case "header" where words.count == 1:
+        switch CommandRegistry.definition(named: command)?.completion ?? .nothing {
+        case .commandNames: return Result(candidates: filter(CommandRegistry.names, word), appendSpace: false)
+        case .keywords(let keywords): return Result(candidates: filter(keywords, word), appendSpace: false)
+        case .urlPaths: return Result(candidates: filter(paths + documentedPaths(word), word), appendSpace: false)
+        case .files: return Result(candidates: files(word), appendSpace: false)
+        case .headerOrUnset where words.count == 1:
             return Result(candidates: filter(headerNames + ["unset"], word).map { $0 == "unset" ? $0 : $0 + ":" }, appendSpace: false)
-        case "expect", "capture":
+        case .responseQuery:
             if words.last == "header" { return Result(candidates: filter(headerNames, word), appendSpace: true) }
             let keywords = ResponseQuery.keywords + (words.count >= 2 ? Predicate.keywords : [])
             return Result(candidates: filter(keywords, word), appendSpace: true)
-        default:
-            guard Parser.methodNames.contains(command) else { return Result(candidates: [], appendSpace: false) }
+        case .request:
             if word.hasPrefix("/") || (words.count == 1 && word.isEmpty) {
                 let candidates = filter(paths + documentedPaths(word), word)
                 return Result(candidates: candidates, appendSpace: !(candidates.count == 1 && candidates[0].hasSuffix("/")))
@@ -83,6 +83,8 @@ public struct Completer: Sendable {
             if words.count == 1 { candidates += documentedPaths(word) }
             candidates += headerNames.map { $0 + ":" }
             return Result(candidates: filter(candidates, word), appendSpace: false)
+        case .headerOrUnset, .nothing:
+            return Result(candidates: [], appendSpace: false)
         }
     }
 

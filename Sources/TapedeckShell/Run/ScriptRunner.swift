@@ -37,7 +37,7 @@ public final class ScriptRunner {
         public var base: URL?
         /// The OpenAPI document each script starts with (`--openapi`); responses that break it
         /// get a warning on the error output.
-        public var openAPI: OpenAPIGuide?
+        package var openAPI: OpenAPIGuide?
         /// Where a script read from stdin resolves relative paths.
         public var workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 

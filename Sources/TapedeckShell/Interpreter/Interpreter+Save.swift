@@ -2,6 +2,29 @@ import Foundation
 import Tapedeck
 
 extension Interpreter {
+    /// `save PATH`: the history as a runnable `.tape` script, file paths re-expressed from the
+    /// script's folder and credentials replaced.
+    func save(to path: String, at location: SourceLocation) throws(ShellError) {
+        let url = resolvePath(path)
+        let folder = url.deletingLastPathComponent()
+        let redacted = state.history.map {
+            CommandRedaction.redact(SavedPaths.rewrite($0, from: options.workingDirectory, to: folder))
+        }
+        let secrets = redacted.reduce(0) { $0 + $1.count }
+        var text = "# Saved by tapedeck; run it with: tapedeck run \(path)\n"
+        if secrets > 0 {
+            text += "# Credentials were replaced by \(Redactor.placeholder); pass them as variables, e.g. --var token=…\n"
+        }
+        text += redacted.map(\.text).joined(separator: "\n") + "\n"
+        do {
+            try FileAccess.writeAtomically(Data(text.utf8), to: url)
+        } catch {
+            throw .writeFailed(path: url.path, reason: error.reason, at: location)
+        }
+        let note = secrets > 0 ? "; \(secrets) credential\(secrets == 1 ? "" : "s") replaced by \(Redactor.placeholder): use {{variables}} for them" : ""
+        output.line("saved \(state.history.count) commands to \(url.path)\(note)")
+    }
+
     /// `save --swift Tests/…/NameTests.swift`: writes what the session typed (without its
     /// cassette commands) as a Swift Testing file that replays the current cassette.
     func saveSwift(to path: String, at location: SourceLocation) async throws(ShellError) {
@@ -18,9 +41,9 @@ extension Interpreter {
         guard let first = suite.first, first.isLetter, suite.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             throw .invalidRequest("'\(path)' does not name a Swift type; call the file like SmokeTests.swift", at: location)
         }
-        let cassetteWords: Set<String> = ["record", "replay", "live", "tape"]
         let script = state.history.filter { line in
-            !cassetteWords.contains(line.split(separator: " ", maxSplits: 1).first.map(String.init)?.lowercased() ?? "")
+            let word = line.split(separator: " ", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
+            return CommandRegistry.definition(named: word)?.saveRule != .keptExceptInSwift
         }.joined(separator: "\n") + "\n"
         let cassetteURL = URL(fileURLWithPath: cassette, relativeTo: options.workingDirectory).standardizedFileURL
         let text: String

@@ -1,0 +1,20 @@
+extension CommandDefinition {
+    /// `vars`: the variables, marking those given with `--var` or `--env-file`.
+    static let vars = CommandDefinition(
+        name: "vars", group: .checks, place: 6,
+        usage: "vars",
+        summary: "list the variables",
+        example: "vars",
+        save: .skipped,
+        grammar: { _ throws(ParseError) in .vars },
+        action: { command in
+            guard case .vars = command else { return nil }
+            return { shell, _ throws(ShellError) in
+                let variables = shell.state.variables
+                shell.output.line(variables.isEmpty ? "(no variables)" : variables.sorted { $0.key < $1.key }.map {
+                    "\($0.key) = \($0.value)" + (shell.fixedVariables.contains($0.key) ? "  (from --var/--env-file)" : "")
+                }.joined(separator: "\n"))
+                return true
+            }
+        })
+}
