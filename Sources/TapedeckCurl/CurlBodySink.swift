@@ -9,16 +9,16 @@ import Tapedeck
 /// let sink = CurlBodySink(accept: { head in head.status == 200 }, write: { chunk in try handle.write(contentsOf: chunk) })
 /// let head = try await transport.send(request, streamingTo: sink)   // head.body is empty
 /// ```
-public struct CurlBodySink: Sendable {
+package struct CurlBodySink: Sendable {
     /// Called once a response's status line and headers are in (for each redirect hop that is not
     /// followed further): return true to stream its body to ``write``, false to keep it in the
     /// response as usual (bounded by ``CurlTransport/Options/limits``).
-    public var accept: @Sendable (HTTPResponse) -> Bool
+    package var accept: @Sendable (HTTPResponse) -> Bool
     /// Receives the body in chunks, in order; a thrown error stops the transfer and is rethrown.
-    public var write: @Sendable (Data) throws -> Void
+    package var write: @Sendable (Data) throws -> Void
 
     /// Creates a sink.
-    public init(accept: @escaping @Sendable (HTTPResponse) -> Bool, write: @escaping @Sendable (Data) throws -> Void) {
+    package init(accept: @escaping @Sendable (HTTPResponse) -> Bool, write: @escaping @Sendable (Data) throws -> Void) {
         self.accept = accept
         self.write = write
     }

@@ -60,7 +60,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// memory; the response returned carries the status and headers, and an empty body when
     /// it was streamed. Redirects are followed as ``send(_:)`` does (the sink sees each
     /// response that is not followed further).
-    public func send(_ request: HTTPRequest, streamingTo sink: CurlBodySink) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest, streamingTo sink: CurlBodySink) async throws -> HTTPResponse {
         guard options.followRedirects else { return try await sendOne(request, sink: sink) }
         return try await RedirectFollower.follow(request) { hop in
             let hopSink = CurlBodySink(accept: { head in

@@ -9,13 +9,13 @@ import Tapedeck
 /// let spec = try OpenAPISpec.load(URL(fileURLWithPath: "spec.yaml"))
 /// let findings = CassetteOpenAPICheck(spec: spec).findings(in: cassette)
 /// ```
-public struct CassetteOpenAPICheck: Sendable {
+package struct CassetteOpenAPICheck: Sendable {
     private let spec: OpenAPISpec
     private let routes: [OpenAPIRoute]
     private let basePaths: [String]
 
     /// Prepares the document's paths for matching.
-    public init(spec: OpenAPISpec) {
+    package init(spec: OpenAPISpec) {
         self.spec = spec
         routes = spec.document.paths.compactMap { path, item in
             spec.document.components[item].map { OpenAPIRoute(path: path.rawValue, item: $0) }
@@ -25,12 +25,12 @@ public struct CassetteOpenAPICheck: Sendable {
     }
 
     /// Every finding, in interaction order.
-    public func findings(in cassette: Cassette) -> [OpenAPIFinding] {
+    package func findings(in cassette: Cassette) -> [OpenAPIFinding] {
         cassette.interactions.enumerated().flatMap { index, interaction in findings(for: interaction, at: index) }
     }
 
     /// The findings for one interaction; `index` names it.
-    public func findings(for interaction: Interaction, at index: Int) -> [OpenAPIFinding] {
+    package func findings(for interaction: Interaction, at index: Int) -> [OpenAPIFinding] {
         findings(for: interaction, at: index, alsoUnder: nil)
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 /// One way a recorded interaction departs from an OpenAPI document.
-public struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
+package struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
     /// What kind of departure it is.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// No path template of the document matches the request's path.
         case unknownPath = "unknown path"
         /// The path is documented but not for this method.
@@ -21,22 +21,22 @@ public struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The interaction's position in the cassette (0-based).
-    public var index: Int
+    package var index: Int
     /// The request's method.
-    public var method: String
+    package var method: String
     /// The request's URL.
-    public var url: String
+    package var url: String
     /// What kind of departure it is.
-    public var kind: Kind
+    package var kind: Kind
     /// The JSON Pointer in the body (or the parameter's name), empty for the whole body.
-    public var pointer: String
+    package var pointer: String
     /// Where in the document the rule lives, as a JSON Pointer fragment (`#/paths/~1get/get/...`).
-    public var schemaLocation: String
+    package var schemaLocation: String
     /// What is wrong.
-    public var message: String
+    package var message: String
 
     /// Creates a finding.
-    public init(index: Int, method: String, url: String, kind: Kind, pointer: String = "",
+    package init(index: Int, method: String, url: String, kind: Kind, pointer: String = "",
                 schemaLocation: String, message: String) {
         self.index = index
         self.method = method
@@ -49,7 +49,7 @@ public struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
 
     /// What the finding is about: `response body /url`, `parameter query page`,
     /// `response header Content-Length`, `unknown path`.
-    public var place: String {
+    package var place: String {
         switch kind {
         case .requestBody, .responseBody: "\(kind.rawValue) \(pointer.isEmpty ? "(root)" : pointer)"
         case .parameter: "parameter \(pointer)"
@@ -59,7 +59,7 @@ public struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `interactions[2] GET http://…/get: response body /url: expected string, found number (schema #/paths/…)`.
-    public var description: String {
+    package var description: String {
         "interactions[\(index)] \(method) \(url): \(place): \(message) (schema \(schemaLocation))"
     }
 }

@@ -10,45 +10,45 @@ import Tapedeck
 /// let guide = OpenAPIGuide(spec: try OpenAPISpec.load(URL(fileURLWithPath: "spec.yaml")))
 /// guide.children(of: "/users")   // [me [GET], {id} [GET, DELETE]]
 /// ```
-public struct OpenAPIGuide: Sendable {
+package struct OpenAPIGuide: Sendable {
     /// A path segment under another: `users`, `{id}`.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The segment as the document writes it.
-        public var name: String
+        package var name: String
         /// The methods documented at this segment's path, upper-cased in the document's order.
-        public var methods: [String]
+        package var methods: [String]
         /// Whether documented paths go deeper than this segment.
-        public var hasChildren: Bool
+        package var hasChildren: Bool
     }
 
     /// A documented input of one operation.
-    public struct Input: Sendable, Hashable {
+    package struct Input: Sendable, Hashable {
         /// Where it goes.
-        public enum Place: String, Sendable, Hashable {
+        package enum Place: String, Sendable, Hashable {
             case query, header, path, cookie
             /// A top-level member of a JSON request body.
             case body
         }
 
         /// The parameter's or member's name.
-        public var name: String
+        package var name: String
         /// Where it goes.
-        public var place: Place
+        package var place: Place
         /// Whether the document marks it required.
-        public var required: Bool
+        package var required: Bool
         /// Whether its schema is a string (or unknown), so HTTPie's `name=value` suits it; other
         /// types take `name:=json`.
-        public var isString: Bool
+        package var isString: Bool
     }
 
     /// The document.
-    public let spec: OpenAPISpec
+    package let spec: OpenAPISpec
     private let check: CassetteOpenAPICheck
     private let templates: [[Substring]]
     private let methodsByPath: [String: [String]]
 
     /// Prepares the document's paths.
-    public init(spec: OpenAPISpec) {
+    package init(spec: OpenAPISpec) {
         self.spec = spec
         check = CassetteOpenAPICheck(spec: spec)
         var methods: [String: [String]] = [:]
@@ -63,13 +63,13 @@ public struct OpenAPIGuide: Sendable {
     }
 
     /// How many paths and operations the document has.
-    public var counts: (paths: Int, operations: Int) {
+    package var counts: (paths: Int, operations: Int) {
         (methodsByPath.count, methodsByPath.values.reduce(0) { $0 + $1.count })
     }
 
     /// The first server's URL, when it is absolute (`https://api.example.com/v1`), its
     /// variables at their defaults.
-    public var serverURL: URL? {
+    package var serverURL: URL? {
         guard let url = spec.serverURLs.first, ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
             return nil
         }
@@ -78,7 +78,7 @@ public struct OpenAPIGuide: Sendable {
 
     /// Whether `path` (concrete, such as `/users/42`) is a documented path or lies on the way to
     /// one; a path under a server's base path (`/v1/users` for server `…/v1`) counts too.
-    public func knows(_ path: String) -> Bool {
+    package func knows(_ path: String) -> Bool {
         let parts = Self.segments(documentPath(path))
         return templates.contains { template in
             template.count >= parts.count && zip(template, parts).allSatisfy(Self.segment)
@@ -88,7 +88,7 @@ public struct OpenAPIGuide: Sendable {
     /// The methods documented for `path` itself (concrete or a template), in the document's
     /// order: those of the template that routes it, literal segments winning (`/users/me`
     /// before `/users/{id}`).
-    public func methods(at path: String) -> [String] {
+    package func methods(at path: String) -> [String] {
         let parts = Self.segments(documentPath(path))
         return methodsByPath.filter { Self.matches(Self.segments($0.key), parts) }
             .max { (Self.literalCount($0.key), $1.key) < (Self.literalCount($1.key), $0.key) }?.value ?? []
@@ -97,7 +97,7 @@ public struct OpenAPIGuide: Sendable {
     /// The segments directly under `path`, sorted: literal names first, then templates. Each
     /// has the methods of its own template (`{userId}` those of `/users/{userId}`, not of a
     /// sibling `/users/{id}`).
-    public func children(of path: String) -> [Entry] {
+    package func children(of path: String) -> [Entry] {
         let parts = Self.segments(documentPath(path))
         var names: [String] = []
         var methods: [String: [String]] = [:]
@@ -116,7 +116,7 @@ public struct OpenAPIGuide: Sendable {
 
     /// The documented inputs of `method` at `path` (concrete): query, header, path and cookie
     /// parameters, then the JSON request body's top-level members; nil when not documented.
-    public func inputs(method: String, path: String) -> [Input]? {
+    package func inputs(method: String, path: String) -> [Input]? {
         let parts = Self.segments(documentPath(path))
         let method = method.uppercased()
         let components = spec.document.components
@@ -161,7 +161,7 @@ public struct OpenAPIGuide: Sendable {
     /// What is wrong with one exchange by the document: path, method, status, parameters and
     /// both bodies, as `tapedeck cassette check --openapi` reports them. `basePath` (the path of
     /// the base URL the session sends to, `/api`) may come before the documented paths.
-    public func findings(request: HTTPRequest, response: HTTPResponse, basePath: String? = nil) -> [OpenAPIFinding] {
+    package func findings(request: HTTPRequest, response: HTTPResponse, basePath: String? = nil) -> [OpenAPIFinding] {
         check.findings(for: Interaction(request: request, response: response, recordedAt: Date()), at: 0, alsoUnder: basePath)
     }
 

@@ -2,16 +2,16 @@ import Foundation
 import OpenAPIKit
 
 /// An OpenAPI document read for checking cassettes: 3.1 as it is, 3.0 converted to the 3.1 model.
-public struct OpenAPISpec: Sendable {
+package struct OpenAPISpec: Sendable {
     /// The document, in OpenAPIKit's 3.1 model.
-    public let document: OpenAPI.Document
+    package let document: OpenAPI.Document
     /// Where it was read from, for messages.
-    public let path: String
+    package let path: String
     /// The `openapi` version the document declares (a 3.0 document is held in the 3.1 model).
-    public let version: String
+    package let version: String
 
     /// Wraps a document already read; `version` defaults to the model's.
-    public init(document: OpenAPI.Document, path: String, version: String? = nil) {
+    package init(document: OpenAPI.Document, path: String, version: String? = nil) {
         self.document = document
         self.path = path
         self.version = version ?? document.openAPIVersion.rawValue
@@ -19,7 +19,7 @@ public struct OpenAPISpec: Sendable {
 
     /// Reads a YAML or JSON OpenAPI 3.0 or 3.1 document from `url`; `name` (default: its path)
     /// names it in errors and findings.
-    public static func load(_ url: URL, named name: String? = nil) throws(OpenAPISpecError) -> OpenAPISpec {
+    package static func load(_ url: URL, named name: String? = nil) throws(OpenAPISpecError) -> OpenAPISpec {
         let path = name ?? url.path
         let text: String
         do {
@@ -32,7 +32,7 @@ public struct OpenAPISpec: Sendable {
     }
 
     /// Reads a YAML or JSON OpenAPI 3.0 or 3.1 document from `text`; `path` names it in errors.
-    public static func parse(_ text: String, path: String) throws(OpenAPISpecError) -> OpenAPISpec {
+    package static func parse(_ text: String, path: String) throws(OpenAPISpecError) -> OpenAPISpec {
         let version: String
         do {
             version = try OpenAPIDocumentReader.version(of: text)
@@ -54,7 +54,7 @@ public struct OpenAPISpec: Sendable {
 
     /// The servers' URLs with their variables at their defaults
     /// (`https://{env}.example.com/v1` → `https://prod.example.com/v1`); relative ones stay relative.
-    public var serverURLs: [URL] {
+    package var serverURLs: [URL] {
         document.servers.compactMap { server in
             var text = server.urlTemplate.absoluteString
             for (name, variable) in server.variables { text = text.replacingOccurrences(of: "{\(name)}", with: variable.default) }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why an OpenAPI document could not be used.
-public enum OpenAPISpecError: Error, Sendable, Equatable, LocalizedError {
+package enum OpenAPISpecError: Error, Sendable, Equatable, LocalizedError {
     /// The file could not be read.
     case unreadable(path: String, reason: String)
     /// The file is not YAML or JSON with an `openapi` version field.
@@ -11,7 +11,7 @@ public enum OpenAPISpecError: Error, Sendable, Equatable, LocalizedError {
     /// The document does not follow the OpenAPI schema.
     case invalid(path: String, reason: String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .unreadable(let path, let reason):
             "cannot read the OpenAPI document \(path): \(reason); check the file's path"

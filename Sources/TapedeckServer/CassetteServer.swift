@@ -16,7 +16,7 @@ import TapedeckTooling
 /// ```
 public final class CassetteServer: Sendable {
     /// The listening socket.
-    public let listener: HTTPListener
+    package let listener: HTTPListener
     /// The cassettes and the path requests take through them.
     public let deck: Deck
 

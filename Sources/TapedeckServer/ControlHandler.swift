@@ -2,17 +2,17 @@ import Foundation
 
 /// Answers the control endpoints under ``ServerMarker/controlPrefix`` (status, reset, load,
 /// record/start, record/stop) through ``ControlAPI``; passes every other path on.
-public struct ControlHandler: ServerHandler {
+package struct ControlHandler: ServerHandler {
     /// The deck the endpoints control; weak, because the deck keeps its own chain.
     private weak let deck: Deck?
 
     /// Creates the control endpoints of `deck`.
-    public init(deck: Deck) {
+    package init(deck: Deck) {
         self.deck = deck
     }
 
     /// The control answer for a path under `/__tapedeck/` (or `/__tapedeck` itself), else nil.
-    public func respond(to request: IncomingRequest) async -> ServerReply? {
+    package func respond(to request: IncomingRequest) async -> ServerReply? {
         guard let deck, ControlHandler.isControl(request.path) else { return nil }
         return ControlAPI(deck: deck).respond(request)
     }
@@ -25,7 +25,7 @@ public struct ControlHandler: ServerHandler {
 
 extension ServerHandler where Self == ControlHandler {
     /// The control endpoints of `deck` (``ControlHandler``).
-    public static func control(_ deck: Deck) -> ControlHandler {
+    package static func control(_ deck: Deck) -> ControlHandler {
         ControlHandler(deck: deck)
     }
 }

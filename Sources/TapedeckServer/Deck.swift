@@ -7,10 +7,13 @@ import TapedeckTooling
 /// them: control endpoints, mount, the session's transport (the same replay, recording,
 /// matching and redaction as everywhere else), network conditions, the unmatched policy.
 ///
+/// A ``CassetteServer`` makes one; its methods do in-process what the control endpoints
+/// (`/__tapedeck/…`) do over HTTP:
+///
 /// ```swift
-/// let deck = Deck(options: DeckOptions(), origin: URL(string: "http://127.0.0.1:8080")!)
-/// try deck.load(path: "Sessions/tour.cassette.json")
-/// let reply = await deck.respond(IncomingRequest(method: "GET", target: "/get"))
+/// let server = try await CassetteServer.serve([Cassettes.url("cart")])
+/// try server.deck.switchTo(paths: [Cassettes.url("empty-cart").path])   // the next test's cassette
+/// print(server.deck.status.cassettes.map(\.played))
 /// ```
 public final class Deck: Sendable {
     /// The options in effect.
@@ -26,7 +29,7 @@ public final class Deck: Sendable {
     static let keptMismatches = 20
 
     /// Creates an empty deck answering at `origin`.
-    public init(options: DeckOptions, origin: URL) {
+    package init(options: DeckOptions, origin: URL) {
         self.options = options
         self.origin = options.origin ?? origin
         tapes = Mutex([])
@@ -158,7 +161,7 @@ public final class Deck: Sendable {
 
     /// Answers one request through ``ServerHandlerChain/standard(for:)``: control endpoints,
     /// the tapes of the longest mount that covers it, the upstream, the unmatched answer.
-    public func respond(_ incoming: IncomingRequest) async -> ServerReply {
+    package func respond(_ incoming: IncomingRequest) async -> ServerReply {
         let chain = handlerChain.withLock { stored in
             if let stored { return stored }
             let built = ServerHandlerChain.standard(for: self)

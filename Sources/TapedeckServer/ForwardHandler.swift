@@ -5,18 +5,18 @@ import Tapedeck
 /// from there (not recorded), when the policy is `--unmatched forward`. It passes when the
 /// policy names a status, when there is no upstream, and when no tape was mounted over the
 /// path (``TapeMiss/noTape(report:)``: the unmatched answer says how to load one).
-public struct ForwardHandler: ServerHandler {
+package struct ForwardHandler: ServerHandler {
     /// The policy, the upstream, the live transport and the log.
     private let options: DeckOptions
 
     /// Creates the forwarding step of a deck with `options`.
-    public init(options: DeckOptions) {
+    package init(options: DeckOptions) {
         self.options = options
     }
 
     /// The upstream's answer to `request`, a 400 when it cannot be sent, a 502/504/500 when
     /// sending failed; nil when forwarding does not apply.
-    public func respond(to request: IncomingRequest) async -> ServerReply? {
+    package func respond(to request: IncomingRequest) async -> ServerReply? {
         guard options.unmatched == .forward, let upstream = options.upstream,
               HandlerNotes.current?.tapeMiss?.allowsForwarding ?? true else { return nil }
         let target = Deck.originText(upstream) + Deck.basePath(upstream) + request.pathAndQuery
@@ -36,7 +36,7 @@ public struct ForwardHandler: ServerHandler {
 
 extension ServerHandler where Self == ForwardHandler {
     /// Forwarding to the upstream of `deck` (``ForwardHandler``).
-    public static func forward(_ deck: Deck) -> ForwardHandler {
+    package static func forward(_ deck: Deck) -> ForwardHandler {
         ForwardHandler(options: deck.options)
     }
 }

@@ -13,11 +13,11 @@ import Synchronization
 /// print(listener.url)      // http://127.0.0.1:53211
 /// try await listener.close()
 /// ```
-public final class HTTPListener: Sendable {
+package final class HTTPListener: Sendable {
     /// The host it listens on.
-    public let host: String
+    package let host: String
     /// The port it listens on (the one the system picked for port 0).
-    public let port: Int
+    package let port: Int
     private let channel: any Channel
     private let connections: ConnectionSet
 
@@ -29,13 +29,13 @@ public final class HTTPListener: Sendable {
     }
 
     /// `http://HOST:PORT` (IPv6 hosts in brackets).
-    public var url: URL {
+    package var url: URL {
         let shown = host.contains(":") ? "[\(host)]" : host
         return URL(string: "http://\(shown):\(port)") ?? URL(fileURLWithPath: "/")
     }
 
     /// Binds `host:port` (0 picks a free port) and starts answering.
-    public static func bind(host: String, port: Int, limits: ServerLimits = ServerLimits(),
+    package static func bind(host: String, port: Int, limits: ServerLimits = ServerLimits(),
                             responder: @escaping @Sendable (IncomingRequest) async -> ServerReply) async throws(ServerError) -> HTTPListener {
         let connections = ConnectionSet()
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -72,7 +72,7 @@ public final class HTTPListener: Sendable {
     }
 
     /// Stops accepting and closes every open connection.
-    public func close() async {
+    package func close() async {
         try? await channel.close()
         let open = connections.channels.withLock { Array($0.values) }
         for connection in open { try? await connection.close() }

@@ -13,19 +13,19 @@ import Synchronization
 /// // in a handler after the tapes:
 /// if case .noMatch(let reports)? = HandlerNotes.current?.tapeMiss { … }
 /// ```
-public final class HandlerNotes: Sendable {
+package final class HandlerNotes: Sendable {
     /// The notes of the request being answered; nil outside a chain.
-    @TaskLocal public static var current: HandlerNotes?
+    @TaskLocal package static var current: HandlerNotes?
 
     /// Behind ``tapeMiss``: handlers may run on any thread.
     private let miss = Mutex<TapeMiss?>(nil)
 
     /// Creates empty notes (a chain does, once per request).
-    public init() {}
+    package init() {}
 
     /// Why the tapes did not answer, once ``TapesHandler`` passed; nil before, or when no
     /// tapes handler ran.
-    public var tapeMiss: TapeMiss? {
+    package var tapeMiss: TapeMiss? {
         get { miss.withLock { $0 } }
         set { miss.withLock { $0 = newValue } }
     }

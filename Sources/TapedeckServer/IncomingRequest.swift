@@ -2,20 +2,20 @@ import Foundation
 import Tapedeck
 
 /// A request as it arrived on the socket, before the front-end decides where it goes.
-public struct IncomingRequest: Sendable, Hashable {
+package struct IncomingRequest: Sendable, Hashable {
     /// The method token as sent (`GET`).
-    public var method: String
+    package var method: String
     /// The request target as sent: origin-form (`/get?a=1`) or absolute-form (`http://host/get`).
-    public var target: String
+    package var target: String
     /// The header fields in received order, repeated names apart.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body bytes (empty when none was sent).
-    public var body: Data
+    package var body: Data
     /// The client's address (`127.0.0.1`), when known.
-    public var remoteAddress: String?
+    var remoteAddress: String?
 
     /// Creates a request.
-    public init(method: String, target: String, headers: HTTPHeaders = [:], body: Data = Data(), remoteAddress: String? = nil) {
+    package init(method: String, target: String, headers: HTTPHeaders = [:], body: Data = Data(), remoteAddress: String? = nil) {
         self.method = method
         self.target = target
         self.headers = headers
@@ -24,19 +24,19 @@ public struct IncomingRequest: Sendable, Hashable {
     }
 
     /// Whether the target is absolute-form (`http://host/path`), as clients send to a forward proxy.
-    public var isAbsoluteForm: Bool {
+    var isAbsoluteForm: Bool {
         target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://")
     }
 
     /// The path and query of the target (`/get?a=1`), also for absolute-form targets.
-    public var pathAndQuery: String {
+    package var pathAndQuery: String {
         guard isAbsoluteForm, let url = URL(string: target) else { return target.isEmpty ? "/" : target }
         let path = url.path(percentEncoded: true)
         return (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
     }
 
     /// The path without the query (`/get`).
-    public var path: String {
+    package var path: String {
         String(pathAndQuery.prefix { $0 != "?" })
     }
 }

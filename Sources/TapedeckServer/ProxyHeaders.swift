@@ -4,15 +4,15 @@ import Tapedeck
 /// Header rules for a request that goes on to an upstream, and for the answer that comes back
 /// (RFC 9110 §7.6.1): hop-by-hop fields stay on their hop; `Host` names the upstream, and the
 /// original host, client and scheme travel in `X-Forwarded-Host/-For/-Proto`.
-public enum ProxyHeaders {
+enum ProxyHeaders {
     /// Fields that describe one connection, never forwarded.
-    public static let hopByHop: Set<String> = [
+    static let hopByHop: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade",
         "proxy-authorization", "proxy-authenticate", "expect",
     ]
 
     /// `headers` without hop-by-hop fields, nor those the `Connection` field names.
-    public static func removingHopByHop(_ headers: HTTPHeaders) -> HTTPHeaders {
+    static func removingHopByHop(_ headers: HTTPHeaders) -> HTTPHeaders {
         let named = Set(headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         return HTTPHeaders(headers.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) })
@@ -22,7 +22,7 @@ public enum ProxyHeaders {
     ///
     /// A reverse proxy rewrites `Host` to the upstream's; a forward proxy (absolute-form target)
     /// keeps the one the client sent, which already names the target.
-    public static func forUpstream(_ headers: HTTPHeaders, url: URL, client: String?, forward: Bool) -> HTTPHeaders {
+    static func forUpstream(_ headers: HTTPHeaders, url: URL, client: String?, forward: Bool) -> HTTPHeaders {
         var result = removingHopByHop(headers)
         let originalHost = headers["Host"]
         let authority = (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
@@ -38,7 +38,7 @@ public enum ProxyHeaders {
 
     /// The upstream's answer as the client gets it: hop-by-hop fields removed, decoded bodies
     /// without `Content-Encoding` (the stored form, ``RecordingTransport/normalized(_:for:)``).
-    public static func forClient(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+    static func forClient(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
         var result = RecordingTransport.normalized(response, for: request)
         result.headers = removingHopByHop(result.headers)
         return result

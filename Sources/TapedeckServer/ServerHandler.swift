@@ -18,7 +18,7 @@ import Foundation
 ///
 /// A handler that passes can leave a note for the ones after it in ``HandlerNotes/current``
 /// (the tapes note why they did not answer; the unmatched answer reports it).
-public protocol ServerHandler: Sendable {
+package protocol ServerHandler: Sendable {
     /// The answer to `request`, or nil when the request is not this handler's to answer.
     func respond(to request: IncomingRequest) async -> ServerReply?
 }

@@ -7,30 +7,30 @@ import Foundation
 /// let chain: ServerHandlerChain = [.control(deck), .tapes(deck), .forward(deck), .unmatched(deck)]
 /// let reply = await chain.respond(to: IncomingRequest(method: "GET", target: "/users"))
 /// ```
-public struct ServerHandlerChain: ServerHandler, ExpressibleByArrayLiteral {
+package struct ServerHandlerChain: ServerHandler, ExpressibleByArrayLiteral {
     /// The handlers, in the order they are asked.
-    public var handlers: [any ServerHandler]
+    package var handlers: [any ServerHandler]
 
     /// Creates a chain asking `handlers` in order.
-    public init(_ handlers: [any ServerHandler]) {
+    package init(_ handlers: [any ServerHandler]) {
         self.handlers = handlers
     }
 
     /// Creates a chain asking the listed handlers in order.
-    public init(arrayLiteral handlers: any ServerHandler...) {
+    package init(arrayLiteral handlers: any ServerHandler...) {
         self.handlers = handlers
     }
 
     /// The path every request takes through a ``Deck``: its control endpoints, then its
     /// tapes, then the upstream (`--unmatched forward`), then the unmatched answer, which
     /// always answers. A new kind of answer is one more handler in this list.
-    public static func standard(for deck: Deck) -> ServerHandlerChain {
+    package static func standard(for deck: Deck) -> ServerHandlerChain {
         [.control(deck), .tapes(deck), .forward(deck), .unmatched(deck)]
     }
 
     /// The answer of the first handler that answers `request`, or nil when none does. The
     /// handlers share fresh ``HandlerNotes`` for this request (a nested chain starts its own).
-    public func respond(to request: IncomingRequest) async -> ServerReply? {
+    package func respond(to request: IncomingRequest) async -> ServerReply? {
         await HandlerNotes.$current.withValue(HandlerNotes()) {
             for handler in handlers {
                 if let reply = await handler.respond(to: request) { return reply }

@@ -2,26 +2,26 @@ import Foundation
 import Tapedeck
 
 /// The answer the front-end writes back: a response, and what the socket should do to it.
-public struct ServerReply: Sendable, Hashable {
+package struct ServerReply: Sendable, Hashable {
     /// The response, written byte-faithfully: status, reason, headers in order, body.
-    public var response: HTTPResponse
+    package var response: HTTPResponse
     /// A socket-level fault to apply, if any.
-    public var fault: SocketFault?
+    package var fault: SocketFault?
 
     /// Creates a reply.
-    public init(response: HTTPResponse, fault: SocketFault? = nil) {
+    package init(response: HTTPResponse, fault: SocketFault? = nil) {
         self.response = response
         self.fault = fault
     }
 
     /// A plain-text reply, for control answers and errors.
-    public static func text(_ status: Int, _ text: String, headers: HTTPHeaders = [:]) -> ServerReply {
+    package static func text(_ status: Int, _ text: String, headers: HTTPHeaders = [:]) -> ServerReply {
         let all = HTTPHeaders([HTTPHeader(name: "Content-Type", value: "text/plain; charset=utf-8")] + headers.fields)
         return ServerReply(response: HTTPResponse(status: status, headers: all, body: Data(text.utf8)))
     }
 
     /// A JSON reply.
-    public static func json(_ status: Int, _ data: Data) -> ServerReply {
+    package static func json(_ status: Int, _ data: Data) -> ServerReply {
         ServerReply(response: HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: data))
     }
 }

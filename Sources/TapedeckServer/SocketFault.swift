@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a socket alone can do to a response: the faults no `HTTPTransport` can express.
-public enum SocketFault: Sendable, Hashable {
+package enum SocketFault: Sendable, Hashable {
     /// Close the connection with a TCP reset instead of answering.
     case reset
     /// Send the head and half the body, then close.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why the tapes did not answer a request: what ``TapesHandler`` notes in ``HandlerNotes``
 /// for ``ForwardHandler`` and ``UnmatchedHandler``.
-public enum TapeMiss: Sendable, Hashable {
+package enum TapeMiss: Sendable, Hashable {
     /// No tape is mounted over the request's path; `report` says how to load one. The
     /// forward policy does not apply: nothing was tried.
     case noTape(report: String)
@@ -10,7 +10,7 @@ public enum TapeMiss: Sendable, Hashable {
     case noMatch(reports: [String])
 
     /// The text the unmatched answer carries (the reports a blank line apart).
-    public var report: String {
+    package var report: String {
         switch self {
         case .noTape(let report): report
         case .noMatch(let reports): reports.joined(separator: "\n\n")
@@ -18,7 +18,7 @@ public enum TapeMiss: Sendable, Hashable {
     }
 
     /// Whether `--unmatched forward` may send the request upstream: only once tapes were tried.
-    public var allowsForwarding: Bool {
+    var allowsForwarding: Bool {
         switch self {
         case .noTape: false
         case .noMatch: true

@@ -5,19 +5,19 @@ import Tapedeck
 /// session transport (the same replay, recording, matching and redaction as everywhere
 /// else) with the deck's network conditions played. When no tape answers it passes, noting
 /// why in ``HandlerNotes/tapeMiss``: no tape mounted there, or each tape's mismatch report.
-public struct TapesHandler: ServerHandler {
+package struct TapesHandler: ServerHandler {
     /// The deck whose tapes and fault plan answer; weak, because the deck keeps its own chain.
     private weak let deck: Deck?
 
     /// Creates the tapes step of `deck`.
-    public init(deck: Deck) {
+    package init(deck: Deck) {
         self.deck = deck
     }
 
     /// The first tape's answer, or the failure it met (a 400 for a request no tape can take,
     /// a replayed transport failure, a 502/504/500); nil, with a ``TapeMiss`` noted, when no
     /// tape matched.
-    public func respond(to incoming: IncomingRequest) async -> ServerReply? {
+    package func respond(to incoming: IncomingRequest) async -> ServerReply? {
         guard let deck else { return nil }
         let all = deck.loadedTapes
         let longest = all.filter { $0.covers(incoming.path) }.map(\.mount).max { $0.count < $1.count }
@@ -88,7 +88,7 @@ public struct TapesHandler: ServerHandler {
 
 extension ServerHandler where Self == TapesHandler {
     /// The tapes of `deck` (``TapesHandler``).
-    public static func tapes(_ deck: Deck) -> TapesHandler {
+    package static func tapes(_ deck: Deck) -> TapesHandler {
         TapesHandler(deck: deck)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// noted (``HandlerNotes/tapeMiss``) as text, with the policy's status (404 unless
 /// `--unmatched` names one) and ``ServerMarker/unmatchedHeader``. It always answers, counts
 /// the request in the deck's ``Deck/status`` and logs `unmatched: REPORT`.
-public struct UnmatchedHandler: ServerHandler {
+package struct UnmatchedHandler: ServerHandler {
     /// The deck whose unmatched count and last mismatches grow; weak, because the deck keeps
     /// its own chain.
     private weak let deck: Deck?
@@ -12,18 +12,18 @@ public struct UnmatchedHandler: ServerHandler {
     private let options: DeckOptions
 
     /// Creates the unmatched answer of `deck`.
-    public init(deck: Deck) {
+    package init(deck: Deck) {
         self.deck = deck
         options = deck.options
     }
 
     /// The unmatched answer to `request`; never nil.
-    public func respond(to request: IncomingRequest) async -> ServerReply? {
+    package func respond(to request: IncomingRequest) async -> ServerReply? {
         answer(request)
     }
 
     /// The unmatched answer to `request`, counted and logged.
-    public func answer(_ request: IncomingRequest) -> ServerReply {
+    package func answer(_ request: IncomingRequest) -> ServerReply {
         let report = HandlerNotes.current?.tapeMiss?.report ?? "nothing on this server answers \(request.method) \(request.target)"
         deck?.countUnmatched(request)
         options.log("unmatched: " + report)
@@ -35,7 +35,7 @@ public struct UnmatchedHandler: ServerHandler {
 
 extension ServerHandler where Self == UnmatchedHandler {
     /// The unmatched answer of `deck` (``UnmatchedHandler``).
-    public static func unmatched(_ deck: Deck) -> UnmatchedHandler {
+    package static func unmatched(_ deck: Deck) -> UnmatchedHandler {
         UnmatchedHandler(deck: deck)
     }
 }

@@ -21,7 +21,7 @@ import FoundationNetworking
 /// ``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)``);
 /// the number stays taken until the session goes, so a stray request fails instead of reaching
 /// a later session. The table is guarded by a `Mutex`.
-public enum TapedeckRoutes {
+enum TapedeckRoutes {
     /// What answers a route's requests.
     enum Handler: Sendable {
         /// Served synchronously from a cassette.
@@ -83,7 +83,7 @@ public enum TapedeckRoutes {
     }
 
     /// Forgets the transport of a session made by TapedeckTesting (its requests then fail); other sessions are untouched.
-    public static func remove(_ session: URLSession) {
+    static func remove(_ session: URLSession) {
         guard let id = routeID(of: session) else { return }
         table.withLock { $0.routes[id]?.handler = nil }
     }

@@ -7,20 +7,20 @@ import FoundationNetworking
 /// Converts between Foundation's request/response types and Tapedeck's values (the core's
 /// conversions: ``Tapedeck/HTTPRequest/init(_:)``, ``Tapedeck/HTTPRequest/urlRequest(timeout:)``,
 /// ``Tapedeck/HTTPHeaders/foundationFields``).
-public enum URLRequestConversion {
+enum URLRequestConversion {
     /// The request as a Tapedeck value: headers sorted by name (Foundation keeps no order),
     /// body from `httpBody` or, failing that, the whole `httpBodyStream`.
-    public static func httpRequest(from request: URLRequest) -> HTTPRequest {
+    static func httpRequest(from request: URLRequest) -> HTTPRequest {
         HTTPRequest(request)
     }
 
     /// A `URLRequest` for a Tapedeck request (every header field added in order).
-    public static func urlRequest(from request: HTTPRequest) -> URLRequest {
+    static func urlRequest(from request: HTTPRequest) -> URLRequest {
         request.urlRequest()
     }
 
     /// Header fields for `HTTPURLResponse`: repeated names joined with ", " (as corelibs does).
-    public static func headerFields(_ headers: HTTPHeaders) -> [String: String] {
+    static func headerFields(_ headers: HTTPHeaders) -> [String: String] {
         headers.foundationFields
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) import Tapedeck
+import Tapedeck
 
 /// Compares two cassettes interaction by interaction, for reviewing a re-record.
 ///
@@ -11,9 +11,9 @@ import Foundation
 /// let diff = CassetteDiff(old, new, ignoredHeaders: ["Date"])
 /// print(diff.render(oldName: "a.yaml", newName: "b.har"))
 /// ```
-public struct CassetteDiff: Sendable {
+package struct CassetteDiff: Sendable {
     /// One entry of the diff.
-    public enum Entry: Sendable, Hashable {
+    package enum Entry: Sendable, Hashable {
         /// Only in the new cassette (its index there).
         case added(Int, summary: String)
         /// Only in the old cassette (its index there).
@@ -23,12 +23,12 @@ public struct CassetteDiff: Sendable {
     }
 
     /// The entries in new-cassette order, removed ones where they were.
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
     /// How many paired interactions were identical.
-    public private(set) var unchanged = 0
+    package private(set) var unchanged = 0
 
     /// Diffs `old` against `new`, ignoring the named headers (case-insensitive) on both sides.
-    public init(_ old: Cassette, _ new: Cassette, ignoredHeaders: Set<String> = []) {
+    package init(_ old: Cassette, _ new: Cassette, ignoredHeaders: Set<String> = []) {
         let ignored = Set(ignoredHeaders.map { $0.lowercased() })
         var queues: [String: [Int]] = [:]
         for (index, interaction) in old.interactions.enumerated() { queues[Self.key(interaction), default: []].append(index) }
@@ -71,10 +71,10 @@ public struct CassetteDiff: Sendable {
     }
 
     /// Whether the cassettes hold the same exchanges (ignoring dates and durations).
-    public var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
 
     /// The diff as text: `~`, `-`, `+` lines with indented field changes, then a count line.
-    public func render(oldName: String, newName: String) -> String {
+    package func render(oldName: String, newName: String) -> String {
         var lines = ["--- \(oldName)", "+++ \(newName)"]
         var counts = (changed: 0, removed: 0, added: 0)
         for entry in entries {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) import Tapedeck
+import Tapedeck
 
 /// Checks a cassette for what makes it unsafe or useless to replay: credentials left in it,
 /// interactions that replay can never reach, and bodies that cannot be decoded.
@@ -8,11 +8,11 @@ import Foundation
 /// for finding in CassetteLint.findings(in: cassette) { print(finding) }
 /// // interactions[3].request.headers.Authorization: bearer token "Bearer eyJh…"
 /// ```
-public enum CassetteLint {
+package enum CassetteLint {
     /// One problem, located in the cassette.
-    public struct Finding: Sendable, Hashable, CustomStringConvertible {
+    package struct Finding: Sendable, Hashable, CustomStringConvertible {
         /// The kind of problem.
-        public enum Kind: String, Sendable, Hashable {
+        package enum Kind: String, Sendable, Hashable {
             /// A credential that redaction missed.
             case secret
             /// An interaction replay can never serve.
@@ -22,16 +22,16 @@ public enum CassetteLint {
         }
 
         /// The interaction's index.
-        public var interaction: Int
+        package var interaction: Int
         /// The field, e.g. `response.body`.
-        public var field: String
+        package var field: String
         /// The kind of problem.
-        public var kind: Kind
+        package var kind: Kind
         /// What is wrong and what to do.
-        public var message: String
+        package var message: String
 
         /// Creates a finding.
-        public init(interaction: Int, field: String, kind: Kind, message: String) {
+        package init(interaction: Int, field: String, kind: Kind, message: String) {
             self.interaction = interaction
             self.field = field
             self.kind = kind
@@ -39,11 +39,11 @@ public enum CassetteLint {
         }
 
         /// `interactions[3].response.body: [undecodable] Content-Type is JSON but …`.
-        public var description: String { "interactions[\(interaction)].\(field): [\(kind.rawValue)] \(message)" }
+        package var description: String { "interactions[\(interaction)].\(field): [\(kind.rawValue)] \(message)" }
     }
 
     /// Every finding, in interaction order.
-    public static func findings(in cassette: Cassette) -> [Finding] {
+    package static func findings(in cassette: Cassette) -> [Finding] {
         var found = SecretLint.findings(in: cassette).map { secret in
             Finding(interaction: secret.interaction, field: fieldPath(secret.field), kind: .secret,
                     message: "\(secret.kind) \"\(secret.excerpt)\"; redact it (Redactor) or re-record with redaction on")
@@ -71,7 +71,7 @@ public enum CassetteLint {
     /// Interactions identical in request and response to an earlier one. They are not findings:
     /// replay serves identical requests in recorded order, so each copy answers one repeat of
     /// the request; a copy is only worth dropping when the client never sends it twice.
-    public static func duplicates(in cassette: Cassette) -> [(interaction: Int, duplicateOf: Int)] {
+    package static func duplicates(in cassette: Cassette) -> [(interaction: Int, duplicateOf: Int)] {
         var firstSeen: [Fingerprint: Int] = [:]
         var found: [(interaction: Int, duplicateOf: Int)] = []
         for (index, interaction) in cassette.interactions.enumerated() {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) import Tapedeck
+import Tapedeck
 
 /// What the REPL, scripts, `tapedeck run` and the server hold while a cassette is in use: the
 /// cassette opened from its ``Tapedeck/CassetteConfiguration``, the mode, the counts, a
@@ -17,20 +17,20 @@ import Foundation
 /// print(offline.status)          // replay Sessions/tour.cassette.json · 0 recorded · 1 played · 5 unused · 6 in cassette
 /// print(try offline.finish())    // the same line, then the never-played interactions
 /// ```
-public final class CassetteSession: Sendable {
+package final class CassetteSession: Sendable {
     /// A snapshot for the `tape` command.
-    public struct Status: Sendable, Hashable, CustomStringConvertible {
+    package struct Status: Sendable, Hashable, CustomStringConvertible {
         /// `record` (modes once/new/all) or `replay` (mode none).
-        public var kind: String
+        package var kind: String
         /// The mode in effect.
-        public var mode: RecordMode
+        package var mode: RecordMode
         /// The cassette path as given.
-        public var path: String
+        package var path: String
         /// Recorded, played, unused and total counts.
-        public var counts: OpenCassette.Counts
+        package var counts: OpenCassette.Counts
 
         /// `record Sessions/a.cassette.json (mode new) · 2 recorded · 3 played · 1 unused · 9 in cassette`.
-        public var description: String {
+        package var description: String {
             let modeText = kind == "replay" ? "" : " (mode \(mode))"
             return "\(kind) \(FixContext.display(path))\(modeText) · \(counts.recorded) recorded · \(counts.played) played · "
                 + "\(counts.unused) unused · \(counts.total) in cassette"
@@ -38,24 +38,24 @@ public final class CassetteSession: Sendable {
     }
 
     /// The cassette path as given (relative paths are resolved against the working directory).
-    public let path: String
+    package let path: String
     /// The open cassette: replay, recorder, counts.
-    public let cassette: OpenCassette
+    package let cassette: OpenCassette
     /// The mode in effect (after `TAPEDECK_RECORD_MODE`).
-    public var mode: RecordMode { cassette.mode }
+    package var mode: RecordMode { cassette.mode }
     /// Send requests through this.
-    public var transport: any HTTPTransport { cassette.transport }
+    package var transport: any HTTPTransport { cassette.transport }
 
     /// Opens the cassette `configuration` describes (``Tapedeck/CassetteConfiguration/open(live:)``),
     /// sending what must be recorded through `live`.
-    public init(_ configuration: CassetteConfiguration, live: any HTTPTransport = OfflineTransport()) throws(CassetteError) {
+    package init(_ configuration: CassetteConfiguration, live: any HTTPTransport = OfflineTransport()) throws(CassetteError) {
         path = configuration.url.path
         cassette = try configuration.open(live: live)
     }
 
     /// The base URL stored in the cassette's metadata (at the replay `origin`, when one is set);
     /// the REPL adopts it when it has no base.
-    public var baseURL: URL? {
+    package var baseURL: URL? {
         let recorded = cassette.cassette
         guard let base = recorded.baseURL, let origin = cassette.configuration.origin, let from = recorded.recordedOrigin else {
             return recorded.baseURL
@@ -64,7 +64,7 @@ public final class CassetteSession: Sendable {
     }
 
     /// Mode, path and counts.
-    public var status: Status {
+    package var status: Status {
         Status(kind: mode == .replayOnly ? "replay" : "record", mode: mode, path: path, counts: cassette.counts)
     }
 
@@ -76,7 +76,7 @@ public final class CassetteSession: Sendable {
     /// cannot be written (say `~/.cache` is read-only), the text ends with a `warning:` line
     /// naming the directory and the fix (`TAPEDECK_USAGE_DIR`) instead.
     @discardableResult
-    public func finish(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CassetteError) -> String {
+    package func finish(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CassetteError) -> String {
         try cassette.flush()
         let usageWarning = cassette.writeUsage(environment: environment)
         let unused = cassette.unusedReport()

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) import Tapedeck
+import Tapedeck
 
 /// Renders a cassette as a table for `tapedeck cassette show`: #, method, URL, status,
 /// response body size, recorded-at time (UTC) and age.
@@ -7,9 +7,9 @@ import Foundation
 /// ```swift
 /// print(CassetteTable.render(cassette, urlWidth: 60))
 /// ```
-public enum CassetteTable {
+package enum CassetteTable {
     /// The table, with URLs longer than `urlWidth` shortened in the middle (nil: never) and ages at `now`.
-    public static func render(_ cassette: Cassette, urlWidth: Int? = 60, now: Date = Date()) -> String {
+    package static func render(_ cassette: Cassette, urlWidth: Int? = 60, now: Date = Date()) -> String {
         let header = ["#", "METHOD", "URL", "STATUS", "BODY", "RECORDED AT", "AGE"]
         var rows: [[String]] = [header]
         for (index, interaction) in cassette.interactions.enumerated() {
@@ -34,7 +34,7 @@ public enum CassetteTable {
     }
 
     /// `512 B`, `1.5 KB`, `2.0 MB`.
-    public static func byteCount(_ count: Int) -> String {
+    package static func byteCount(_ count: Int) -> String {
         if count < 1024 { return "\(count) B" }
         if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
         return String(format: "%.1f MB", Double(count) / 1024 / 1024)

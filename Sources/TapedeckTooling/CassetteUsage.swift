@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) import Tapedeck
+import Tapedeck
 
 /// What the last replay run of a cassette played, kept in the user's cache directory (see
 /// ``url(for:environment:)``) so `tapedeck cassette prune` can drop what it never played.
@@ -8,18 +8,18 @@ import Foundation
 /// try CassetteUsage(cassette: cassette, unused: replay.unusedInteractions).write(for: url)
 /// let usage = try CassetteUsage.read(for: url)
 /// ```
-public struct CassetteUsage: Sendable, Hashable {
+package struct CassetteUsage: Sendable, Hashable {
     /// How many interactions the cassette had.
-    public var interactionCount: Int
+    package var interactionCount: Int
     /// Indexes never played in the run.
-    public var unused: [Int]
+    package var unused: [Int]
     /// A digest of the requests (method and URL of each), to notice a cassette changed since.
-    public var fingerprint: String
+    var fingerprint: String
     /// When the run ended.
-    public var finishedAt: Date
+    package var finishedAt: Date
 
     /// Usage of `cassette` in a run that left `unused` unplayed.
-    public init(cassette: Cassette, unused: [Int], finishedAt: Date = Date()) {
+    package init(cassette: Cassette, unused: [Int], finishedAt: Date = Date()) {
         interactionCount = cassette.interactions.count
         self.unused = unused.sorted()
         fingerprint = CassetteUsage.fingerprint(of: cassette)
@@ -29,7 +29,7 @@ public struct CassetteUsage: Sendable, Hashable {
     /// Where the usage of a cassette is kept: outside the source tree, so replay runs in tests
     /// never dirty a checkout. `$TAPEDECK_USAGE_DIR`, else `$XDG_CACHE_HOME/tapedeck/usage`,
     /// else `~/.cache/tapedeck/usage`; one file per cassette path, e.g. `tour.cassette.json-1a2b….json`.
-    public static func url(for cassette: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func url(for cassette: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let directory: URL
         if let custom = environment["TAPEDECK_USAGE_DIR"], !custom.isEmpty {
             directory = URL(fileURLWithPath: custom)
@@ -43,12 +43,12 @@ public struct CassetteUsage: Sendable, Hashable {
     }
 
     /// Whether this usage was recorded against `cassette` as it is now.
-    public func matches(_ cassette: Cassette) -> Bool {
+    package func matches(_ cassette: Cassette) -> Bool {
         interactionCount == cassette.interactions.count && fingerprint == CassetteUsage.fingerprint(of: cassette)
     }
 
     /// FNV-1a over every request's method and URL, as 16 hex digits.
-    public static func fingerprint(of cassette: Cassette) -> String {
+    static func fingerprint(of cassette: Cassette) -> String {
         fnv1a(cassette.interactions.map { "\($0.request.method.rawValue) \($0.request.url.absoluteString)\n" }.joined())
     }
 
@@ -61,7 +61,7 @@ public struct CassetteUsage: Sendable, Hashable {
 
     /// Writes the sidecar for the cassette at `cassetteURL` atomically, in the directory
     /// ``url(for:environment:)`` picks from `environment`.
-    public func write(for cassetteURL: URL,
+    package func write(for cassetteURL: URL,
                       environment: [String: String] = ProcessInfo.processInfo.environment) throws(InteropError) {
         let value: JSONValue = .object([
             ("cassette", .string(cassetteURL.standardizedFileURL.path)),
@@ -81,7 +81,7 @@ public struct CassetteUsage: Sendable, Hashable {
     }
 
     /// Reads the sidecar of the cassette at `cassetteURL`.
-    public static func read(for cassetteURL: URL,
+    package static func read(for cassetteURL: URL,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws(InteropError) -> CassetteUsage {
         let url = CassetteUsage.url(for: cassetteURL, environment: environment)
         guard let data = FileManager.default.contents(atPath: url.path) else {
@@ -109,7 +109,7 @@ extension OpenCassette {
     /// The record is auxiliary: when it cannot be written (a read-only home or cache
     /// directory on CI) the run still succeeds, and this returns a one-line warning to show
     /// the user; `nil` means written (or nothing to write).
-    public func writeUsage(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package func writeUsage(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
             try CassetteUsage(cassette: cassette, unused: unusedInteractions).write(for: url, environment: environment)

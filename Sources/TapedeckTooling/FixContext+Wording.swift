@@ -3,7 +3,7 @@ import Tapedeck
 
 extension FixContext: FixWording {
     /// The lines for `fix`, worded for this context (see ``FixContext``).
-    public func lines(for fix: CassetteFix) -> [String] {
+    package func lines(for fix: CassetteFix) -> [String] {
         switch fix {
         case .record(let path, let mode):
             return [recordFix(path: path, mode: mode)]

@@ -11,7 +11,7 @@ import Tapedeck
 /// // fix:
 /// //   - record it: tapedeck run smoke.tape --record Sessions/api.cassette.json --mode new
 /// ```
-public enum FixContext: Sendable, Hashable {
+package enum FixContext: Sendable, Hashable {
     /// The interactive prompt (and `record`/`replay` lines in a `.tape` script): fixes are commands.
     case repl
     /// `tapedeck run SCRIPTS --record C` or `--replay C`: fixes are command lines.

@@ -8,9 +8,9 @@ import Foundation
 /// ShellWord.quote("Sessions/tour.cassette.json")   // Sessions/tour.cassette.json
 /// ShellWord.quote("it's here")                     // 'it'\''s here'
 /// ```
-public enum ShellWord {
+package enum ShellWord {
     /// `text` as one word (see the type's summary).
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:=@,+%".unicodeScalars.contains($0))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 import TapedeckTestSupport
 import Testing
 @testable import TapedeckTesting

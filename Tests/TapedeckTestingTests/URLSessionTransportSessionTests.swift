@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 import Testing
 @testable import TapedeckTesting
 #if canImport(FoundationNetworking)

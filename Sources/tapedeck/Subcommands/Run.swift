@@ -3,7 +3,7 @@
 #endif
 import ArgumentParser
 import Foundation
-@_spi(Tooling) import Tapedeck
+import Tapedeck
 import TapedeckTooling
 import TapedeckShell
 import TapedeckOpenAPI

@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 import TapedeckTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking

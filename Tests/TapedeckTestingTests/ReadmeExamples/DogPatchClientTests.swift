@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import struct Tapedeck.APIClientLogger   // for NetworkLog; the tests themselves need TapedeckTesting alone
 import TapedeckTestSupport
 import Testing
 import TapedeckTesting

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Tapedeck
 import TapedeckTestSupport
 import Testing
 @testable import TapedeckTesting

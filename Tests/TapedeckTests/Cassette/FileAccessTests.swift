@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tooling) @testable import Tapedeck
+@testable import Tapedeck
 
 @Suite("The one atomic write: private new files")
 struct FileAccessTests {

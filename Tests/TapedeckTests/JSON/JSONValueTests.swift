@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tooling) @testable import Tapedeck
+@testable import Tapedeck
 
 @Suite("JSONValue")
 struct JSONValueTests {
