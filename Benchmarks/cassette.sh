@@ -20,7 +20,6 @@ transport=$("$BENCH" cassette-replay-transport "$N") || exit 1
 session=$("$BENCH" cassette-replay-urlsession "$N") || exit 1
 transport_small=$("$BENCH" cassette-replay-transport "$VCR_N") || exit 1
 session_small=$("$BENCH" cassette-replay-urlsession "$VCR_N") || exit 1
-lookup=$("$BENCH" cassette-lookup) || exit 1
 
 /usr/bin/time -v "$BENCH" cassette-save "$work/big.cassette.json" "$N" 5000 >"$work/save.json" 2>"$work/save.time" || exit 1
 /usr/bin/time -v "$BENCH" cassette-load "$work/big.cassette.json" >"$work/load.json" 2>"$work/load.time" || exit 1
@@ -69,9 +68,5 @@ A cassette of $(field "$save" interactions) interactions (~5 KB JSON bodies each
 | save (encode + atomic write) | $(field "$save" seconds) | $(wall_s "$work/save.time") | $(rss_mb "$work/save.time") |
 | load (parse + decode) | $(field "$load" seconds) | $(wall_s "$work/load.time") | $(rss_mb "$work/load.time") |
 
-Lookup stays flat as the cassette grows (10,000 lookups each, index keyed by method + normalized URL):
-
-| interactions | 100 | 1,000 | 10,000 | 100,000 |
-|---|---:|---:|---:|---:|
-| µs / lookup | $(field "$lookup" us_per_lookup_100) | $(field "$lookup" us_per_lookup_1000) | $(field "$lookup" us_per_lookup_10000) | $(field "$lookup" us_per_lookup_100000) |
+How lookup grows with the cassette, beside cassetter, is in "Replay lookup" below.
 EOF

@@ -3,7 +3,7 @@
 # by `tapedeck run --record` (whole process: start, requests, journal, final merge), by
 # cassetter + requests and by vcrpy + requests (whole Python process), for N from 100 to
 # 10,000; then recording in process with no network (cost per interaction and of the merge)
-# and replay lookup against cassetter's own match (its Rust `take_match`, timed from Python).
+# (replay lookup beside cassetter is Benchmarks/lookup.sh).
 # Prints one Markdown section.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -83,38 +83,6 @@ marginal_us() { awk -v a="$1" -v m="$2" -v b="$3" -v n="$4" 'BEGIN { if (a + 0 >
 show() { [ "$1" = "timeout" ] && echo "> ${VCR_LIMIT_S} (stopped)" || echo "$1"; }
 
 inproc=$("$BENCH" cassette-record-scaling) || exit 1
-lookup=$("$BENCH" cassette-lookup) || exit 1
-
-# cassetter's own match, from Python: take_match over a cassette of N interactions, 10,000
-# distinct probes (fewer when N is smaller), best of 5; the Python call is included.
-cassetter_lookup="{}"
-if [ -x "$VENV/bin/python" ]; then
-  cassetter_lookup=$("$VENV/bin/python" - <<'PY'
-import json, time
-from cassetter._core import Cassette, HttpInteraction, HttpRequest, HttpResponse, MatchConfig, Body
-result = {}
-for size in (100, 1000, 10000, 100000):
-    def uri(i): return f"http://bench.local/items/{i}?page={i % 10}&sort=asc"
-    probes = [HttpRequest("GET", uri((k * 7919) % size), {"Accept": ["application/json"]}) for k in range(min(size, 10000))]
-    config = MatchConfig()
-    best = None
-    for _ in range(5):
-        cassette = Cassette()
-        for i in range(size):
-            cassette.add_interaction(HttpInteraction(HttpRequest("GET", uri(i), {"Accept": ["application/json"]}),
-                                                     HttpResponse(200, {"Content-Type": ["application/json"]}, Body("json", {"id": i})),
-                                                     "2026-01-01T00:00:00Z"))
-        t = time.perf_counter()
-        for probe in probes:
-            assert cassette.take_match(probe, config) is not None
-        elapsed = (time.perf_counter() - t) * 1e6 / len(probes)
-        best = elapsed if best is None else min(best, elapsed)
-    result[f"us_per_lookup_{size}"] = round(best, 2)
-print(json.dumps(result))
-PY
-) || cassetter_lookup="{}"
-fi
-cl() { local v; v=$(jq -r ".us_per_lookup_$1 // \"n/a\"" <<<"$cassetter_lookup"); echo "$v"; }
 
 echo "## Recording"
 echo
@@ -139,13 +107,3 @@ echo "| interactions | 100 | 1,000 | 10,000 |"
 echo "|---|---:|---:|---:|"
 echo "| µs / recorded interaction | $(field "$inproc" us_per_interaction_100) | $(field "$inproc" us_per_interaction_1000) | $(field "$inproc" us_per_interaction_10000) |"
 echo "| final merge (ms) | $(field "$inproc" merge_ms_100) | $(field "$inproc" merge_ms_1000) | $(field "$inproc" merge_ms_10000) |"
-echo
-echo "Replay lookup, in process, 10,000 distinct probes per size (fewer than the size below 10,000"
-echo "for cassetter, whose \`take_match\` marks each match played), best of 5. Tapedeck's"
-echo "\`ReplayTransport.lookup\`; cassetter's \`Cassette.take_match\` (Rust) called from Python, so"
-echo "its figure includes one Python-to-Rust call."
-echo
-echo "| interactions | 100 | 1,000 | 10,000 | 100,000 |"
-echo "|---|---:|---:|---:|---:|"
-echo "| Tapedeck µs / lookup | $(field "$lookup" us_per_lookup_100) | $(field "$lookup" us_per_lookup_1000) | $(field "$lookup" us_per_lookup_10000) | $(field "$lookup" us_per_lookup_100000) |"
-echo "| cassetter µs / lookup | $(cl 100) | $(cl 1000) | $(cl 10000) | $(cl 100000) |"

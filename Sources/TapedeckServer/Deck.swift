@@ -44,13 +44,15 @@ public final class Deck: Sendable {
         var configuration = CassetteConfiguration(URL(fileURLWithPath: path), matcher: options.matcher, allowRepeats: options.allowRepeats,
                                                   wording: FixContext.server(upstream: (upstream ?? options.upstream)?.absoluteString),
                                                   environment: options.environment)
+        // The mode the command line or the control endpoint named stands, as it did before
+        // cassettes opened through one configuration: TAPEDECK_RECORD_MODE is for test runs.
+        configuration.ignoresModeOverride = true
         if let upstream {
             configuration.mode = mode
             configuration.metadata = [Cassette.MetadataKey.baseURL: upstream.absoluteString]
             configuration.recordFailures = options.recordFailures
         } else {
             configuration.mode = .replayOnly
-            configuration.ignoresModeOverride = true
             configuration.origin = origin
         }
         return configuration
@@ -58,7 +60,10 @@ public final class Deck: Sendable {
 
     /// Opens a tape under `mount` from ``configuration(path:recording:mode:)``.
     private func tape(path: String, mount: String, recording upstream: URL? = nil, mode: RecordMode = .new) throws(CassetteError) -> Tape {
-        let session = try CassetteSession(configuration(path: path, recording: upstream, mode: mode), live: options.live)
+        // A replay tape gets no live transport: its requests are addressed to this server.
+        let live: any HTTPTransport = upstream == nil ? OfflineTransport() : options.live
+        let session = try CassetteSession(configuration(path: path, recording: upstream, mode: mode), live: live)
+        for warning in session.cassette.warnings { options.log("warning: " + warning) }
         return Tape(mount: Deck.normalizedMount(mount), path: path, session: session, upstream: upstream)
     }
 

@@ -39,7 +39,9 @@ extension URLSession {
         replay.followRedirects = followRedirects
         replay.origin = origin
         replay.wording = CurrentTest.context
-        return session(for: try replay.open(), configuration: configuration)
+        let opened = try replay.open()
+        for warning in opened.warnings { reportWarning(warning) }
+        return session(for: opened, configuration: configuration)
     }
 
     /// A session that sends through a cassette opened from a ``Tapedeck/CassetteConfiguration``
@@ -69,7 +71,10 @@ extension URLSession {
     ///
     /// ```swift
     /// let flaky = NetworkConditions(latency: .recorded, faults: [try FaultRule(parsing: "GET /users=reset@20%")], seed: 1)
-    /// let session = URLSession.replaying(try ReplayTransport(contentsOf: Cassettes.url("users")), conditions: flaky)
+    /// let replay = try ReplayTransport(contentsOf: Cassettes.url("users"),
+    ///                                  configuration: .replaying(Cassettes.url("users"), followRedirects: true))
+    /// let session = URLSession.replaying(replay, conditions: flaky)
+    /// // or: set CassetteConfiguration.conditions and use URLSession.session(for: try configuration.open())
     /// ```
     public static func replaying(_ replay: ReplayTransport, conditions: NetworkConditions,
                                  configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
@@ -96,8 +101,9 @@ extension URLSession {
                                  configure: (inout CassetteConfiguration) -> Void = { _ in }) throws(CassetteError) -> URLSession {
         var recording = CassetteConfiguration(cassette, mode: mode, followRedirects: true, wording: CurrentTest.context)
         configure(&recording)
-        let live = URLSessionTransport(options: .init(followRedirects: false))
-        return session(for: try recording.open(live: live), configuration: configuration)
+        let opened = try recording.open(live: URLSessionTransport(options: .init(followRedirects: false)))
+        for warning in opened.warnings { reportWarning(warning) }
+        return session(for: opened, configuration: configuration)
     }
 
     /// A session that sends through an existing recorder (``withCassette(_:mode:matcher:allowRepeats:requireAllPlayed:redactor:origin:file:_:)`` uses it).

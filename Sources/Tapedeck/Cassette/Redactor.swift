@@ -117,7 +117,12 @@ public struct Redactor: Sendable, Hashable {
     /// Whether `value` is exactly a placeholder Tapedeck writes (``placeholder``, or
     /// ``encodedPlaceholder`` in any hex case): on replay it matches any value in its place.
     package static func isWholePlaceholder(_ value: String) -> Bool {
-        value == placeholder || value.caseInsensitiveEquals(encodedPlaceholder)
+        guard value != placeholder else { return true }
+        let bytes = Array(value.utf8)
+        guard bytes.count == 14, bytes[0] == UInt8(ascii: "%"), bytes[1] == UInt8(ascii: "3"), bytes[11] == UInt8(ascii: "%"),
+              bytes[12] == UInt8(ascii: "3") else { return false }
+        let open = bytes[2] | 0x20, close = bytes[13] | 0x20
+        return open == UInt8(ascii: "c") && close == UInt8(ascii: "e") && bytes[3..<11].elementsEqual("REDACTED".utf8)
     }
 
     /// Placeholders other tools write, left alone.

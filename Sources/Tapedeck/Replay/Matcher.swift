@@ -272,8 +272,10 @@ struct NormalizedURL: Equatable {
                 if end > start {
                     let name = decode(UnsafeBufferPointer(rebasing: bytes[start..<(equals ?? end)]))
                     let value = equals.map { decode(UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end])) }
-                    // Cassettes from before one placeholder was used everywhere wrote `REDACTED`.
-                    items.append(QueryItem(name: name, value: value == Redactor.legacyQueryPlaceholder ? Redactor.placeholder : value))
+                    // Cassettes from before one placeholder was used everywhere wrote `REDACTED`
+                    // for the credential items the redactor replaces; any other `REDACTED` is a value.
+                    let legacy = value == Redactor.legacyQueryPlaceholder && Redactor.standard.redactsQueryItem(name)
+                    items.append(QueryItem(name: name, value: legacy ? Redactor.placeholder : value))
                 }
                 start = end + 1
             }

@@ -10,9 +10,11 @@ struct ReplayIndex: Sendable {
     private let heads: [String: Int]
     /// For each position, the next position with the same key, or -1.
     private let links: [Int]
-    /// The positions whose request holds a placeholder in its path or query: patterns that
-    /// match any value there, tried only when a request's own key is not in the index.
-    let wildcards: [Int]
+    /// The positions whose request holds a placeholder in its path or query (patterns that
+    /// match any value there), by ``patternBucket(method:url:)``: a request is compared only
+    /// with the patterns of its own method, origin and path (or path length, for patterns
+    /// with a placeholder segment), never with every pattern of the cassette.
+    private let patterns: [String: [Int]]
 
     /// Indexes `interactions` by `matcher`'s key of their requests.
     init(_ interactions: [Interaction], matcher: Matcher) {
@@ -20,10 +22,16 @@ struct ReplayIndex: Sendable {
         var tails: [String: Int] = [:]
         heads.reserveCapacity(interactions.count)
         var links = Array(repeating: -1, count: interactions.count)
-        var wildcards: [Int] = []
+        var patterns: [String: [Int]] = [:]
         for (position, interaction) in interactions.enumerated() {
             let key = matcher.key(for: interaction.request)
-            if Matcher.keyHasWildcard(key) { wildcards.append(position) }
+            if Matcher.keyHasWildcard(key) {
+                let url = NormalizedURL(interaction.request.url)
+                let bucket = url.path.split(separator: "/", omittingEmptySubsequences: false).contains { Matcher.isWildcard(String($0)) }
+                    ? Self.segmentBucket(method: interaction.request.method, url: url)
+                    : Self.pathBucket(method: interaction.request.method, url: url)
+                patterns[bucket, default: []].append(position)
+            }
             if let tail = tails.updateValue(position, forKey: key) {
                 links[tail] = position
             } else {
@@ -32,7 +40,7 @@ struct ReplayIndex: Sendable {
         }
         self.heads = heads
         self.links = links
-        self.wildcards = wildcards
+        self.patterns = patterns
     }
 
     /// The first position recorded with `key`, if any.
@@ -42,6 +50,26 @@ struct ReplayIndex: Sendable {
     func next(after position: Int) -> Int? {
         let next = links[position]
         return next < 0 ? nil : next
+    }
+
+    /// Whether any recorded request holds a placeholder in its path or query.
+    var hasPatterns: Bool { !patterns.isEmpty }
+
+    /// The patterns a request with `method` and `url` may match, in recorded order.
+    func patterns(method: HTTPMethod, url: NormalizedURL) -> [Int] {
+        let byPath = patterns[Self.pathBucket(method: method, url: url)] ?? []
+        let bySegments = patterns[Self.segmentBucket(method: method, url: url)] ?? []
+        if bySegments.isEmpty { return byPath }
+        if byPath.isEmpty { return bySegments }
+        return (byPath + bySegments).sorted()
+    }
+
+    private static func pathBucket(method: HTTPMethod, url: NormalizedURL) -> String {
+        "\(method.rawValue) \(url.origin)\(url.path)"
+    }
+
+    private static func segmentBucket(method: HTTPMethod, url: NormalizedURL) -> String {
+        "\(method.rawValue) \(url.origin) \(url.path.split(separator: "/", omittingEmptySubsequences: false).count) segments"
     }
 
     /// Every position recorded with `key`, in order.

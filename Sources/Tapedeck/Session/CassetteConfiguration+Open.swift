@@ -6,7 +6,9 @@ extension CassetteConfiguration {
     /// The environment is applied first (``resolved()``). When a maximum age is set and the
     /// cassette holds older interactions, the policy decides: `warn` goes on with a warning in
     /// ``OpenCassette/warnings``, `fail` throws ``CassetteError/expiry(_:)``, `rerecord` records
-    /// again in mode `all`. Replay only (mode `none`) reads the file into a plain
+    /// again in mode `all` when the front-end gave a live transport (a replay-only front-end,
+    /// which passes ``OfflineTransport``, warns instead). Nothing expires for a session that
+    /// replaces the cassette anyway (mode `all`). Replay only (mode `none`) reads the file into a plain
     /// ``ReplayTransport`` and never touches `live`; any other mode wraps `live` in a
     /// ``RecordingTransport``. `live` must not follow redirects, so chains are recorded hop by hop.
     ///
@@ -15,7 +17,7 @@ extension CassetteConfiguration {
         var configuration = try resolved()
         var warnings: [String] = []
         var loaded: Cassette?
-        if let maxAge = configuration.maxAge, FileManager.default.fileExists(atPath: url.path) {
+        if let maxAge = configuration.maxAge, configuration.resolvedMode != .all, FileManager.default.fileExists(atPath: url.path) {
             let cassette = try Cassette.load(from: url, limits: limits)
             loaded = cassette
             let expiry = CassetteExpiry(cassette, maxAge: maxAge)
@@ -26,6 +28,9 @@ extension CassetteConfiguration {
                     warnings.append(report + "\nre-record it (TAPEDECK_ON_EXPIRY=rerecord) or verify it against the live API")
                 case .fail:
                     throw .expiry(.expired(report: report))
+                case .rerecord where live is OfflineTransport:
+                    warnings.append(report + "\nthis session only replays, so it cannot re-record it; record it again (mode all) "
+                        + "or verify it against the live API")
                 case .rerecord:
                     warnings.append(report + "\nre-recording \(DisplayPath.relative(url.path)) against the live API (rerecord)")
                     configuration.mode = .all
@@ -44,7 +49,7 @@ extension CassetteConfiguration {
         // A replay that no environment turns into a recording says so in its fixes (mode nil: it never records).
         let replay = ReplayTransport(cassette: cassette, path: url.path, configuration: configuration,
                                      mode: configuration.ignoresModeOverride ? nil : .replayOnly)
-        return OpenCassette(configuration: configuration, replay: replay, recorder: nil, warnings: warnings)
+        return OpenCassette(configuration: configuration, replay: replay, recorder: nil, warnings: warnings, loaded: cassette)
     }
 
     private static func loadIfPresent(_ url: URL, limits: BodyLimits) throws(CassetteError) -> Cassette? {

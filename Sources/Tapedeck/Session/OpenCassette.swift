@@ -39,7 +39,13 @@ public final class OpenCassette: Sendable {
     /// What the front-end should show the user once (an expiry warning); the library never prints.
     public let warnings: [String]
 
-    init(configuration: CassetteConfiguration, replay: ReplayTransport?, recorder: RecordingTransport?, warnings: [String]) {
+    /// The replayed cassette as the file holds it (the replay serves it rewritten to
+    /// ``CassetteConfiguration/origin``): what usage records fingerprint.
+    private let loaded: Cassette?
+
+    init(configuration: CassetteConfiguration, replay: ReplayTransport?, recorder: RecordingTransport?, warnings: [String],
+         loaded: Cassette? = nil) {
+        self.loaded = loaded
         self.configuration = configuration
         self.replay = replay
         self.recorder = recorder
@@ -66,8 +72,9 @@ public final class OpenCassette: Sendable {
     /// Whether requests without a match may reach the network (any mode but `none`).
     public var isRecording: Bool { recorder != nil }
 
-    /// The cassette as it stands (for a recording, what was recorded so far included).
-    public var cassette: Cassette { recorder?.cassette ?? replay?.cassette ?? Cassette() }
+    /// The cassette as the file holds it (for a recording, what was recorded so far included),
+    /// at its recorded origin even when it is served at another.
+    public var cassette: Cassette { recorder?.cassette ?? loaded ?? replay?.cassette ?? Cassette() }
 
     /// Recorded, played, unused and total counts.
     public var counts: Counts {

@@ -97,23 +97,20 @@ public final class ReplayTransport: HTTPTransport, Sendable {
             if !found.isEmpty { secrets.learn(found) }
             chosen = uses.withLock { uses in
                 var position: Int? = first
-                var last = first
                 while let current = position {
                     if uses[current] == 0 {
                         uses[current] = 1
                         return current
                     }
-                    last = current
                     position = index.next(after: current)
                 }
-                guard configuration.allowRepeats else { return nil }
-                uses[last] += 1
-                return last
+                return nil
             }
         }
-        // A miss (or an exact key whose interactions are all played) tries the recorded
-        // requests this one matches once redacted, then those with placeholders.
-        if chosen == nil { chosen = choose(among: candidates(for: request)) }
+        // A miss, or an exact key whose interactions are all played: the recorded requests this
+        // one matches once redacted come first, then those whose placeholders stand where it
+        // has values, then (with repeats) the last of them again.
+        if chosen == nil { chosen = choose(for: request) }
         guard let chosen else { return .failure(.noMatch(report(for: request))) }
         if let failure = cassette.interactions[chosen].failure {
             return .failure(.recordedFailure(failure.error(for: request, duration: cassette.interactions[chosen].response.duration)))
@@ -123,39 +120,60 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         return .success(response)
     }
 
-    /// The recorded interactions `request` matches, redacted as recorded ones are, in recorded
-    /// order: those with its key, and those whose placeholders stand where it has values.
-    private func candidates(for request: HTTPRequest) -> [Int] {
+    /// The recorded interactions with `request`'s key once it is redacted as recorded ones
+    /// are, that also agree on what the matcher refines with, in recorded order.
+    private func exactCandidates(for compared: HTTPRequest) -> [Int] {
         let matcher = configuration.matcher
-        let compared = secrets.redact(request, with: configuration.redactor)
-        var found = index.positions(matcher.key(for: compared)).filter {
+        return index.positions(matcher.key(for: compared)).filter {
             matcher.refines(recorded: cassette.interactions[$0].request, incoming: compared)
         }
-        guard !index.wildcards.isEmpty else { return found }
-        let exact = Set(found)
-        for position in index.wildcards where !exact.contains(position) {
-            let recorded = cassette.interactions[position].request
-            if matcher.urlMatches(pattern: recorded, compared), matcher.refines(recorded: recorded, incoming: compared) {
-                found.append(position)
-            }
-        }
-        return found.count > exact.count ? found.sorted() : found
     }
 
-    /// Marks and returns the first unplayed of `candidates`, or the last one again when repeats are allowed.
-    private func choose(among candidates: [Int]) -> Int? {
-        uses.withLock { uses in
-            let pick = candidates.first { uses[$0] == 0 } ?? (configuration.allowRepeats ? candidates.last : nil)
-            if let pick { uses[pick] += 1 }
-            return pick
+    /// The recorded interactions whose placeholders stand where `compared` has values, in
+    /// recorded order (only those of its method, origin and path shape are compared).
+    private func patternCandidates(for compared: HTTPRequest, excluding exact: [Int]) -> [Int] {
+        guard index.hasPatterns else { return [] }
+        let matcher = configuration.matcher
+        return index.patterns(method: compared.method, url: NormalizedURL(compared.url)).filter { position in
+            let recorded = cassette.interactions[position].request
+            return !exact.contains(position) && matcher.urlMatches(pattern: recorded, compared)
+                && matcher.refines(recorded: recorded, incoming: compared)
         }
+    }
+
+    /// Marks and returns the interaction that answers `request` on the slow path: the first
+    /// unplayed exact match, else the first unplayed pattern, else (with repeats) the last
+    /// exact match or pattern again.
+    private func choose(for request: HTTPRequest) -> Int? {
+        let compared = secrets.redact(request, with: configuration.redactor)
+        let exact = exactCandidates(for: compared)
+        let unplayed = { (candidates: [Int]) -> Int? in
+            self.uses.withLock { uses in
+                guard let pick = candidates.first(where: { uses[$0] == 0 }) else { return nil }
+                uses[pick] = 1
+                return pick
+            }
+        }
+        if let pick = unplayed(exact) { return pick }
+        let patterns = patternCandidates(for: compared, excluding: exact)
+        if let pick = unplayed(patterns) { return pick }
+        guard configuration.allowRepeats, let last = exact.last ?? patterns.last else { return nil }
+        uses.withLock { $0[last] += 1 }
+        return last
     }
 
     /// The mismatch report for `request` as things stand.
     public func report(for request: HTTPRequest) -> MismatchReport {
         MismatchReport.make(request: secrets.redact(request, with: configuration.redactor), interactions: cassette.interactions,
-                            uses: uses.withLock { $0 }, exact: candidates(for: request), path: path, matcher: configuration.matcher,
+                            uses: uses.withLock { $0 }, exact: reportedCandidates(for: request), path: path, matcher: configuration.matcher,
                             mode: mode, context: configuration.wording)
+    }
+
+    /// Every recorded interaction `request` matches (played or not), for the report's "skipped" list.
+    private func reportedCandidates(for request: HTTPRequest) -> [Int] {
+        let compared = secrets.redact(request, with: configuration.redactor)
+        let exact = exactCandidates(for: compared)
+        return (exact + patternCandidates(for: compared, excluding: exact)).sorted()
     }
 
     /// Indexes of interactions never served, in order.

@@ -20,6 +20,14 @@ public enum SwiftTestGenerator {
         do { statements = try Parser.parseScript(source, file: name) } catch { throw ShellError.parse(error) }
         var replay = CassetteConfiguration.replaying(URL(fileURLWithPath: cassette), environment: [:])
         replay.allowRepeats = true
+        replay.wording = FixContext.run(scripts: [name])
+        // The script's requests follow redirects only with --follow; the generated session does
+        // as they did (a script that mixes both is generated as not following).
+        let requests = statements.compactMap { statement -> RequestCommand? in
+            if case .request(let request) = statement.command { return request }
+            return nil
+        }
+        let follows = !requests.isEmpty && requests.allSatisfy(\.follow)
         let session = try CassetteSession(replay)
         let interpreter = Interpreter(transport: session.transport, output: ShellOutput { _ in }, options: .init(environment: [:]))
         interpreter.state.variables = variables
@@ -66,7 +74,7 @@ public enum SwiftTestGenerator {
 
                 @Test("\(name) passes against its cassette")
                 func replaysScript() async throws {
-                    let session = try URLSession.replaying(Self.cassette, allowRepeats: true)
+                    let session = try URLSession.replaying(Self.cassette, allowRepeats: true, followRedirects: \(follows))
             """
         var text = body.dropFirst().joined(separator: "\n")
         for number in stride(from: count, through: 1, by: -1) where !text.contains("JSONParser.parse(data\(number))") {

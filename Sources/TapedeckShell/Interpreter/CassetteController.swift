@@ -22,6 +22,8 @@ public final class CassetteController: Sendable {
         /// Why requests go to the network while recording (`Sessions/a.json did not exist, so …`),
         /// added to a request's connection error so it does not look like a replay failure.
         public var recordingReason: String?
+        /// What opening the cassette has to say (an expiry warning), to print once.
+        public var warnings: [String] = []
     }
 
     /// What every `record` and `replay` opens with: matcher, origin, repeats, wording, environment.
@@ -55,7 +57,7 @@ public final class CassetteController: Sendable {
         default: nil
         }
         return Switch(transport: session.transport, mode: "\(kind) \((path as NSString).lastPathComponent)", baseURL: session.baseURL,
-                      paths: Self.paths(in: session), recordingReason: reason)
+                      paths: Self.paths(in: session), recordingReason: reason, warnings: session.cassette.warnings)
     }
 
     /// Starts replaying `path` (`repeats`: serve the last match again once all were played);
@@ -69,7 +71,7 @@ public final class CassetteController: Sendable {
         let session = try CassetteSession(configuration)
         current.withLock { $0 = session }
         return Switch(transport: session.transport, mode: "replay \((path as NSString).lastPathComponent)", baseURL: session.baseURL,
-                      paths: Self.paths(in: session))
+                      paths: Self.paths(in: session), warnings: session.cassette.warnings)
     }
 
     /// Finishes the current cassette (writes a recording, reports unused replays); returns a

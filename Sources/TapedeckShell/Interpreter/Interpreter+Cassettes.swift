@@ -92,6 +92,7 @@ extension Interpreter {
         (transport, modeDescription) = (change.transport, change.mode)
         state.cassettePaths = change.paths
         recordingReason = change.recordingReason
+        for warning in change.warnings { (options.warnings ?? output).line("warning: " + warning) }
         if state.base == nil, let base = change.baseURL {
             state.base = base
             output.line("base \(base.absoluteString) (from the cassette)")

@@ -97,4 +97,26 @@ struct PlaceholderMatchingTests {
             "\(error)".contains(#"body: differs at byte 201 (of 211 → 210): …"xxxxxxxxxxxxxxx-alpha-tail" → …"xxxxxxxxxxxxxxx-beta-tail""#)
         }
     }
+
+    @Test("an exact match plays before a placeholder pattern, whatever the matcher compares")
+    func exactFirst() throws {
+        let interactions: [Interaction] = [.make(.get, "http://api.test/users/%3CREDACTED%3E/profile", body: "A"),
+                                           .make(.get, "http://api.test/users/alice/profile", body: "B")]
+        for matcher in [Matcher(), Matcher(headers: ["Accept"])] {
+            let replay = Self.replay(interactions, matcher: matcher)
+            let first = try replay.serve(Self.get("http://api.test/users/alice/profile"))
+            let second = try replay.serve(Self.get("http://api.test/users/alice/profile"))
+            #expect(String(decoding: first.body, as: UTF8.self) == "B" && String(decoding: second.body, as: UTF8.self) == "A", "\(matcher.spec)")
+            #expect(replay.unusedInteractions.isEmpty)
+        }
+    }
+
+    @Test("a recorded REDACTED value of an ordinary item is a value, not a placeholder; of a credential item it is")
+    func legacyPlaceholder() throws {
+        let replay = Self.replay([.make(.get, "http://api.test/docs?state=REDACTED"), .make(.get, "http://api.test/keys?api_key=REDACTED")])
+        #expect(throws: CassetteError.self) { try replay.serve(Self.get("http://api.test/docs?state=open")) }
+        #expect(try replay.serve(Self.get("http://api.test/docs?state=REDACTED")).status == 200)
+        #expect(try replay.serve(Self.get("http://api.test/keys?api_key=real-key-123")).status == 200)
+        #expect(!Redactor.isWholePlaceholder("%3credacted%3e") && Redactor.isWholePlaceholder("%3cREDACTED%3e"))
+    }
 }

@@ -102,4 +102,33 @@ struct CassetteConfigurationTests {
         let opened = try configuration.open()
         #expect(try await opened.transport.send(HTTPRequest(url: URL(string: "http://api.test/a")!)).status == 503)
     }
+
+    @Test("a replay-only front-end cannot re-record an expired cassette: it warns and keeps replaying, never sends")
+    func rerecordWhileReplaying() async throws {
+        let directory = TemporaryDirectory()
+        let url = try Self.cassette(in: directory, recordedDaysAgo: 40)
+        let opened = try CassetteConfiguration.replaying(url, environment: ["TAPEDECK_MAX_AGE": "30d", "TAPEDECK_ON_EXPIRY": "rerecord"]).open()
+        #expect(opened.mode == .replayOnly && opened.recorder == nil)
+        #expect(opened.warnings.first?.contains("cannot re-record it") == true, "\(opened.warnings)")
+        #expect(try await opened.transport.send(HTTPRequest(url: URL(string: "http://api.test/a")!)).status == 200)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["api.cassette.json"])
+    }
+
+    @Test("a session that replaces the cassette (mode all) is not stopped by expiry")
+    func expiryIgnoredWhenReplacing() throws {
+        let directory = TemporaryDirectory()
+        let url = try Self.cassette(in: directory, recordedDaysAgo: 40)
+        let opened = try CassetteConfiguration(url, mode: .all, environment: ["TAPEDECK_MAX_AGE": "30d", "TAPEDECK_ON_EXPIRY": "fail"])
+            .open(live: StubTransport { _ in HTTPResponse(status: 204) })
+        #expect(opened.mode == .all && opened.warnings.isEmpty)
+    }
+
+    @Test("a cassette served at another origin still reads as the file holds it (what usage records fingerprint)")
+    func originKeepsTheFile() throws {
+        let directory = TemporaryDirectory()
+        let url = try Self.cassette(in: directory)
+        let opened = try CassetteConfiguration.replaying(url, origin: URL(string: "http://127.0.0.1:9999")!, environment: [:]).open()
+        #expect(opened.cassette.interactions.first?.request.url.host == "api.test")
+        #expect(opened.replay?.cassette.interactions.first?.request.url.host == "127.0.0.1")
+    }
 }
