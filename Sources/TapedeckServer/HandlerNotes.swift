@@ -19,6 +19,8 @@ package final class HandlerNotes: Sendable {
 
     /// Behind ``tapeMiss``: handlers may run on any thread.
     private let miss = Mutex<TapeMiss?>(nil)
+    /// Behind ``mounted``.
+    private let chosen = Mutex<[Tape]?>(nil)
 
     /// Creates empty notes (a chain does, once per request).
     package init() {}
@@ -28,5 +30,12 @@ package final class HandlerNotes: Sendable {
     package var tapeMiss: TapeMiss? {
         get { miss.withLock { $0 } }
         set { miss.withLock { $0 = newValue } }
+    }
+
+    /// The tapes of the longest mount that covers the request, once ``MountsHandler`` chose
+    /// them; nil before, or when no mounts handler ran.
+    var mounted: [Tape]? {
+        get { chosen.withLock { $0 } }
+        set { chosen.withLock { $0 = newValue } }
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 ///         request.path == "/health" ? .text(200, "ok\n") : nil
 ///     }
 /// }
-/// let chain: ServerHandlerChain = [.control(deck), HealthHandler(), .tapes(deck), .forward(deck), .unmatched(deck)]
+/// let chain: ServerHandlerChain = [.control(deck), HealthHandler(), .mounts(deck), .tapes(deck), .forward(deck), .unmatched(deck)]
 /// ```
 ///
 /// A handler that passes can leave a note for the ones after it in ``HandlerNotes/current``

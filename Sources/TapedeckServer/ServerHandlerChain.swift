@@ -4,7 +4,7 @@ import Foundation
 /// are not asked. A chain is a handler too (nil when none answered), so chains nest.
 ///
 /// ```swift
-/// let chain: ServerHandlerChain = [.control(deck), .tapes(deck), .forward(deck), .unmatched(deck)]
+/// let chain: ServerHandlerChain = [.control(deck), .mounts(deck), .tapes(deck), .forward(deck), .unmatched(deck)]
 /// let reply = await chain.respond(to: IncomingRequest(method: "GET", target: "/users"))
 /// ```
 package struct ServerHandlerChain: ServerHandler, ExpressibleByArrayLiteral {
@@ -25,7 +25,7 @@ package struct ServerHandlerChain: ServerHandler, ExpressibleByArrayLiteral {
     /// tapes, then the upstream (`--unmatched forward`), then the unmatched answer, which
     /// always answers. A new kind of answer is one more handler in this list.
     package static func standard(for deck: Deck) -> ServerHandlerChain {
-        [.control(deck), .tapes(deck), .forward(deck), .unmatched(deck)]
+        [.control(deck), .mounts(deck), .tapes(deck), .forward(deck), .unmatched(deck)]
     }
 
     /// The answer of the first handler that answers `request`, or nil when none does. The

@@ -1,7 +1,7 @@
 import Foundation
 import Tapedeck
 
-/// Answers from the tapes of the longest mount that covers the path, through each tape's
+/// Answers from the tapes ``MountsHandler`` chose (the longest mount that covers the path), through each tape's
 /// session transport (the same replay, recording, matching and redaction as everywhere
 /// else) with the deck's network conditions played. When no tape answers it passes, noting
 /// why in ``HandlerNotes/tapeMiss``: no tape mounted there, or each tape's mismatch report.
@@ -19,11 +19,12 @@ package struct TapesHandler: ServerHandler {
     /// tape matched.
     package func respond(to incoming: IncomingRequest) async -> ServerReply? {
         guard let deck else { return nil }
-        let all = deck.loadedTapes
-        let longest = all.filter { $0.covers(incoming.path) }.map(\.mount).max { $0.count < $1.count }
-        let chosen = all.filter { $0.mount == longest }
+        let chosen = HandlerNotes.current?.mounted ?? MountsHandler.tapes(for: incoming.path, among: deck.loadedTapes)
         guard let first = chosen.first else {
-            HandlerNotes.current?.tapeMiss = .noTape(report: "no cassette is loaded for \(incoming.path); load one: curl -X POST '\(deck.origin.absoluteString)\(ServerMarker.controlPrefix)load?cassette=PATH'")
+            if HandlerNotes.current?.tapeMiss == nil {
+                HandlerNotes.current?.tapeMiss = .noTape(report: "no cassette is loaded for \(incoming.path); load one: curl -X POST '"
+                    + "\(deck.origin.absoluteString)\(ServerMarker.controlPrefix)load?cassette=PATH'")
+            }
             return nil
         }
         let request: HTTPRequest

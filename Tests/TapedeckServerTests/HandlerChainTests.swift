@@ -224,4 +224,21 @@ struct HandlerChainTests {
         #expect(first.response.status == 404)
         #expect(first.response.headers[ServerMarker.unmatchedHeader] == "1")
     }
+
+    @Test("the mounts handler answers nothing and hands the tapes of the longest covering mount to the tapes handler")
+    func mountsChooseTheLongest() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let deck = try Self.deck(in: directory)
+        let inner = Cassette(interactions: [Self.interaction("/greeting", "hello from the v1 tape")],
+                             metadata: [Cassette.MetadataKey.baseURL: SampleCassettes.origin])
+        let file = try SampleCassettes.write(inner, to: directory, name: "v1.cassette.json")
+        try deck.load(path: file.path, mount: "/v1")
+        let mountsOnly: ServerHandlerChain = [.mounts(deck)]
+        #expect(await mountsOnly.respond(to: Self.get("/v1/greeting")) == nil, "choosing answers nothing")
+        #expect(Self.text(await deck.respond(Self.get("/v1/greeting"))) == "hello from the v1 tape")
+        #expect(Self.text(await deck.respond(Self.get("/greeting"))) == "hello from the tape")
+        #expect(Self.text(await deck.respond(Self.get("/v2/greeting"))).contains("no recorded interaction"),
+                "/v2 is under the root mount, which has no /v2/greeting")
+    }
 }

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Chooses the tapes that may answer a request: those of the longest mount that covers its
+/// path (`--mount /v1=…` before the tapes mounted at `/`). It never answers; it notes the
+/// tapes in ``HandlerNotes/mounted`` for ``TapesHandler``, or, when no tape covers the path,
+/// the miss that tells the user how to load one.
+package struct MountsHandler: ServerHandler {
+    /// The deck whose tapes are chosen from; weak, because the deck keeps its own chain.
+    private weak let deck: Deck?
+
+    /// Creates the mounts step of `deck`.
+    package init(deck: Deck) {
+        self.deck = deck
+    }
+
+    /// Notes the chosen tapes (or the miss) and passes the request on.
+    package func respond(to incoming: IncomingRequest) async -> ServerReply? {
+        guard let deck else { return nil }
+        let chosen = MountsHandler.tapes(for: incoming.path, among: deck.loadedTapes)
+        HandlerNotes.current?.mounted = chosen
+        if chosen.isEmpty {
+            HandlerNotes.current?.tapeMiss = .noTape(report: "no cassette is loaded for \(incoming.path); load one: curl -X POST '"
+                + "\(deck.origin.absoluteString)\(ServerMarker.controlPrefix)load?cassette=PATH'")
+        }
+        return nil
+    }
+
+    /// The tapes of the longest mount among `tapes` that covers `path`, in load order.
+    static func tapes(for path: String, among tapes: [Tape]) -> [Tape] {
+        let longest = tapes.filter { $0.covers(path) }.map(\.mount).max { $0.count < $1.count }
+        return tapes.filter { $0.mount == longest }
+    }
+}
+
+extension ServerHandler where Self == MountsHandler {
+    /// The mount choice of `deck` (``MountsHandler``).
+    package static func mounts(_ deck: Deck) -> MountsHandler {
+        MountsHandler(deck: deck)
+    }
+}
