@@ -115,7 +115,14 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         default:
             break
         }
-        let response = reply.response
+        var response = reply.response
+        // Whatever produced the reply (a cassette, an upstream, a handler), a header that
+        // cannot be sent as is (a name outside the token characters, a value with a line
+        // break) gets the client a 502 with the reason, never a trap or an injected line.
+        if let (_, problem) = response.unsendablePart() {
+            response = HTTPResponse(status: 502, headers: ["Content-Type": "text/plain; charset=utf-8", ServerMarker.errorHeader: "502"],
+                                    body: Data(("the answer cannot be sent: \(problem)\n").utf8))
+        }
         let omitsBody = head.method == .HEAD || response.status == 204 || response.status == 304 || (100..<200).contains(response.status)
         let responseHead = HTTPResponseHead(version: head.version,
                                             status: .custom(code: UInt(max(0, response.status)), reasonPhrase: response.reason),

@@ -36,12 +36,24 @@ struct ControlAPI {
                 try deck.reset()
                 return .json(200, try Self.encode(deck.status))
             case ("load", "POST"):
-                let paths = values("cassette")
-                guard !paths.isEmpty else { return missing("cassette", example: "load?cassette=Sessions/users.cassette.json") }
+                let named = values("cassette")
+                guard !named.isEmpty else { return missing("cassette", example: "load?cassette=Sessions/users.cassette.json") }
+                var paths: [String] = []
+                for path in named {
+                    switch confined(path) {
+                    case .inside(let inside): paths.append(inside)
+                    case .refused(let refusal): return refusal
+                    }
+                }
                 try deck.switchTo(paths: paths, mount: values("mount").first ?? "")
                 return .json(200, try Self.encode(deck.status))
             case ("record/start", "POST"):
-                guard let path = values("cassette").first else { return missing("cassette", example: "record/start?cassette=new.cassette.json&upstream=http://127.0.0.1:8000") }
+                guard let named = values("cassette").first else { return missing("cassette", example: "record/start?cassette=new.cassette.json&upstream=http://127.0.0.1:8000") }
+                let path: String
+                switch confined(named) {
+                case .inside(let inside): path = inside
+                case .refused(let refusal): return refusal
+                }
                 let mode = try RecordMode(parsing: values("mode").first ?? "new", source: "mode=")
                 guard let upstreamText = values("upstream").first ?? deck.options.upstream?.absoluteString,
                       let upstream = URL(string: upstreamText), upstream.host != nil else {
@@ -61,8 +73,38 @@ struct ControlAPI {
         } catch {
             let text = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
             deck.options.log("control: \(incoming.method) \(incoming.target): \(text)")
-            return .text(400, text + "\n", headers: [ServerMarker.errorHeader: "400"])
+            // What a file holds never goes back to the client: only the server's log says why
+            // a cassette could not be read. A bad parameter's own message is safe to return.
+            switch error as? CassetteError {
+            case .malformedJSON?, .invalidField?, .unsupportedVersion?, .unreadable?:
+                return .text(400, "the cassette named could not be read as a cassette; the server's log says why\n",
+                             headers: [ServerMarker.errorHeader: "400"])
+            default:
+                return .text(400, text + "\n", headers: [ServerMarker.errorHeader: "400"])
+            }
         }
+    }
+
+    /// `path` resolved against the cassette folder, when it stays inside it (after `..` and
+    /// symbolic links); else the 403 that says where cassettes may be.
+    private enum Confined {
+        case inside(String)
+        case refused(ServerReply)
+    }
+
+    private func confined(_ path: String) -> Confined {
+        let folder = deck.options.cassetteDirectory.standardizedFileURL.resolvingSymlinksInPath()
+        let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)).standardizedFileURL
+        // Links in the existing part of the path count: resolve the deepest folder that exists.
+        var existing = url.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" { existing = existing.deletingLastPathComponent() }
+        let resolved = existing.resolvingSymlinksInPath().path + String(url.path.dropFirst(existing.path.count))
+        let inside = folder.path == "/" || resolved.hasPrefix(folder.path + "/")
+        guard inside, !path.contains("\0") else {
+            return .refused(.text(403, "cassette path \(Excerpt.of(path)) is outside the folder this server serves from (\(folder.path)); "
+                + "name a cassette under it, or start the server with --cassette-dir\n", headers: [ServerMarker.errorHeader: "403"]))
+        }
+        return .inside(resolved)
     }
 
     private func missing(_ parameter: String, example: String) -> ServerReply {

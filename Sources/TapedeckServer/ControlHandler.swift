@@ -14,7 +14,23 @@ package struct ControlHandler: ServerHandler {
     /// The control answer for a path under `/__tapedeck/` (or `/__tapedeck` itself), else nil.
     package func respond(to request: IncomingRequest) async -> ServerReply? {
         guard let deck, ControlHandler.isControl(request.path) else { return nil }
+        // An absolute-form request for another host's /__tapedeck/ is traffic to proxy, not a command.
+        if request.isAbsoluteForm, let target = URL(string: request.target),
+           !ControlGate(origin: deck.origin, token: "").allowedHosts.contains(Self.hostAndPort(target)) {
+            return nil
+        }
+        if let refusal = ControlGate(origin: deck.origin, token: deck.options.controlToken).refusal(for: request) {
+            deck.options.log("control: refused \(request.method) \(request.path): \(String(decoding: refusal.response.body, as: UTF8.self))"
+                .trimmingCharacters(in: .newlines))
+            return refusal
+        }
         return ControlAPI(deck: deck).respond(request)
+    }
+
+    /// `host:port` of an absolute URL, lower-cased (the port only when given).
+    static func hostAndPort(_ url: URL) -> String {
+        let host = (url.host ?? "").lowercased()
+        return (host.contains(":") ? "[\(host)]" : host) + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// Whether `path` is under the control prefix or is the prefix without its slash.

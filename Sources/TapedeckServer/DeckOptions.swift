@@ -26,6 +26,13 @@ public struct DeckOptions: Sendable {
     public var log: @Sendable (String) -> Void
     /// Read for `TAPEDECK_REDACT`, `TAPEDECK_SECRET_LINT` and the usage directory.
     public var environment: [String: String]
+    /// The token every control endpoint needs, sent as `X-Tapedeck-Token: TOKEN` or
+    /// `Authorization: Bearer TOKEN`: random for each run unless given (`--control-token`).
+    /// Without it, any page a browser opens or any local process could load and record files.
+    public var controlToken: String = DeckOptions.randomToken()
+    /// The folder the cassette paths control endpoints name must stay under (`--cassette-dir`;
+    /// the working directory unless given).
+    public var cassetteDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     /// Whether a proxy stores refused connections, unresolved hosts and timeouts as
     /// interactions (``Tapedeck/TransportFailure``), to replay them as the same failure.
     public var recordFailures = false
@@ -48,5 +55,11 @@ public struct DeckOptions: Sendable {
         self.limits = limits
         self.log = log
         self.environment = environment
+    }
+
+    /// 32 hexadecimal characters from the system's random source.
+    public static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 }

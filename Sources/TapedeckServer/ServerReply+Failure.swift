@@ -16,6 +16,11 @@ extension ServerReply {
             default: break
             }
         }
+        // An upstream answer that cannot be recorded (a header no client could be sent) is the
+        // upstream's fault: a bad gateway, with the reason.
+        if case .invalidField? = error as? CassetteError {
+            return ServerReply.text(502, text + "\n", headers: [ServerMarker.errorHeader: "502"])
+        }
         return ServerReply.text(500, text + "\n", headers: [ServerMarker.errorHeader: "500"])
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Tapedeck
 import TapedeckCurl
 import TapedeckServer
+import TapedeckTestSupport
 import Testing
 
 /// The control endpoints under /__tapedeck/ let one server serve many test cases.
@@ -18,12 +19,23 @@ struct ControlEndpointTests {
             directory = try Proc.temporaryDirectory()
             first = try SampleCassettes.write(SampleCassettes.single(path: "/greeting", text: "hello from the first"), to: directory, name: "first.cassette.json")
             second = try SampleCassettes.write(SampleCassettes.single(path: "/greeting", text: "hello from the second"), to: directory, name: "second.cassette.json")
-            server = try await CassetteServer.serve([first])
+            server = try await CassetteServer.serve([first], options: ControlEndpointTests.scratchOptions())
         }
     }
 
-    static func control(_ server: CassetteServer, _ method: String, _ path: String) async throws -> (status: Int, body: Data) {
-        let result = try await Proc.run(Proc.curl, ["-s", "-X", method, "-w", "\n%{http_code}", server.url.absoluteString + "/__tapedeck/" + path])
+    /// Options whose control endpoints may name cassettes in the test scratch folder.
+    static func scratchOptions(_ base: DeckOptions = DeckOptions()) -> DeckOptions {
+        var options = base
+        options.cassetteDirectory = TestScratch.root
+        return options
+    }
+
+    /// A control request with the server's token (and `extra` curl arguments, which may replace it).
+    static func control(_ server: CassetteServer, _ method: String, _ path: String, token: String? = nil,
+                        extra: [String] = []) async throws -> (status: Int, body: Data) {
+        let header = "X-Tapedeck-Token: \(token ?? server.deck.options.controlToken)"
+        let result = try await Proc.run(Proc.curl, ["-s", "-X", method, "-H", header, "-w", "\n%{http_code}"] + extra
+                                                    + [server.url.absoluteString + "/__tapedeck/" + path])
         let text = result.text
         let split = text.range(of: "\n", options: .backwards)
         let status = Int(text[(split?.upperBound ?? text.endIndex)...]) ?? 0
@@ -72,8 +84,9 @@ struct ControlEndpointTests {
         let missing = try await Self.control(shared.server, "POST", "load")
         #expect(missing.status == 400)
         #expect(String(decoding: missing.body, as: UTF8.self).contains("missing query parameter 'cassette'"))
-        let absent = try await Self.control(shared.server, "POST", "load?cassette=/no/such.cassette.json")
-        #expect(absent.status == 400)
+        let absent = try await Self.control(shared.server, "POST", "load?cassette=" + shared.directory.appendingPathComponent("absent.cassette.json").path)
+        #expect(absent.status == 400, "a missing cassette inside the served folder is a bad request")
+        #expect(try await Self.control(shared.server, "POST", "load?cassette=/no/such.cassette.json").status == 403, "outside it, refused")
         await shared.server.stop()
     }
 
@@ -83,7 +96,7 @@ struct ControlEndpointTests {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
         let file = try SampleCassettes.write(SampleCassettes.single(path: "/greeting", text: "hi"), to: directory)
-        let server = try await CassetteServer.serve([file], options: DeckOptions(live: CurlTransport(options: .init(followRedirects: false))))
+        let server = try await CassetteServer.serve([file], options: Self.scratchOptions(DeckOptions(live: CurlTransport(options: .init(followRedirects: false)))))
         let recording = directory.appendingPathComponent("recorded.cassette.json")
         let started = try await Self.control(server, "POST", "record/start?mode=all&cassette=\(recording.path)&upstream=\(upstream.absoluteString)")
         #expect(started.status == 200, "\(String(decoding: started.body, as: UTF8.self))")
@@ -103,7 +116,7 @@ struct ControlEndpointTests {
 @Suite("One server across test cases", .serialized)
 struct OneServerAcrossTestCases {
     /// Started once for the suite; it lives until the test process ends.
-    static let server = Task { try await CassetteServer.serve([]) }
+    static let server = Task { try await CassetteServer.serve([], options: ControlEndpointTests.scratchOptions()) }
 
     /// Writes `text` as the answer to `/greeting`, switches the shared server to it (the file is
     /// read whole, then removed) and returns what curl gets for `/greeting`, twice.

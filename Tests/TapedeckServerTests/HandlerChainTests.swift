@@ -68,6 +68,13 @@ struct HandlerChainTests {
         IncomingRequest(method: "GET", target: target)
     }
 
+    /// `GET target` addressed to the deck by name, with its control token.
+    static func control(_ target: String, _ deck: Deck) -> IncomingRequest {
+        IncomingRequest(method: "GET", target: target,
+                        headers: HTTPHeaders([HTTPHeader(name: "Host", value: "127.0.0.1:8080"),
+                                              HTTPHeader(name: "X-Tapedeck-Token", value: deck.options.controlToken)]))
+    }
+
     /// The reply's body as text, or `(no reply)`.
     static func text(_ reply: ServerReply?) -> String {
         reply.map { String(decoding: $0.response.body, as: UTF8.self) } ?? "(no reply)"
@@ -129,7 +136,7 @@ struct HandlerChainTests {
         #expect(Self.text(greeting) == "hello from the tape")
         #expect(deck.status.cassettes.first?.played == 1)
 
-        let status = try #require(await chain.respond(to: Self.get("/__tapedeck/status")))
+        let status = try #require(await chain.respond(to: Self.control("/__tapedeck/status", deck)))
         #expect(status.response.headers["Content-Type"] == "application/json", "control still answers before it")
         #expect(page.asked == 2, "asked for /page and /greeting, not for the control path")
     }
@@ -205,7 +212,7 @@ struct HandlerChainTests {
         // The cassette also holds a control path: only the order keeps the tape from answering it.
         let deck = try Self.deck(in: directory, options: options, extra: [Self.interaction("/__tapedeck/status", "from the tape")])
 
-        let status = await deck.respond(Self.get("/__tapedeck/status"))
+        let status = await deck.respond(Self.control("/__tapedeck/status", deck))
         #expect(status.response.headers["Content-Type"] == "application/json", "control answers, not the tape: \(Self.text(status))")
         #expect((try? JSONDecoder().decode(DeckStatus.self, from: status.response.body)) != nil)
 

@@ -4,6 +4,18 @@ extension Cassette {
     /// Reads the cassette file alone (``load(from:maximumFileSize:limits:)`` without the journal).
     static func loadFile(from url: URL, maximumFileSize: Int = Cassette.defaultMaximumFileSize,
                          limits: BodyLimits = BodyLimits()) throws(CassetteError) -> Cassette {
+        let cassette = try decodeFile(from: url, maximumFileSize: maximumFileSize, limits: limits)
+        // No cassette, in any format, may hold a header the server could not send as is.
+        for (index, interaction) in cassette.interactions.enumerated() {
+            if let (pointer, problem) = interaction.unsendableHeader(index: index) {
+                throw .invalidField(path: url.path, pointer: pointer, problem: problem)
+            }
+        }
+        return cassette
+    }
+
+    /// The file's interactions in whichever format it is written.
+    private static func decodeFile(from url: URL, maximumFileSize: Int, limits: BodyLimits) throws(CassetteError) -> Cassette {
         if let format = CassetteFormat(for: url), format != .native {
             return try loadInterop(from: url, format: format, maximumFileSize: maximumFileSize, limits: limits)
         }

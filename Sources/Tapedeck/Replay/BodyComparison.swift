@@ -46,7 +46,7 @@ enum BodyComparison {
             guard start < bytes.count else { return "(ends)" }
             let end = min(bytes.count, offset + 24)
             let slice = bytes[start..<end]
-            let text = String(validating: slice, as: UTF8.self).map { TextEscaping.visible($0) }
+            let text = String(validating: slice, as: UTF8.self).map { TextVisibility.escaped($0) }
                 ?? slice.map { String(format: "%02x", $0) }.joined(separator: " ")
             return (start > 0 ? "…" : "") + "\"" + text + "\"" + (end < bytes.count ? "…" : "")
         }
@@ -54,26 +54,4 @@ enum BodyComparison {
     }
 
     private static func show(_ value: String?) -> String { value.map { "\"\($0)\"" } ?? "(absent)" }
-}
-
-/// Control characters shown as escapes in one-line report excerpts.
-enum TextEscaping {
-    static func visible(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\r": out += "\\r"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\"": out += "\\\""
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\u{%02x}", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
 }

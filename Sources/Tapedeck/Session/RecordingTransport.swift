@@ -115,6 +115,9 @@ public final class RecordingTransport: HTTPTransport, Sendable {
             stored = stored.rewriting(Cassette.originReplacements(from: origin, to: recordedOrigin))
         }
         if let beforeRecord = configuration.beforeRecord { stored = beforeRecord(stored) }
+        if let (pointer, problem) = stored.unsendableHeader(index: store.count) {
+            throw .invalidField(path: url.path, pointer: pointer, problem: "not recorded: " + problem)
+        }
         if configuration.lint {
             let findings = SecretLint.findings(in: stored, index: store.count)
             if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings, context: configuration.wording) }

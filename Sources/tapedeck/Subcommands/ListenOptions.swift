@@ -32,6 +32,14 @@ struct ListenOptions: ParsableArguments {
     @Option(name: .customLong("max-body"), help: ArgumentHelp("Largest request body accepted, in bytes (more gets 413).", valueName: "bytes"))
     var maxBody = 64 * 1024 * 1024
 
+    @Option(name: .customLong("control-token"), help: ArgumentHelp(
+        "The token the /__tapedeck/ control endpoints need (X-Tapedeck-Token); random for each run unless given.", valueName: "token"))
+    var controlToken: String?
+
+    @Option(name: .customLong("cassette-dir"), help: ArgumentHelp(
+        "The folder cassettes named through the control endpoints must be in (default: the working directory).", valueName: "dir"))
+    var cassetteDirectory: String?
+
     @Option(name: .customLong("read-timeout"), help: ArgumentHelp("Seconds a request may take to arrive; slower clients are dropped.", valueName: "seconds"))
     var readTimeout: Double = 30
 
@@ -39,6 +47,12 @@ struct ListenOptions: ParsableArguments {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port; give 1 to 65535, or 0 for a free one") }
         guard maxBody > 0 else { throw ValidationError("--max-body \(maxBody) must be a positive number of bytes") }
         guard readTimeout.isFinite, readTimeout > 0 else { throw ValidationError("--read-timeout \(readTimeout) must be a positive number of seconds") }
+        if let controlToken, controlToken.count < 16 || !controlToken.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) {
+            throw ValidationError("--control-token must be at least 16 letters, digits or -_.~ (it guards the control endpoints)")
+        }
+        if let cassetteDirectory, !FileManager.default.directoryExists(atPath: cassetteDirectory) {
+            throw ValidationError("--cassette-dir '\(cassetteDirectory)' is not a folder")
+        }
         _ = try conditions()
     }
 
@@ -52,4 +66,18 @@ struct ListenOptions: ParsableArguments {
     }
 
     var limits: ServerLimits { ServerLimits(maxBodyBytes: maxBody, readTimeout: readTimeout) }
+
+    /// Sets the listening limits, the conditions and who may use the control endpoints.
+    func apply(to options: inout DeckOptions) throws {
+        options.conditions = try conditions()
+        options.limits = limits
+        if let controlToken { options.controlToken = controlToken }
+        if let cassetteDirectory { options.cassetteDirectory = URL(fileURLWithPath: cassetteDirectory) }
+    }
+
+    /// Whether `host` is a loopback address, reachable from this machine only.
+    static func isLoopback(_ host: String) -> Bool {
+        let lower = host.lowercased()
+        return lower == "localhost" || lower == "::1" || lower == "[::1]" || lower.hasPrefix("127.")
+    }
 }

@@ -70,8 +70,7 @@ extension TapedeckCommand {
             var options = DeckOptions(live: CurlTransport(options: .init(timeout: timeout, followRedirects: false)), log: ServerLog.standardError)
             options.matcher = try matcher()
             options.recordFailures = recordFailures
-            options.conditions = try listen.conditions()
-            options.limits = listen.limits
+            try listen.apply(to: &options)
             let server: CassetteServer
             do {
                 let resolved = try RecordMode.resolve(mode.flatMap(RecordMode.init(rawValue:)))
@@ -82,7 +81,7 @@ extension TapedeckCommand {
                 throw ExitCode(ExitStatus.transport)
             }
             try await ServerRunner.run(server, banner: "proxying \(server.url.absoluteString) → \(upstream), recording into \(record)",
-                                       portFile: listen.portFile)
+                                       portFile: listen.portFile, host: listen.host)
         }
     }
 }

@@ -72,8 +72,7 @@ extension TapedeckCommand {
             if options.unmatched == .forward, options.upstream == nil {
                 throw ValidationError("--unmatched forward needs --upstream URL, e.g. --upstream http://127.0.0.1:8000")
             }
-            options.conditions = try listen.conditions()
-            options.limits = listen.limits
+            try listen.apply(to: &options)
             return options
         }
 
@@ -88,7 +87,7 @@ extension TapedeckCommand {
             }
             let count = cassettes.count + mounts.count
             try await ServerRunner.run(server, banner: "serving \(count) cassette\(count == 1 ? "" : "s") at \(server.url.absoluteString)",
-                                       portFile: listen.portFile)
+                                       portFile: listen.portFile, host: listen.host)
         }
     }
 }

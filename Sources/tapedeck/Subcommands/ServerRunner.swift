@@ -11,14 +11,24 @@ import TapedeckServer
 /// summary and exits 0; a second signal exits at once.
 enum ServerRunner {
     @MainActor
-    static func run(_ server: CassetteServer, banner: String, portFile: String?) async throws {
+    static func run(_ server: CassetteServer, banner: String, portFile: String?, host: String) async throws {
+        let token = server.deck.options.controlToken
         if let portFile {
-            do { try Data("\(server.listener.port)\n".utf8).write(to: URL(fileURLWithPath: portFile), options: .atomic) } catch {
+            do {
+                try Data("\(server.listener.port)\n".utf8).write(to: URL(fileURLWithPath: portFile), options: .atomic)
+                // The token beside it, readable by the owner only, for scripts and test runners.
+                try OutputPath.write(Data((token + "\n").utf8), to: URL(fileURLWithPath: portFile + ".token"))
+            } catch {
                 await server.stop()
-                throw ValidationError("cannot write --port-file '\(portFile)': \(error.localizedDescription)")
+                throw ValidationError("cannot write --port-file '\(portFile)' and its .token file: \(error.localizedDescription)")
             }
         }
+        if !ListenOptions.isLoopback(host) {
+            Console.warning("listening on \(host), not loopback: every cassette it serves (recorded responses, with whatever they "
+                + "hold) and the traffic it proxies are reachable from other machines; the control endpoints still need the token")
+        }
         Console.write(banner + "\n")
+        Console.write("control: curl -H 'X-Tapedeck-Token: \(token)' \(server.url.absoluteString)/__tapedeck/status\n")
         Console.flush()
         await waitForSignal()
         let summary = await server.stop()

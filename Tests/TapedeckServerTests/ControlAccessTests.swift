@@ -1,0 +1,77 @@
+import Foundation
+import Tapedeck
+import TapedeckServer
+import TapedeckTestSupport
+import Testing
+
+/// Who may use the control endpoints, and what they may touch: the run's token, requests
+/// addressed to this server by name and from no other web origin, cassette paths inside the
+/// served folder, and errors that never show what a file holds.
+@Suite("Control endpoint access", .serialized)
+struct ControlAccessTests {
+    static func server(in directory: URL) async throws -> (CassetteServer, URL) {
+        let cassette = try SampleCassettes.write(SampleCassettes.single(path: "/greeting", text: "hello"), to: directory, name: "served.cassette.json")
+        var options = DeckOptions(environment: [:])
+        options.cassetteDirectory = directory
+        return (try await CassetteServer.serve([cassette], options: options), cassette)
+    }
+
+    @Test("no token, a wrong token, another Host or another web origin is refused, and the served cassettes stay")
+    func refusals() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let (server, _) = try await Self.server(in: directory)
+        let port = server.url.port ?? 0
+        let noToken = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+                                                      server.url.absoluteString + "/__tapedeck/reset"])
+        #expect(noToken.text == "401")
+        #expect(try await ControlEndpointTests.control(server, "GET", "status", token: String(repeating: "0", count: 32)).status == 401)
+        let rebound = try await ControlEndpointTests.control(server, "POST", "reset", extra: ["-H", "Host: evil.example:\(port)"])
+        #expect(rebound.status == 421, "a DNS-rebound name is not this server")
+        let page = try await ControlEndpointTests.control(server, "POST", "reset", extra: ["-H", "Origin: http://evil.example"])
+        #expect(page.status == 403, "a page of another origin cannot post to the control endpoints")
+        let local = try await ControlEndpointTests.control(server, "GET", "status", extra: ["-H", "Host: localhost:\(port)"])
+        #expect(local.status == 200, "loopback's other names are this server")
+        #expect(!String(decoding: noToken.stdout, as: UTF8.self).contains(server.deck.options.controlToken))
+        #expect(try await Proc.run(Proc.curl, ["-s", server.url.absoluteString + "/greeting"]).text == "hello")
+        _ = await server.stop()
+    }
+
+    @Test("cassette paths outside the served folder are refused, and nothing is created there")
+    func confinement() async throws {
+        let directory = try Proc.temporaryDirectory()
+        let outside = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory); Proc.cleanUp(outside) }
+        let (server, _) = try await Self.server(in: directory)
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("escape"), withDestinationURL: outside)
+        for path in [outside.appendingPathComponent("evil.sh").path, "../" + outside.lastPathComponent + "/evil.json", "escape/evil.json",
+                     "/etc/passwd"] {
+            let started = try await ControlEndpointTests.control(server, "POST", "record/start?cassette=\(path)&upstream=http://127.0.0.1:9")
+            #expect(started.status == 403, "\(path): \(String(decoding: started.body, as: UTF8.self))")
+            let loaded = try await ControlEndpointTests.control(server, "POST", "load?cassette=\(path)")
+            #expect(loaded.status == 403, "\(path)")
+            #expect(!String(decoding: loaded.body, as: UTF8.self).contains("root:"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+        #expect(try await Proc.run(Proc.curl, ["-s", server.url.absoluteString + "/greeting"]).text == "hello", "the served cassette stayed")
+        _ = await server.stop()
+    }
+
+    @Test("a file inside that is not a cassette is refused without quoting a byte of it")
+    func noContentInErrors() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let (server, _) = try await Self.server(in: directory)
+        try Data(#"{"interactions": [{"request": {"method": "GET", "url": "SECRET-VALUE-IN-FILE"}}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("notes.json"))
+        try Data("PRIVATE KEY material".utf8).write(to: directory.appendingPathComponent("key.txt"))
+        for name in ["notes.json", "key.txt"] {
+            let loaded = try await ControlEndpointTests.control(server, "POST", "load?cassette=\(name)")
+            let text = String(decoding: loaded.body, as: UTF8.self)
+            #expect(loaded.status == 400, "\(text)")
+            #expect(!text.contains("SECRET-VALUE") && !text.contains("PRIVATE") && !text.contains("found '"), "\(text)")
+        }
+        #expect(try await Proc.run(Proc.curl, ["-s", server.url.absoluteString + "/greeting"]).text == "hello")
+        _ = await server.stop()
+    }
+}
