@@ -13,14 +13,18 @@ struct ControlGate {
 
     /// The refusal for `request`, or nil when it may go on.
     func refusal(for request: IncomingRequest) -> ServerReply? {
-        let allowed = allowedHosts
-        guard let host = request.headers["Host"]?.lowercased(), allowed.contains(host) else {
-            return .text(421, "the control endpoints answer requests addressed to this server only (Host: \(allowed.first ?? "")); "
+        guard let host = request.headers["Host"], accepts(host) else {
+            return .text(421, "the control endpoints answer requests addressed to this server only (Host: \(shownAddress)); "
                 + "this one names \(Excerpt.of(request.headers["Host"] ?? "no host"))\n", headers: [ServerMarker.errorHeader: "421"])
         }
-        if let origin = request.headers["Origin"]?.lowercased(), !allowed.contains(where: { "http://\($0)" == origin || "https://\($0)" == origin }) {
-            return .text(403, "the control endpoints do not answer requests from web pages of another origin (\(Excerpt.of(origin)))\n",
-                         headers: [ServerMarker.errorHeader: "403"])
+        if let origin = request.headers["Origin"] {
+            let url = URL(string: origin)
+            let scheme = url?.scheme?.lowercased() ?? ""
+            guard let url, ["http", "https"].contains(scheme),
+                  accepts(ControlHandler.hostAndPort(url) + (url.port == nil ? ":\(scheme == "https" ? 443 : 80)" : "")) else {
+                return .text(403, "the control endpoints do not answer requests from web pages of another origin (\(Excerpt.of(origin)))\n",
+                             headers: [ServerMarker.errorHeader: "403"])
+            }
         }
         guard let sent = Self.sentToken(request.headers), Self.equal(sent, token) else {
             return .text(401, "the control endpoints need the token this server printed when it started: "
@@ -30,17 +34,41 @@ struct ControlGate {
         return nil
     }
 
-    /// `host:port` names this server answers to: its origin's, and for a loopback origin the
-    /// other loopback spellings.
-    var allowedHosts: [String] {
-        let host = (origin.host ?? "127.0.0.1").lowercased()
-        let port = origin.port.map { ":\($0)" } ?? ""
-        let shown = host.contains(":") ? "[\(host)]" : host
-        var hosts = ["\(shown)\(port)"]
-        if ["127.0.0.1", "localhost", "::1"].contains(host) {
-            hosts += ["127.0.0.1\(port)", "localhost\(port)", "[::1]\(port)"].filter { $0 != hosts[0] }
+    /// `host:port` as the server prints it.
+    var shownAddress: String { ControlHandler.hostAndPort(origin) }
+
+    /// Whether a `Host` value (`name:port`) addresses this server. The port must be its port.
+    /// The name must be its own; for a loopback server also `localhost` or a loopback
+    /// address; for one listening on every address (`0.0.0.0`, `::`) any IP address or
+    /// `localhost`. A DNS name other than its own never is: that is how rebinding gets in.
+    func accepts(_ hostHeader: String) -> Bool {
+        let (name, port) = Self.split(hostHeader.lowercased())
+        let ownName = (origin.host ?? "127.0.0.1").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let defaultPort = origin.scheme == "https" ? 443 : 80
+        guard (port ?? defaultPort) == (origin.port ?? defaultPort) else { return false }
+        if name == ownName { return true }
+        let loopback = name == "localhost" || name == "::1" || Self.isIPv4(name) && name.hasPrefix("127.")
+        if Self.isLoopback(ownName) { return loopback }
+        if ownName == "0.0.0.0" || ownName == "::" { return loopback || Self.isIPv4(name) || name.contains(":") }
+        return false
+    }
+
+    static func isLoopback(_ name: String) -> Bool { name == "localhost" || name == "::1" || (isIPv4(name) && name.hasPrefix("127.")) }
+
+    static func isIPv4(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isNumber) && Int($0).map { $0 <= 255 } == true }
+    }
+
+    /// `name` and port of `host[:port]` or `[v6][:port]` (port nil when absent).
+    static func split(_ value: String) -> (name: String, port: Int?) {
+        if value.hasPrefix("["), let close = value.firstIndex(of: "]") {
+            let name = String(value[value.index(after: value.startIndex)..<close])
+            let rest = value[value.index(after: close)...]
+            return (name, rest.hasPrefix(":") ? Int(rest.dropFirst()) : nil)
         }
-        return hosts
+        guard let colon = value.lastIndex(of: ":"), value.firstIndex(of: ":") == colon else { return (value, nil) }
+        return (String(value[..<colon]), Int(value[value.index(after: colon)...]))
     }
 
     /// The token from `X-Tapedeck-Token`, or from `Authorization: Bearer`.

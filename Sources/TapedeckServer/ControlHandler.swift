@@ -16,7 +16,7 @@ package struct ControlHandler: ServerHandler {
         guard let deck, ControlHandler.isControl(request.path) else { return nil }
         // An absolute-form request for another host's /__tapedeck/ is traffic to proxy, not a command.
         if request.isAbsoluteForm, let target = URL(string: request.target),
-           !ControlGate(origin: deck.origin, token: "").allowedHosts.contains(Self.hostAndPort(target)) {
+           !ControlGate(origin: deck.origin, token: "").accepts(Self.hostAndPort(target) + (target.port == nil ? ":80" : "")) {
             return nil
         }
         if let refusal = ControlGate(origin: deck.origin, token: deck.options.controlToken).refusal(for: request) {

@@ -1,6 +1,6 @@
 import Foundation
 import Tapedeck
-import TapedeckServer
+@testable import TapedeckServer
 import TapedeckTestSupport
 import Testing
 
@@ -73,5 +73,19 @@ struct ControlAccessTests {
         }
         #expect(try await Proc.run(Proc.curl, ["-s", server.url.absoluteString + "/greeting"]).text == "hello")
         _ = await server.stop()
+    }
+
+    @Test("which Host values address the server: its own name, loopback's names, any address when it listens on all; never a DNS name")
+    func hostRule() throws {
+        let loopback = ControlGate(origin: try #require(URL(string: "http://127.0.0.1:8080")), token: "t")
+        for host in ["127.0.0.1:8080", "localhost:8080", "[::1]:8080", "127.0.0.2:8080"] { #expect(loopback.accepts(host), "\(host)") }
+        for host in ["evil.example:8080", "127.0.0.1:9090", "127.0.0.1", "192.168.1.5:8080", "localhost.evil.example:8080"] {
+            #expect(!loopback.accepts(host), "\(host)")
+        }
+        let everywhere = ControlGate(origin: try #require(URL(string: "http://0.0.0.0:8080")), token: "t")
+        for host in ["127.0.0.1:8080", "10.0.2.2:8080", "[fe80::1]:8080", "localhost:8080"] { #expect(everywhere.accepts(host), "\(host)") }
+        for host in ["evil.example:8080", "10.0.2.2:9999", "1.2.3.4.evil:8080"] { #expect(!everywhere.accepts(host), "\(host)") }
+        let named = ControlGate(origin: try #require(URL(string: "http://dev.local:80")), token: "t")
+        #expect(named.accepts("dev.local") && named.accepts("DEV.local:80") && !named.accepts("127.0.0.1:80"))
     }
 }

@@ -114,6 +114,23 @@ enum CassetteBench {
             // Best of 5 passes: the machine is shared, and the fastest pass is the least disturbed.
             let best = (0..<5).map { _ in ContinuousClock().measure { for probe in probes { _ = replay.lookup(probe) } } }.min() ?? .zero
             fields.append(("us_per_lookup_\(size)", String(format: "%.2f", seconds(best) * 1e6 / Double(probes.count))))
+            // The same with a credential in every query, as a client sends its one API key:
+            // recorded redacted, sent real, so each lookup takes the redacting path (no index
+            // hit as sent).
+            let redacted = Cassette(interactions: interactions(size, bodyBytes: 60).map { interaction in
+                var copy = interaction
+                copy.request.url = URL(string: interaction.request.url.absoluteString + "&api_key=%3CREDACTED%3E") ?? interaction.request.url
+                return copy
+            })
+            let redactedReplay = ReplayTransport(cassette: redacted, configuration: CassetteConfiguration(URL(fileURLWithPath: "<memory>"),
+                                                                                                        allowRepeats: true, environment: [:]))
+            let keyed = (0..<10_000).map { index in
+                let recorded = cassette.interactions[(index * 7919) % size].request
+                return HTTPRequest(method: recorded.method, url: URL(string: recorded.url.absoluteString + "&api_key=live-key-0123456789") ?? recorded.url,
+                                   headers: recorded.headers)
+            }
+            let slow = (0..<5).map { _ in ContinuousClock().measure { for probe in keyed { _ = redactedReplay.lookup(probe) } } }.min() ?? .zero
+            fields.append(("us_per_redacted_lookup_\(size)", String(format: "%.2f", seconds(slow) * 1e6 / Double(keyed.count))))
         }
         return json(fields)
     }

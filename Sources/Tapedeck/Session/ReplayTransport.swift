@@ -97,14 +97,20 @@ public final class ReplayTransport: HTTPTransport, Sendable {
             if !found.isEmpty { secrets.learn(found) }
             chosen = uses.withLock { uses in
                 var position: Int? = first
+                var last = first
                 while let current = position {
                     if uses[current] == 0 {
                         uses[current] = 1
                         return current
                     }
+                    last = current
                     position = index.next(after: current)
                 }
-                return nil
+                // Repeating the last exact match here is what the slow path would choose, unless
+                // a placeholder pattern could still be unplayed: then it decides.
+                guard configuration.allowRepeats, !index.hasPatterns else { return nil }
+                uses[last] += 1
+                return last
             }
         }
         // A miss, or an exact key whose interactions are all played: the recorded requests this
