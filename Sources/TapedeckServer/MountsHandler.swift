@@ -18,11 +18,14 @@ package struct MountsHandler: ServerHandler {
         guard let deck else { return nil }
         let chosen = MountsHandler.tapes(for: incoming.path, among: deck.loadedTapes)
         HandlerNotes.current?.mounted = chosen
-        if chosen.isEmpty {
-            HandlerNotes.current?.tapeMiss = .noTape(report: "no cassette is loaded for \(incoming.path); load one: curl -X POST '"
-                + "\(deck.origin.absoluteString)\(ServerMarker.controlPrefix)load?cassette=PATH'")
-        }
+        if chosen.isEmpty { HandlerNotes.current?.tapeMiss = MountsHandler.noTape(for: incoming.path, origin: deck.origin) }
         return nil
+    }
+
+    /// The miss when no tape covers `path`: how to load one.
+    static func noTape(for path: String, origin: URL) -> TapeMiss {
+        .noTape(report: "no cassette is loaded for \(path); load one: curl -X POST '"
+            + "\(origin.absoluteString)\(ServerMarker.controlPrefix)load?cassette=PATH'")
     }
 
     /// The tapes of the longest mount among `tapes` that covers `path`, in load order.

@@ -22,8 +22,7 @@ package struct TapesHandler: ServerHandler {
         let chosen = HandlerNotes.current?.mounted ?? MountsHandler.tapes(for: incoming.path, among: deck.loadedTapes)
         guard let first = chosen.first else {
             if HandlerNotes.current?.tapeMiss == nil {
-                HandlerNotes.current?.tapeMiss = .noTape(report: "no cassette is loaded for \(incoming.path); load one: curl -X POST '"
-                    + "\(deck.origin.absoluteString)\(ServerMarker.controlPrefix)load?cassette=PATH'")
+                HandlerNotes.current?.tapeMiss = MountsHandler.noTape(for: incoming.path, origin: deck.origin)
             }
             return nil
         }

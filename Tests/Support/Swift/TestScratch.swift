@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TapedeckTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
