@@ -105,7 +105,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func write(_ reply: ServerReply, context: ChannelHandlerContext, head: HTTPRequestHead) {
-        let keepAlive = head.isKeepAlive
+        // A handler that answers `Connection: close` ends the connection after its answer.
+        let keepAlive = head.isKeepAlive && reply.response.headers["Connection"]?.lowercased() != "close"
         switch reply.fault {
         case .hang:
             return

@@ -22,6 +22,8 @@ public final class Deck: Sendable {
     public let origin: URL
     private let tapes: Mutex<[Tape]>
     private let recent = Mutex<[String]>([])
+    /// How often each distinct unmatched request (redacted summary) was seen.
+    private let seenUnmatched = Mutex<[String: Int]>([:])
     private let unmatchedCount = Atomic<Int>(0)
     private let plan: FaultPlan
 
@@ -186,13 +188,36 @@ public final class Deck: Sendable {
 
     /// Counts `incoming` as unmatched for ``status`` and ``finish()``, keeping the summaries
     /// (`METHOD target`) of the last ``keptMismatches``.
-    func countUnmatched(_ incoming: IncomingRequest) {
+    /// Returns how many times this summary was counted before (0 the first time), so the log
+    /// can print a full report once per distinct request and a counted line after that.
+    @discardableResult
+    func countUnmatched(_ incoming: IncomingRequest) -> Int {
         unmatchedCount.add(1, ordering: .relaxed)
-        let summary = "\(incoming.method) \(incoming.target)"
+        let summary = Deck.redactedSummary(incoming)
         recent.withLock { recent in
             recent.append(summary)
             if recent.count > Deck.keptMismatches { recent.removeFirst(recent.count - Deck.keptMismatches) }
         }
+        return seenUnmatched.withLock { seen in
+            let before = seen[summary] ?? 0
+            // Bounded: past this many distinct requests, each is reported in full once more.
+            if before == 0, seen.count >= Deck.keptDistinctMismatches { seen.removeAll(keepingCapacity: true) }
+            seen[summary] = before + 1
+            return before
+        }
+    }
+
+    /// How many distinct unmatched requests the log remembers having reported in full.
+    static let keptDistinctMismatches = 10_000
+
+    /// `METHOD target` with credentials in the target replaced, as cassettes redact them: what
+    /// ``status`` and the log show of a request (one redaction for every channel).
+    static func redactedSummary(_ incoming: IncomingRequest) -> String {
+        guard let url = URL(string: "http://summary.local" + incoming.pathAndQuery) else { return "\(incoming.method) (unreadable target)" }
+        let redacted = Redactor.standard.redact(HTTPRequest(url: url)).url
+        let path = redacted.path(percentEncoded: true)
+        let query = redacted.query(percentEncoded: true).map { "?" + $0 } ?? ""
+        return "\(incoming.method) \(path.isEmpty ? "/" : path)\(query)"
     }
 
     /// `scheme://host[:port]` of `url`, an IPv6 host in brackets.

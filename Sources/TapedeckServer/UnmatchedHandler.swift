@@ -24,9 +24,14 @@ package struct UnmatchedHandler: ServerHandler {
 
     /// The unmatched answer to `request`, counted and logged.
     package func answer(_ request: IncomingRequest) -> ServerReply {
-        let report = HandlerNotes.current?.tapeMiss?.report ?? "nothing on this server answers \(request.method) \(request.target)"
-        deck?.countUnmatched(request)
-        options.log("unmatched: " + report)
+        let report = HandlerNotes.current?.tapeMiss?.report ?? "nothing on this server answers \(Deck.redactedSummary(request))"
+        let before = deck?.countUnmatched(request) ?? 0
+        // The full report once per distinct request; a flood of the same one is a counted line.
+        if before == 0 {
+            options.log("unmatched: " + report)
+        } else if before < 10 || (before + 1).isMultiple(of: 100) {
+            options.log("unmatched again (\(before + 1)×): \(Deck.redactedSummary(request)); the report above still applies")
+        }
         let status: Int
         if case .status(let code) = options.unmatched { status = code } else { status = 404 }
         return ServerReply.text(status, report + "\n", headers: [ServerMarker.unmatchedHeader: "1"])

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// A size typed on the command line: `1048576`, `512K`, `100M`, `2G` (powers of 1024).
-struct ByteSize: ExpressibleByArgument, Sendable {
+struct ByteSize: ExpressibleByArgument, Sendable, CustomStringConvertible {
     var bytes: Int
 
     init(bytes: Int) { self.bytes = bytes }
@@ -25,4 +25,12 @@ struct ByteSize: ExpressibleByArgument, Sendable {
     }
 
     static var defaultValueDescription: String { "100M" }
+
+    /// As typed: `100M`, `512K`, `2G`, or the bytes (what `--help` shows as the default).
+    var description: String {
+        for (suffix, value) in [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)] where bytes >= value && bytes.isMultiple(of: value) {
+            return "\(bytes / value)\(suffix)"
+        }
+        return String(bytes)
+    }
 }

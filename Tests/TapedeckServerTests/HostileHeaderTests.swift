@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Tapedeck
 @testable import TapedeckServer
 import TapedeckTestSupport
@@ -52,4 +53,46 @@ struct HostileHeaderTests {
         let stored = FileManager.default.fileExists(atPath: cassette.path) ? try Cassette.load(from: cassette).interactions.count : 0
         #expect(stored == 0, "nothing was recorded")
     }
+
+    @Test("CONNECT gets 501 with the reason and the connection closes, instead of a URL error on an open connection")
+    func connect() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let cassette = try SampleCassettes.write(Cassette(interactions: []), to: directory, name: "empty.cassette.json")
+        let server = try await CassetteServer.serve([cassette], options: DeckOptions(environment: [:]))
+        let result = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_connect}", "--max-time", "5",
+                                                     "-x", server.url.absoluteString, "https://api.example/"])
+        #expect(result.text == "501", "curl's tunnel gets the answer at once: \(result.text) \(result.stderr)")
+        let raw = try await Proc.run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(server.url.port ?? 0); "
+            + "printf 'CONNECT api.example:443 HTTP/1.1\\r\\nHost: api.example:443\\r\\n\\r\\n' >&3; timeout 5 cat <&3"])
+        #expect(raw.text.hasPrefix("HTTP/1.1 501") && raw.text.contains("does not intercept HTTPS"), "\(raw.text)")
+        #expect(raw.status == 0, "the server closed the connection (cat ended before its timeout)")
+        _ = await server.stop()
+    }
+
+    @Test("a flood of one unmatched request logs its report once, then counted lines; status shows it redacted")
+    func boundedLog() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let lines = LogLines()
+        let cassette = try SampleCassettes.write(SampleCassettes.single(path: "/greeting", text: "hi"), to: directory, name: "one.cassette.json")
+        let server = try await CassetteServer.serve([cassette], options: DeckOptions(log: { lines.append($0) }, environment: [:]))
+        for _ in 0..<30 {
+            _ = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", server.url.absoluteString + "/nope?api_key=sk_live_0123456789abcdef"])
+        }
+        let logged = lines.all
+        #expect(logged.filter { $0.hasPrefix("unmatched: ") }.count == 1, "\(logged)")
+        #expect(logged.filter { $0.hasPrefix("unmatched again") }.count == 9, "the 2nd to 10th, then every 100th")
+        #expect(!logged.joined().contains("sk_live_0123456789abcdef"))
+        #expect(server.deck.status.lastMismatches.allSatisfy { !$0.contains("sk_live") && $0.contains("%3CREDACTED%3E") },
+                "\(server.deck.status.lastMismatches)")
+        _ = await server.stop()
+    }
+}
+
+/// Log lines a server wrote, kept for a test.
+final class LogLines: Sendable {
+    private let storage = Mutex<[String]>([])
+    func append(_ line: String) { storage.withLock { $0.append(line) } }
+    var all: [String] { storage.withLock { $0 } }
 }
