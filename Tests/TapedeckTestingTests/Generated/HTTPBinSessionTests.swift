@@ -34,7 +34,7 @@ struct HTTPBinSessionTests {
         request2.httpMethod = "POST"
         request2.setValue("application/json, */*;q=0.5", forHTTPHeaderField: "Accept")
         request2.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request2.httpBody = Data(#"{"name":"Ada"}"#.utf8)
+        request2.httpBody = Data("{\"name\":\"Ada\"}".utf8)
         let (data2, answer2) = try await session.data(for: request2)
         let response2 = try #require(answer2 as? HTTPURLResponse)
         #expect(response2.statusCode < 300)
