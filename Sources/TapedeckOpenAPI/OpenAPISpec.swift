@@ -1,4 +1,6 @@
 import Foundation
+import Tapedeck
+import Yams
 import OpenAPIKit
 
 /// An OpenAPI document read for checking cassettes: 3.1 as it is, 3.0 converted to the 3.1 model.
@@ -33,6 +35,11 @@ package struct OpenAPISpec: Sendable {
 
     /// Reads a YAML or JSON OpenAPI 3.0 or 3.1 document from `text`; `path` names it in errors.
     package static func parse(_ text: String, path: String) throws(OpenAPISpecError) -> OpenAPISpec {
+        // Decoding expands every alias: a document that would grow past the bound is refused
+        // before any value is built (a few hundred bytes of nested aliases reach gigabytes).
+        if text.contains("*"), let node = try? Yams.compose(yaml: text), YAMLExpansion.exceeds(node) {
+            throw .invalid(path: path, reason: YAMLExpansion.problem(in: text, file: path))
+        }
         let version: String
         do {
             version = try OpenAPIDocumentReader.version(of: text)

@@ -34,7 +34,7 @@ struct YAMLCursor {
                               + "levels, so this file is damaged or hostile: fix or re-record it")
         }
         do {
-            guard let node = try Yams.compose(yaml: text, .basic) else {
+            guard let node = try YAMLExpansion.composeBounded(text, file: file) else {
                 throw InteropError.malformed(file: file, path: "(document)", problem: "the file is empty")
             }
             return YAMLCursor(node: node, path: "", file: file)

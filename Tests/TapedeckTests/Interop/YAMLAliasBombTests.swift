@@ -1,0 +1,39 @@
+import Foundation
+@testable import Tapedeck
+import Testing
+
+/// A few hundred bytes of nested YAML aliases expand to hundreds of millions of nodes; every
+/// YAML reader refuses such a file, naming it and the alias, before building any value.
+@Suite("YAML alias bombs")
+struct YAMLAliasBombTests {
+    /// Nine levels of nine aliases: about 387 million nodes once expanded, under 700 bytes.
+    static func bomb(root: String) -> String {
+        var lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+        for level in 1...8 { lines.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]") }
+        return lines.joined(separator: "\n") + "\n" + root + "\n"
+    }
+
+    @Test("vcrpy and cassetter cassettes with an alias bomb are refused, naming the file and the alias")
+    func cassettes() throws {
+        let directory = TemporaryDirectory()
+        for (name, root) in [("bomb.yaml", "interactions: *a8"), ("bomb.cassetter.yaml", "version: 1\ninteractions: *a8")] {
+            let url = directory.file(name)
+            let text = Self.bomb(root: root)
+            #expect(text.utf8.count < 800)
+            try Data(text.utf8).write(to: url)
+            #expect {
+                try Cassette.load(from: url)
+            } throws: { error in
+                let message = (error as? CassetteError)?.errorDescription ?? "\(error)"
+                return message.contains("aliases expand it to more than") && message.contains("*a0 (line 2)") && message.contains(name)
+            }
+        }
+    }
+
+    @Test("the bound counts expanded nodes and stops at the limit; ordinary documents pass")
+    func bound() throws {
+        let node = try #require(try YAMLExpansion.composeBounded("a: &a [1, 2]\nb: [*a, *a]\n", file: "ok.yaml"))
+        #expect(!YAMLExpansion.exceeds(node))
+        #expect(YAMLExpansion.exceeds(node, limit: 5))
+    }
+}
