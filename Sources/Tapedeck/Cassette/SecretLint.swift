@@ -15,7 +15,8 @@ public enum SecretLint {
         public var interaction: Int
         /// Where it is: `request header Authorization`, `request query api_key`, `response body /token`.
         public var field: String
-        /// What it looks like: `bearer token`, `JWT` or `key-like value`.
+        /// What it looks like: `bearer token`, `JWT`, `key-like value`, or a vendor format (`GitHub token`, `Slack token`,
+        /// `Stripe live key`, `AWS access key ID`, `GitLab token`, `PEM private key`).
         public var kind: String
         /// The start of the value, shortened so the report does not leak it.
         public var excerpt: String
@@ -86,6 +87,7 @@ public enum SecretLint {
                 if !item.value.isEmpty, !isPlaceholder(item.value) { add("\(side) query \(item.name)", "key-like value", item.value) }
             }
             if let jwt = firstJWT(in: url.absoluteString) { add("\(side) URL", "JWT", jwt) }
+            if let vendor = vendorSecret(in: url.absoluteString) { add("\(side) URL", vendor.kind, vendor.value) }
             for field in headers {
                 if let kind = headerKind(field) { add("\(side) header \(field.name)", kind, field.value) }
             }
@@ -99,6 +101,7 @@ public enum SecretLint {
         if isPlaceholder(value) { return nil }
         if let token = bearerToken(in: value), !isPlaceholder(token) { return "bearer token" }
         if firstJWT(in: value) != nil { return "JWT" }
+        if let vendor = vendorSecret(in: value) { return vendor.kind }
         let lower = field.name.lowercased()
         let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "x-api-key", "api-key", "x-auth-token", "x-access-token"]
         if credentialHeaders.contains(lower) || (Redactor.isKeyLike(lower) && !lower.hasPrefix("x-csrf")) {
@@ -118,6 +121,8 @@ public enum SecretLint {
                     found.append(Finding(interaction: index, field: "\(side) body \(leaf.pointer)", kind: "bearer token", excerpt: mask(string)))
                 } else if let jwt = firstJWT(in: string) {
                     found.append(Finding(interaction: index, field: "\(side) body \(leaf.pointer)", kind: "JWT", excerpt: mask(jwt)))
+                } else if let vendor = vendorSecret(in: string) {
+                    found.append(Finding(interaction: index, field: "\(side) body \(leaf.pointer)", kind: vendor.kind, excerpt: mask(vendor.value)))
                 } else if jsonSecretKeys.contains(key) || Redactor.isKeyLike(key) {
                     found.append(Finding(interaction: index, field: "\(side) body \(leaf.pointer)", kind: "key-like value", excerpt: mask(string)))
                 }
@@ -138,6 +143,8 @@ public enum SecretLint {
             found.append(Finding(interaction: index, field: "\(side) body", kind: "JWT", excerpt: mask(jwt)))
         } else if let token = bearerToken(in: text), !isPlaceholder(token) {
             found.append(Finding(interaction: index, field: "\(side) body", kind: "bearer token", excerpt: mask("Bearer " + token)))
+        } else if let vendor = vendorSecret(in: text) {
+            found.append(Finding(interaction: index, field: "\(side) body", kind: vendor.kind, excerpt: mask(vendor.value)))
         }
         return found
     }

@@ -1,0 +1,41 @@
+import Foundation
+@testable import Tapedeck
+import Testing
+
+@Suite("The secret lint knows vendors' token formats")
+struct VendorTokenLintTests {
+    static let samples: [(String, String)] = [
+        ("GitHub token", "ghp_" + String(repeating: "a1B2", count: 9)),
+        ("Slack token", "xoxb-1234567890-0987654321-" + String(repeating: "z", count: 24)),
+        ("Stripe live key", "sk_live_" + String(repeating: "4eC39HqLyjWDarjtT1zdp7dc", count: 1)),
+        ("AWS access key ID", "AKIA" + "IOSFODNN7EXAMPLE"),
+        ("GitLab token", "glpat-" + String(repeating: "x9Y8", count: 5)),
+        ("PEM private key", "-----BEGIN RSA PRIVATE KEY-----"),
+    ]
+
+    static func interaction(body: String, contentType: String = "text/plain", header: (String, String)? = nil) -> Interaction {
+        var headers: HTTPHeaders = ["Content-Type": contentType]
+        if let header { headers[header.0] = header.1 }
+        return Interaction(request: HTTPRequest(url: URL(string: "http://api.test/x")!),
+                           response: HTTPResponse(status: 200, headers: headers, body: Data(body.utf8)))
+    }
+
+    @Test("each format is found in a text body, a JSON member and any header, and named", arguments: samples)
+    func found(kind: String, token: String) {
+        for interaction in [Self.interaction(body: "config:\n  key = \(token)\n"),
+                            Self.interaction(body: #"{"note": "\#(token)"}"#, contentType: "application/json"),
+                            Self.interaction(body: "ok", header: ("X-Debug", "value \(token)"))] {
+            let findings = SecretLint.findings(in: interaction, index: 0)
+            #expect(findings.contains { $0.kind == kind }, "\(kind): \(findings)")
+            #expect(findings.allSatisfy { !$0.excerpt.contains(String(token.dropFirst(10))) }, "the report never shows the token")
+        }
+    }
+
+    @Test("look-alikes are not tokens: inside a word, too short, or the wrong length")
+    func lookAlikes() {
+        for text in ["xghp_" + String(repeating: "a", count: 30), "ghp_short", "AKIA1234", "AKIA" + String(repeating: "A", count: 20),
+                     "sk_test_" + String(repeating: "a", count: 20), "BEGIN PUBLIC KEY"] {
+            #expect(SecretLint.findings(in: Self.interaction(body: text), index: 0).isEmpty, "\(text)")
+        }
+    }
+}
