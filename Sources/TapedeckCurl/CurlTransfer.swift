@@ -162,6 +162,11 @@ final class CurlTransfer: Sendable {
         // Redirects are followed by the core's one rule (RedirectFollower), never by libcurl,
         // and libcurl speaks nothing but HTTP even if asked.
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        if !options.proxyFromEnvironment {
+            // An empty proxy, and no host through one, whatever the environment says.
+            _ = tapedeck_curl_setopt_string(easy, CURLOPT_PROXY, "")
+            _ = tapedeck_curl_setopt_string(easy, CURLOPT_NOPROXY, "*")
+        }
         _ = tapedeck_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = tapedeck_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0)

@@ -24,6 +24,10 @@ public final class CurlTransport: HTTPTransport, Sendable {
         public var verifyTLS: Bool
         /// The largest body kept in memory, and how far a compressed body may expand.
         public var limits: BodyLimits
+        /// Whether `http_proxy`, `https_proxy` and `all_proxy` from the environment are used, as
+        /// curl does (on unless set off). `serve` and `proxy` turn it off for their upstream: a
+        /// proxy whose own `http_proxy` names itself would send every request around in a loop.
+        public var proxyFromEnvironment = true
 
         /// Creates options; the defaults suit an API client.
         public init(timeout: TimeInterval = 30, followRedirects: Bool = true, verifyTLS: Bool = true,

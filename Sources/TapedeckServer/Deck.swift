@@ -22,6 +22,9 @@ public final class Deck: Sendable {
     public let origin: URL
     private let tapes: Mutex<[Tape]>
     private let recent = Mutex<[String]>([])
+    /// What this server adds to the `Via` of every request it sends upstream, so a request that
+    /// comes back around (a proxy pointed at itself, or a ring of proxies) is recognised.
+    let viaName = "tapedeck-" + DeckOptions.randomToken().prefix(10)
     /// How often each distinct unmatched request (redacted summary) was seen.
     private let seenUnmatched = Mutex<[String: Int]>([:])
     private let unmatchedCount = Atomic<Int>(0)

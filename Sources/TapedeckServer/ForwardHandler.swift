@@ -8,10 +8,13 @@ import Tapedeck
 package struct ForwardHandler: ServerHandler {
     /// The policy, the upstream, the live transport and the log.
     private let options: DeckOptions
+    /// What this server adds to `Via` (``LoopHandler``).
+    private let via: String
 
-    /// Creates the forwarding step of a deck with `options`.
-    package init(options: DeckOptions) {
+    /// Creates the forwarding step of a deck with `options`, naming itself `via` upstream.
+    package init(options: DeckOptions, via: String = "tapedeck") {
         self.options = options
+        self.via = via
     }
 
     /// The upstream's answer to `request`, a 400 when it cannot be sent, a 502/504/500 when
@@ -24,7 +27,7 @@ package struct ForwardHandler: ServerHandler {
             return ServerReply.text(400, "cannot forward \(request.method) \(request.target)\n", headers: [ServerMarker.errorHeader: "400"])
         }
         let sent = HTTPRequest(method: method, url: url,
-                               headers: ProxyHeaders.forUpstream(request.headers, url: url, client: request.remoteAddress, forward: false),
+                               headers: ProxyHeaders.forUpstream(request.headers, url: url, client: request.remoteAddress, forward: false, via: via),
                                body: request.body.isEmpty ? nil : request.body)
         do {
             return ServerReply(response: ProxyHeaders.forClient(try await options.live.send(sent), for: sent))
@@ -37,6 +40,6 @@ package struct ForwardHandler: ServerHandler {
 extension ServerHandler where Self == ForwardHandler {
     /// Forwarding to the upstream of `deck` (``ForwardHandler``).
     package static func forward(_ deck: Deck) -> ForwardHandler {
-        ForwardHandler(options: deck.options)
+        ForwardHandler(options: deck.options, via: deck.viaName)
     }
 }

@@ -22,8 +22,10 @@ enum ProxyHeaders {
     ///
     /// A reverse proxy rewrites `Host` to the upstream's; a forward proxy (absolute-form target)
     /// keeps the one the client sent, which already names the target.
-    static func forUpstream(_ headers: HTTPHeaders, url: URL, client: String?, forward: Bool) -> HTTPHeaders {
+    static func forUpstream(_ headers: HTTPHeaders, url: URL, client: String?, forward: Bool, via: String) -> HTTPHeaders {
         var result = removingHopByHop(headers)
+        let prior = headers.values(for: "Via").joined(separator: ", ")
+        result["Via"] = (prior.isEmpty ? "" : prior + ", ") + "1.1 " + via
         let originalHost = headers["Host"]
         let authority = (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
         if !forward || originalHost == nil { result["Host"] = authority }

@@ -27,9 +27,11 @@ package struct TapesHandler: ServerHandler {
             return nil
         }
         let request: HTTPRequest
-        do { request = try TapesHandler.request(incoming, for: first, origin: deck.origin) } catch {
+        do { request = try TapesHandler.request(incoming, for: first, origin: deck.origin, via: deck.viaName) } catch {
             return ServerReply.text(400, error.localizedDescription + "\n", headers: [ServerMarker.errorHeader: "400"])
         }
+        // A recording tape whose upstream is this server would record its own 508s.
+        if first.isRecording, LoopHandler.isSelf(request.url, deck: deck) { return LoopHandler.reply(for: Deck.redactedSummary(incoming), deck: deck) }
         let plan = deck.faultPlan
         let log = deck.options.log
         let fault = plan.fault(for: request)
@@ -54,7 +56,7 @@ package struct TapesHandler: ServerHandler {
 
     /// The request a tape sees: at the serving `origin` for replay, at the upstream (or the
     /// absolute-form target) with proxy headers for recording.
-    static func request(_ incoming: IncomingRequest, for tape: Tape, origin: URL) throws -> HTTPRequest {
+    static func request(_ incoming: IncomingRequest, for tape: Tape, origin: URL, via: String) throws -> HTTPRequest {
         let method = try HTTPMethod(validating: incoming.method)
         let rest = tape.stripping(incoming.pathAndQuery)
         guard let upstream = tape.upstream else {
@@ -64,7 +66,7 @@ package struct TapesHandler: ServerHandler {
         let forward = incoming.isAbsoluteForm
         let target = forward ? incoming.target : Deck.originText(upstream) + Deck.basePath(upstream) + rest
         guard let url = URL(string: target) else { throw HTTPError.invalidURL(input: target, reason: "not a valid request target") }
-        let headers = ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: forward)
+        let headers = ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: forward, via: via)
         return HTTPRequest(method: method, url: url, headers: headers, body: incoming.body.isEmpty ? nil : incoming.body)
     }
 

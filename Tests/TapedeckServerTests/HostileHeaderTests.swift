@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tapedeck
+import TapedeckCurl
 @testable import TapedeckServer
 import TapedeckTestSupport
 import Testing
@@ -87,6 +88,30 @@ struct HostileHeaderTests {
         #expect(server.deck.status.lastMismatches.allSatisfy { !$0.contains("sk_live") && $0.contains("%3CREDACTED%3E") },
                 "\(server.deck.status.lastMismatches)")
         _ = await server.stop()
+    }
+
+    @Test("a proxy pointed at itself answers 508 at once and records nothing; a request that comes around gets 508 too")
+    func loops() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let empty = try SampleCassettes.write(Cassette(interactions: []), to: directory, name: "empty.cassette.json")
+        var curl = CurlTransport.Options(timeout: 5, followRedirects: false)
+        curl.proxyFromEnvironment = false
+        var options = DeckOptions(live: CurlTransport(options: curl), environment: [:])
+        options.cassetteDirectory = directory
+        let server = try await CassetteServer.serve([empty], options: options)
+        let cassette = directory.appendingPathComponent("loop.cassette.json")
+        let started = try await ControlEndpointTests.control(server, "POST",
+                                                             "record/start?mode=all&cassette=\(cassette.path)&upstream=\(server.url.absoluteString)")
+        #expect(started.status == 200, "\(String(decoding: started.body, as: UTF8.self))")
+        let answer = try await Proc.run(Proc.curl, ["-s", "-i", "--max-time", "10", server.url.absoluteString + "/thing"])
+        #expect(answer.text.hasPrefix("HTTP/1.1 508"), "\(answer.text)")
+        let around = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Via: 1.1 other, 1.1 \(server.deck.viaName)",
+                                                     server.url.absoluteString + "/elsewhere"])
+        #expect(around.text == "508")
+        _ = await server.stop()
+        let stored = FileManager.default.fileExists(atPath: cassette.path) ? try Cassette.load(from: cassette).interactions.count : 0
+        #expect(stored == 0)
     }
 }
 

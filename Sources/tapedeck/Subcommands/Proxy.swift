@@ -67,7 +67,7 @@ extension TapedeckCommand {
         }
 
         func run() async throws {
-            var options = DeckOptions(live: CurlTransport(options: .init(timeout: timeout, followRedirects: false)), log: ServerLog.standardError)
+            var options = DeckOptions(live: Self.upstreamTransport(timeout: timeout), log: ServerLog.standardError)
             options.matcher = try matcher()
             options.recordFailures = recordFailures
             try listen.apply(to: &options)
@@ -82,6 +82,13 @@ extension TapedeckCommand {
             }
             try await ServerRunner.run(server, banner: "proxying \(server.url.absoluteString) → \(upstream), recording into \(record)",
                                        portFile: listen.portFile, host: listen.host)
+        }
+
+        /// The upstream's transport: redirects recorded hop by hop, no proxy from the environment.
+        static func upstreamTransport(timeout: TimeInterval) -> CurlTransport {
+            var options = CurlTransport.Options(timeout: timeout, followRedirects: false)
+            options.proxyFromEnvironment = false
+            return CurlTransport(options: options)
         }
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+import Tapedeck
+
+/// Answers 508 Loop Detected to a request this server already sent on (its name is in the
+/// request's `Via`): a proxy pointed at itself, directly or through other proxies, stops at
+/// the second pass instead of multiplying requests, and nothing is recorded.
+package struct LoopHandler: ServerHandler {
+    /// The deck whose `Via` name is looked for; weak, because the deck keeps its own chain.
+    private weak let deck: Deck?
+
+    /// Creates the loop check of `deck`.
+    package init(deck: Deck) {
+        self.deck = deck
+    }
+
+    /// 508 when the request came around, else nil.
+    package func respond(to request: IncomingRequest) async -> ServerReply? {
+        guard let deck, request.headers.values(for: "Via").contains(where: { $0.contains(deck.viaName) }) else { return nil }
+        return LoopHandler.reply(for: Deck.redactedSummary(request), deck: deck)
+    }
+
+    /// The 508 for a request that would come back here, logged.
+    static func reply(for summary: String, deck: Deck) -> ServerReply {
+        deck.options.log("loop: \(summary) leads back to this server; answered 508, recorded nothing")
+        return .text(508, "this request would come back to this server (Via: \(deck.viaName)): the upstream leads back here; "
+            + "point it at the real server, and check that no http_proxy names this one\n", headers: [ServerMarker.errorHeader: "508"])
+    }
+
+    /// Whether `url` names this server itself (its address, or loopback's other names for it).
+    static func isSelf(_ url: URL, deck: Deck) -> Bool {
+        ControlGate(origin: deck.origin, token: "").accepts(ControlHandler.hostAndPort(url) + (url.port == nil ? ":80" : ""))
+    }
+}
+
+extension ServerHandler where Self == LoopHandler {
+    /// The loop check of `deck` (``LoopHandler``).
+    package static func loop(_ deck: Deck) -> LoopHandler {
+        LoopHandler(deck: deck)
+    }
+}
