@@ -109,4 +109,13 @@ struct CurlImportTests {
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("curl option --proxy is not supported"))
     }
+
+    @Test("tapedeck import curl --help shows its help, and --help inside a curl command is still curl's")
+    func help() throws {
+        let help = try CLI.run(["import", "curl", "--help"])
+        #expect(help.status == 0, "\(help.stderr)")
+        #expect(help.stdout.contains("Prints the Tapedeck request command") && help.stdout.contains("EXIT CODES"), "\(help.stdout)")
+        let inside = try CLI.run(["import", "curl", "http://x/", "--help"])
+        #expect(inside.status == 2 && inside.stderr.contains("--help"))
+    }
 }

@@ -34,6 +34,11 @@ extension TapedeckCommand.Import {
         var arguments: [String] = []
 
         func run() async throws {
+            // curl's arguments pass through unparsed, so help is asked for here: alone, it is ours.
+            if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+                Console.write(Self.helpMessage() + "\n")
+                return
+            }
             let result: CurlImport.Result
             do {
                 if arguments.isEmpty {

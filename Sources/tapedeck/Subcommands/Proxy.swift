@@ -13,7 +13,9 @@ extension TapedeckCommand {
             discussion: """
                 A reverse proxy: point the client at the URL it prints instead of UPSTREAM.
                 Also a forward proxy for plain http:// (HTTP_PROXY=URL): absolute-form
-                requests go to the host they name. HTTPS through CONNECT is not intercepted.
+                requests go to the host they name. HTTPS through CONNECT is not intercepted
+                (a CONNECT gets 501). The upstream is reached without http_proxy from the
+                environment, and a request that comes back around gets 508.
                 Recording redacts credentials, refuses secrets (TAPEDECK_REDACT,
                 TAPEDECK_SECRET_LINT), stores decoded gzip bodies and each redirect hop, and
                 stores UPSTREAM as the cassette's base URL, so it replays through tapedeck
