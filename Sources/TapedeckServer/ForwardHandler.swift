@@ -27,7 +27,7 @@ package struct ForwardHandler: ServerHandler {
             return ServerReply.text(400, "cannot forward \(request.method) \(request.target)\n", headers: [ServerMarker.errorHeader: "400"])
         }
         let sent = HTTPRequest(method: method, url: url,
-                               headers: ProxyHeaders.forUpstream(request.headers, url: url, client: request.remoteAddress, forward: false, via: via),
+                               headers: ProxyHeaders.forUpstream(request.headers, url: url, client: request.remoteAddress, forward: false, via: via, upstream: upstream),
                                body: request.body.isEmpty ? nil : request.body)
         do {
             return ServerReply(response: ProxyHeaders.forClient(try await options.live.send(sent), for: sent))

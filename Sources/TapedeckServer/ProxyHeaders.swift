@@ -22,8 +22,16 @@ enum ProxyHeaders {
     ///
     /// A reverse proxy rewrites `Host` to the upstream's; a forward proxy (absolute-form target)
     /// keeps the one the client sent, which already names the target.
-    static func forUpstream(_ headers: HTTPHeaders, url: URL, client: String?, forward: Bool, via: String) -> HTTPHeaders {
+    static func forUpstream(_ headers: HTTPHeaders, url: URL, client: String?, forward: Bool, via: String,
+                            upstream: URL? = nil) -> HTTPHeaders {
         var result = removingHopByHop(headers)
+        // An upstream given as http://user:password@host gets Basic auth, as curl sends it.
+        // Only to the upstream's own origin: a forwarded request for another host never gets them.
+        if let upstream, let user = upstream.user(percentEncoded: false), !result.contains("Authorization"),
+           upstream.host?.lowercased() == url.host?.lowercased(), upstream.port == url.port, upstream.scheme == url.scheme {
+            let password = upstream.password(percentEncoded: false) ?? ""
+            result["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        }
         let prior = headers.values(for: "Via").joined(separator: ", ")
         result["Via"] = (prior.isEmpty ? "" : prior + ", ") + "1.1 " + via
         let originalHost = headers["Host"]

@@ -66,7 +66,8 @@ package struct TapesHandler: ServerHandler {
         let forward = incoming.isAbsoluteForm
         let target = forward ? incoming.target : Deck.originText(upstream) + Deck.basePath(upstream) + rest
         guard let url = URL(string: target) else { throw HTTPError.invalidURL(input: target, reason: "not a valid request target") }
-        let headers = ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: forward, via: via)
+        let headers = ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: forward, via: via,
+                                                upstream: upstream)
         return HTTPRequest(method: method, url: url, headers: headers, body: incoming.body.isEmpty ? nil : incoming.body)
     }
 

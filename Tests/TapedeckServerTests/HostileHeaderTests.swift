@@ -121,3 +121,30 @@ final class LogLines: Sendable {
     func append(_ line: String) { storage.withLock { $0.append(line) } }
     var all: [String] { storage.withLock { $0 } }
 }
+
+/// An upstream given with userinfo: its password never reaches the cassette or the banner,
+/// and the proxy sends it as Basic auth, as curl does.
+@Suite("Upstream userinfo")
+struct UpstreamUserinfoTests {
+    @Test("the proxy sends userinfo as Basic auth to the upstream only, and the cassette holds no password")
+    func basicAuth() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let seen = LogLines()
+        let upstream = StubTransport { request in
+            seen.append("\(request.url.host ?? "") \(request.headers["Authorization"] ?? "none")")
+            return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("ok".utf8), url: request.url)
+        }
+        let cassette = directory.appendingPathComponent("userinfo.cassette.json")
+        let proxy = try await CassetteServer.proxy(to: try #require(URL(string: "http://alice:PW-s3cret-123@upstream.test")), recordingTo: cassette,
+                                                   mode: .all, options: DeckOptions(live: upstream, environment: [:]))
+        _ = try await Proc.run(Proc.curl, ["-s", proxy.url.absoluteString + "/thing"])
+        _ = try await Proc.run(Proc.curl, ["-s", "-x", proxy.url.absoluteString, "http://elsewhere.test/other"])
+        _ = await proxy.stop()
+        let basic = "Basic " + Data("alice:PW-s3cret-123".utf8).base64EncodedString()
+        #expect(seen.all.contains("upstream.test \(basic)"), "\(seen.all)")
+        #expect(seen.all.contains("elsewhere.test none"), "another host never gets the upstream's credentials: \(seen.all)")
+        let text = try String(contentsOf: cassette, encoding: .utf8)
+        #expect(!text.contains("PW-s3cret-123") && !text.contains(Data("alice:PW-s3cret-123".utf8).base64EncodedString()), "\(text)")
+    }
+}

@@ -114,6 +114,22 @@ public struct Redactor: Sendable, Hashable {
             || foreignPlaceholders.contains(value)
     }
 
+    /// `url` with the password of its userinfo (`http://alice:PW@host`) replaced by the
+    /// placeholder, and the password added to `secrets`; `url` itself when it has none.
+    package static func redactingPassword(_ url: URL, collecting secrets: inout [String]) -> URL {
+        guard let password = url.password(percentEncoded: false), !password.isEmpty, !isPlaceholder(password),
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        secrets.append(password)
+        components.percentEncodedPassword = encodedPlaceholder
+        return components.url ?? url
+    }
+
+    /// `url` with its userinfo password replaced (what cassettes, logs and banners show of it).
+    package static func redactingPassword(_ url: URL) -> URL {
+        var ignored: [String] = []
+        return redactingPassword(url, collecting: &ignored)
+    }
+
     /// Whether `value` is exactly a placeholder Tapedeck writes (``placeholder``, or
     /// ``encodedPlaceholder`` in any hex case): on replay it matches any value in its place.
     package static func isWholePlaceholder(_ value: String) -> Bool {
@@ -274,6 +290,7 @@ public struct Redactor: Sendable, Hashable {
     }
 
     private func redact(_ url: URL, collecting secrets: inout [String]) -> URL {
+        let url = Redactor.redactingPassword(url, collecting: &secrets)
         guard let query = url.query(percentEncoded: true), !query.isEmpty,
               let redacted = FormFields.redact(query, collecting: &secrets, where: redactsQueryItem) else { return url }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }

@@ -55,7 +55,11 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         // a URL, then the same token in an Authorization header): each merge scrubs what the
         // session has learned from the whole cassette.
         let redactor = configuration.redactor
-        store = try CassetteStore(url: url, replacing: mode == .all, metadata: configuration.metadata,
+        // A base URL's userinfo password never reaches the file.
+        let metadata = configuration.metadata.mapValues { value in
+            URL(string: value).map { Redactor.redactingPassword($0).absoluteString } ?? value
+        }
+        store = try CassetteStore(url: url, replacing: mode == .all, metadata: metadata,
                                   options: .init(journalEachInteraction: configuration.autosave,
                                                  syncEachInteraction: configuration.syncEachInteraction),
                                   finishing: { cassette in

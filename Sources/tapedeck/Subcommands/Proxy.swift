@@ -82,7 +82,7 @@ extension TapedeckCommand {
                 Console.error(error.errorDescription ?? "\(error)")
                 throw ExitCode(ExitStatus.transport)
             }
-            try await ServerRunner.run(server, banner: "proxying \(server.url.absoluteString) → \(upstream), recording into \(record)",
+            try await ServerRunner.run(server, banner: "proxying \(server.url.absoluteString) → \(Redactor.redactingPassword(try upstreamURL()).absoluteString), recording into \(record)",
                                        portFile: listen.portFile, host: listen.host)
         }
 
