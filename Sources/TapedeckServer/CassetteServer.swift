@@ -86,4 +86,12 @@ private final class DeckSlot: Sendable {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
     }
+
+}
+
+extension CassetteServer {
+    /// Whether `host` (`127.0.0.1`, `localhost`, `::1` or `[::1]`) is reachable from this machine only.
+    package static func isLoopback(_ host: String) -> Bool {
+        ControlGate.isLoopback(host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
+    }
 }

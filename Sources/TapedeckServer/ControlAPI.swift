@@ -93,14 +93,17 @@ struct ControlAPI {
     }
 
     private func confined(_ path: String) -> Confined {
+        guard !path.contains("\0") else {
+            return .refused(.text(400, "a cassette path cannot hold a NUL byte\n", headers: [ServerMarker.errorHeader: "400"]))
+        }
         let folder = deck.options.cassetteDirectory.standardizedFileURL.resolvingSymlinksInPath()
         let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)).standardizedFileURL
         // Links in the existing part of the path count: resolve the deepest folder that exists.
-        var existing = url.deletingLastPathComponent()
+        var existing = url
         while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" { existing = existing.deletingLastPathComponent() }
         let resolved = existing.resolvingSymlinksInPath().path + String(url.path.dropFirst(existing.path.count))
         let inside = folder.path == "/" || resolved.hasPrefix(folder.path + "/")
-        guard inside, !path.contains("\0") else {
+        guard inside else {
             return .refused(.text(403, "cassette path \(Excerpt.of(path)) is outside the folder this server serves from (\(folder.path)); "
                 + "name a cassette under it, or start the server with --cassette-dir\n", headers: [ServerMarker.errorHeader: "403"]))
         }

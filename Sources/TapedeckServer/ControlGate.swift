@@ -6,22 +6,24 @@ import Tapedeck
 /// (a page elsewhere cannot post to them), carrying the run's token. Every refusal says what
 /// to send, and never the token itself.
 struct ControlGate {
-    /// The origin the server answers at (`http://127.0.0.1:8080`).
-    let origin: URL
+    /// The server the requests must be addressed to.
+    let deck: Deck
     /// The token requests must carry.
     let token: String
 
+    /// `host:port` as the server prints it.
+    private var shownAddress: String { ControlHandler.hostAndPort(deck.origin) }
+
     /// The refusal for `request`, or nil when it may go on.
     func refusal(for request: IncomingRequest) -> ServerReply? {
-        guard let host = request.headers["Host"], accepts(host) else {
+        guard let host = request.headers["Host"], deck.isAddressed(host) else {
             return .text(421, "the control endpoints answer requests addressed to this server only (Host: \(shownAddress)); "
                 + "this one names \(Excerpt.of(request.headers["Host"] ?? "no host"))\n", headers: [ServerMarker.errorHeader: "421"])
         }
         if let origin = request.headers["Origin"] {
             let url = URL(string: origin)
             let scheme = url?.scheme?.lowercased() ?? ""
-            guard let url, ["http", "https"].contains(scheme),
-                  accepts(ControlHandler.hostAndPort(url) + (url.port == nil ? ":\(scheme == "https" ? 443 : 80)" : "")) else {
+            guard let url, ["http", "https"].contains(scheme), deck.isSelf(url) else {
                 return .text(403, "the control endpoints do not answer requests from web pages of another origin (\(Excerpt.of(origin)))\n",
                              headers: [ServerMarker.errorHeader: "403"])
             }
@@ -34,14 +36,11 @@ struct ControlGate {
         return nil
     }
 
-    /// `host:port` as the server prints it.
-    var shownAddress: String { ControlHandler.hostAndPort(origin) }
-
     /// Whether a `Host` value (`name:port`) addresses this server. The port must be its port.
     /// The name must be its own; for a loopback server also `localhost` or a loopback
     /// address; for one listening on every address (`0.0.0.0`, `::`) any IP address or
     /// `localhost`. A DNS name other than its own never is: that is how rebinding gets in.
-    func accepts(_ hostHeader: String) -> Bool {
+    static func accepts(_ hostHeader: String, origin: URL) -> Bool {
         let (name, port) = Self.split(hostHeader.lowercased())
         let ownName = (origin.host ?? "127.0.0.1").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         let defaultPort = origin.scheme == "https" ? 443 : 80
@@ -53,7 +52,7 @@ struct ControlGate {
         return false
     }
 
-    static func isLoopback(_ name: String) -> Bool { name == "localhost" || name == "::1" || (isIPv4(name) && name.hasPrefix("127.")) }
+    package static func isLoopback(_ name: String) -> Bool { name == "localhost" || name == "::1" || (isIPv4(name) && name.hasPrefix("127.")) }
 
     static func isIPv4(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)

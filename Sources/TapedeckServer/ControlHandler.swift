@@ -15,11 +15,8 @@ package struct ControlHandler: ServerHandler {
     package func respond(to request: IncomingRequest) async -> ServerReply? {
         guard let deck, ControlHandler.isControl(request.path) else { return nil }
         // An absolute-form request for another host's /__tapedeck/ is traffic to proxy, not a command.
-        if request.isAbsoluteForm, let target = URL(string: request.target),
-           !ControlGate(origin: deck.origin, token: "").accepts(Self.hostAndPort(target) + (target.port == nil ? ":80" : "")) {
-            return nil
-        }
-        if let refusal = ControlGate(origin: deck.origin, token: deck.options.controlToken).refusal(for: request) {
+        if request.isAbsoluteForm, let target = URL(string: request.target), !deck.isSelf(target) { return nil }
+        if let refusal = ControlGate(deck: deck, token: deck.options.controlToken).refusal(for: request) {
             deck.options.log("control: refused \(request.method) \(request.path): \(String(decoding: refusal.response.body, as: UTF8.self))"
                 .trimmingCharacters(in: .newlines))
             return refusal

@@ -22,6 +22,19 @@ public final class Deck: Sendable {
     public let origin: URL
     private let tapes: Mutex<[Tape]>
     private let recent = Mutex<[String]>([])
+    /// The address the server listens on (``origin`` is what clients are told, `--origin`).
+    let listener: URL
+
+    /// Whether a request naming `host` (a `Host` value, `name:port`) is addressed to this server.
+    func isAddressed(_ host: String) -> Bool {
+        ControlGate.accepts(host, origin: origin) || ControlGate.accepts(host, origin: listener)
+    }
+
+    /// Whether `url` names this server itself (its listener or its advertised origin).
+    func isSelf(_ url: URL) -> Bool {
+        isAddressed(ControlHandler.hostAndPort(url) + (url.port == nil ? (url.scheme == "https" ? ":443" : ":80") : ""))
+    }
+
     /// What this server adds to the `Via` of every request it sends upstream, so a request that
     /// comes back around (a proxy pointed at itself, or a ring of proxies) is recognised.
     let viaName = "tapedeck-" + DeckOptions.randomToken().prefix(10)
@@ -37,6 +50,7 @@ public final class Deck: Sendable {
     package init(options: DeckOptions, origin: URL) {
         self.options = options
         self.origin = options.origin ?? origin
+        listener = origin
         tapes = Mutex([])
         plan = FaultPlan(options.conditions)
     }
@@ -47,7 +61,7 @@ public final class Deck: Sendable {
     /// `upstream` in `mode`. Every tape is opened from this one configuration.
     func configuration(path: String, recording upstream: URL? = nil, mode: RecordMode = .new) -> CassetteConfiguration {
         var configuration = CassetteConfiguration(URL(fileURLWithPath: path), matcher: options.matcher, allowRepeats: options.allowRepeats,
-                                                  wording: FixContext.server(upstream: (upstream ?? options.upstream)?.absoluteString),
+                                                  wording: FixContext.server(upstream: (upstream ?? options.upstream).map { Redactor.redactingPassword($0).absoluteString }),
                                                   environment: options.environment)
         // The mode the command line or the control endpoint named stands, as it did before
         // cassettes opened through one configuration: TAPEDECK_RECORD_MODE is for test runs.

@@ -25,11 +25,6 @@ package struct LoopHandler: ServerHandler {
         return .text(508, "this request would come back to this server (Via: \(deck.viaName)): the upstream leads back here; "
             + "point it at the real server, and check that no http_proxy names this one\n", headers: [ServerMarker.errorHeader: "508"])
     }
-
-    /// Whether `url` names this server itself (its address, or loopback's other names for it).
-    static func isSelf(_ url: URL, deck: Deck) -> Bool {
-        ControlGate(origin: deck.origin, token: "").accepts(ControlHandler.hostAndPort(url) + (url.port == nil ? ":80" : ""))
-    }
 }
 
 extension ServerHandler where Self == LoopHandler {

@@ -7,6 +7,8 @@ import Tapedeck
 enum ProxyHeaders {
     /// Fields that describe one connection, never forwarded.
     static let hopByHop: Set<String> = [
+        // The control token is for this server, never for the upstream or the cassette.
+        "x-tapedeck-token",
         "connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade",
         "proxy-authorization", "proxy-authenticate", "expect",
     ]

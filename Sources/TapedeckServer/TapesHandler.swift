@@ -31,7 +31,7 @@ package struct TapesHandler: ServerHandler {
             return ServerReply.text(400, error.localizedDescription + "\n", headers: [ServerMarker.errorHeader: "400"])
         }
         // A recording tape whose upstream is this server would record its own 508s.
-        if first.isRecording, LoopHandler.isSelf(request.url, deck: deck) { return LoopHandler.reply(for: Deck.redactedSummary(incoming), deck: deck) }
+        if first.isRecording, deck.isSelf(request.url) { return LoopHandler.reply(for: Deck.redactedSummary(incoming), deck: deck) }
         let plan = deck.faultPlan
         let log = deck.options.log
         let fault = plan.fault(for: request)

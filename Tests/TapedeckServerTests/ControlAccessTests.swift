@@ -77,15 +77,34 @@ struct ControlAccessTests {
 
     @Test("which Host values address the server: its own name, loopback's names, any address when it listens on all; never a DNS name")
     func hostRule() throws {
-        let loopback = ControlGate(origin: try #require(URL(string: "http://127.0.0.1:8080")), token: "t")
-        for host in ["127.0.0.1:8080", "localhost:8080", "[::1]:8080", "127.0.0.2:8080"] { #expect(loopback.accepts(host), "\(host)") }
+        let loopback = try #require(URL(string: "http://127.0.0.1:8080"))
+        for host in ["127.0.0.1:8080", "localhost:8080", "[::1]:8080", "127.0.0.2:8080"] { #expect(ControlGate.accepts(host, origin: loopback), "\(host)") }
         for host in ["evil.example:8080", "127.0.0.1:9090", "127.0.0.1", "192.168.1.5:8080", "localhost.evil.example:8080"] {
-            #expect(!loopback.accepts(host), "\(host)")
+            #expect(!ControlGate.accepts(host, origin: loopback), "\(host)")
         }
-        let everywhere = ControlGate(origin: try #require(URL(string: "http://0.0.0.0:8080")), token: "t")
-        for host in ["127.0.0.1:8080", "10.0.2.2:8080", "[fe80::1]:8080", "localhost:8080"] { #expect(everywhere.accepts(host), "\(host)") }
-        for host in ["evil.example:8080", "10.0.2.2:9999", "1.2.3.4.evil:8080"] { #expect(!everywhere.accepts(host), "\(host)") }
-        let named = ControlGate(origin: try #require(URL(string: "http://dev.local:80")), token: "t")
-        #expect(named.accepts("dev.local") && named.accepts("DEV.local:80") && !named.accepts("127.0.0.1:80"))
+        let everywhere = try #require(URL(string: "http://0.0.0.0:8080"))
+        for host in ["127.0.0.1:8080", "10.0.2.2:8080", "[fe80::1]:8080", "localhost:8080"] { #expect(ControlGate.accepts(host, origin: everywhere), "\(host)") }
+        for host in ["evil.example:8080", "10.0.2.2:9999", "1.2.3.4.evil:8080"] { #expect(!ControlGate.accepts(host, origin: everywhere), "\(host)") }
+        let named = try #require(URL(string: "http://dev.local:80"))
+        #expect(ControlGate.accepts("dev.local", origin: named) && ControlGate.accepts("DEV.local:80", origin: named)
+                && !ControlGate.accepts("127.0.0.1:80", origin: named))
+        #expect(!CassetteServer.isLoopback("127.foo") && CassetteServer.isLoopback("[::1]") && !CassetteServer.isLoopback("0.0.0.0"))
+    }
+
+    @Test("a server told --origin still answers control requests addressed to where it listens, and a symlink at the end of a path is followed before the folder check")
+    func originAndLastLink() async throws {
+        let directory = try Proc.temporaryDirectory()
+        let outside = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory); Proc.cleanUp(outside) }
+        let cassette = try SampleCassettes.write(SampleCassettes.single(path: "/greeting", text: "hello"), to: directory, name: "served.cassette.json")
+        let elsewhere = try SampleCassettes.write(SampleCassettes.single(path: "/greeting", text: "from outside"), to: outside, name: "x.cassette.json")
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("link.cassette.json"), withDestinationURL: elsewhere)
+        var options = DeckOptions(origin: URL(string: "http://10.0.2.2:8080"), environment: [:])
+        options.cassetteDirectory = directory
+        let server = try await CassetteServer.serve([cassette], options: options)
+        #expect(try await ControlEndpointTests.control(server, "GET", "status").status == 200, "the listener's own address is this server")
+        let linked = try await ControlEndpointTests.control(server, "POST", "load?cassette=link.cassette.json")
+        #expect(linked.status == 403, "\(String(decoding: linked.body, as: UTF8.self))")
+        _ = await server.stop()
     }
 }

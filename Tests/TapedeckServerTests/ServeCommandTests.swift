@@ -27,6 +27,27 @@ struct ServeCommandTests {
         #expect(stderr.contains("unmatched: no recorded interaction matches GET"), "unmatched requests are logged to stderr")
     }
 
+    @Test("serve writes its control token beside --port-file, readable by its owner only, and the endpoints need it")
+    func controlToken() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let file = try SampleCassettes.write(SampleCassettes.api(), to: directory)
+        let portFile = directory.appendingPathComponent("port")
+        let server = try await ServerProcess(["serve", file.path, "--port-file", portFile.path, "--cassette-dir", directory.path],
+                                             environment: ["TAPEDECK_USAGE_DIR": directory.path])
+        let tokenFile = directory.appendingPathComponent("port.token")
+        let token = try String(contentsOf: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let mode = try FileManager.default.attributesOfItem(atPath: tokenFile.path)[.posixPermissions] as? Int
+        #expect(token.count == 32 && mode == 0o600, "\(token) \(String(mode ?? 0, radix: 8))")
+        let status = server.url.absoluteString + "/__tapedeck/status"
+        let without = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", status])
+        let with = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Tapedeck-Token: \(token)", status])
+        #expect(without.text == "401" && with.text == "200", "\(without.text) \(with.text)")
+        let (exit, stderr) = await server.stop(signal: SIGINT)
+        #expect(exit == 0)
+        #expect(!stderr.contains(token), "the token is printed once on stdout, never logged")
+    }
+
     @Test("SIGTERM stops a proxy with everything recorded on disk", .enabled(if: Proc.httpbin != nil))
     func proxyFlushesOnTerm() async throws {
         let upstream = try #require(Proc.httpbin)
@@ -50,6 +71,8 @@ struct ServeCommandTests {
         (["serve", "x.json", "--mount", "v1=x.json"], Int32(1), "is not /prefix=CASSETTE"),
         (["proxy", "not a url", "--record", "x.json"], Int32(1), "is not an upstream URL"),
         (["serve", "/no/such/dir/x.cassette.json", "--port", "0"], Int32(3), "x.cassette.json"),
+        (["serve", "x.json", "--control-token", "short"], Int32(1), "--control-token must be at least 16"),
+        (["serve", "x.json", "--cassette-dir", "/no/such/dir"], Int32(1), "--cassette-dir '/no/such/dir' is not a folder"),
     ])
     func badInput(arguments: [String], status: Int32, message: String) async throws {
         let result = try await Proc.run(try #require(Proc.tapedeck), arguments)

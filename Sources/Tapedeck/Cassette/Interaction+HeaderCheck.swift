@@ -48,7 +48,9 @@ extension HTTPHeaders {
             return "the header name \(Excerpt.of(TextVisibility.escaped(name, nonASCII: true))) has characters a header name cannot hold "
                 + "(letters, digits and !#$%&'*+-.^_`|~ only); rename or remove the header"
         }
-        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+        do {
+            try validate(value: value, name: name)
+        } catch {
             return "the value of the header \(name) holds a line break or NUL, which would start another header line; remove it"
         }
         return nil

@@ -35,9 +35,17 @@ extension SecretLint {
 
     /// The first vendor token or PEM private key in `text`: its format's name and the token.
     static func vendorSecret(in text: String) -> (kind: String, value: String)? {
-        if let begin = text.range(of: "-----BEGIN "), let end = text.range(of: "PRIVATE KEY-----", range: begin.upperBound..<text.endIndex),
-           text[begin.upperBound..<end.lowerBound].count <= 16 {
-            return ("PEM private key", String(text[begin.lowerBound..<end.upperBound]))
+        // Every `PRIVATE KEY-----` with its `-----BEGIN ` close before it (RSA, EC, ENCRYPTED…),
+        // wherever it stands among other PEM blocks.
+        var searchFrom = text.startIndex
+        while let end = text.range(of: "PRIVATE KEY-----", range: searchFrom..<text.endIndex) {
+            let windowStart = text.index(end.lowerBound, offsetBy: -40, limitedBy: text.startIndex) ?? text.startIndex
+            let window = String(text[windowStart..<end.lowerBound])
+            if let found = window.range(of: "-----BEGIN ", options: .backwards) {
+                let begin = text.index(windowStart, offsetBy: window.distance(from: window.startIndex, to: found.lowerBound))
+                return ("PEM private key", String(text[begin..<end.upperBound]))
+            }
+            searchFrom = end.upperBound
         }
         let bytes = Array(text.utf8)
         for format in vendorFormats {

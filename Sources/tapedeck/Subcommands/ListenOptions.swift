@@ -77,7 +77,6 @@ struct ListenOptions: ParsableArguments {
 
     /// Whether `host` is a loopback address, reachable from this machine only.
     static func isLoopback(_ host: String) -> Bool {
-        let lower = host.lowercased()
-        return lower == "localhost" || lower == "::1" || lower == "[::1]" || lower.hasPrefix("127.")
+        CassetteServer.isLoopback(host)
     }
 }

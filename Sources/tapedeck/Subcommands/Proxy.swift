@@ -83,7 +83,8 @@ extension TapedeckCommand {
                 throw ExitCode(ExitStatus.transport)
             }
             try await ServerRunner.run(server, banner: "proxying \(server.url.absoluteString) → \(Redactor.redactingPassword(try upstreamURL()).absoluteString), recording into \(record)",
-                                       portFile: listen.portFile, host: listen.host)
+                                       portFile: listen.portFile, host: listen.host,
+                                       tokenChosen: listen.controlToken != nil)
         }
 
         /// The upstream's transport: redirects recorded hop by hop, no proxy from the environment.

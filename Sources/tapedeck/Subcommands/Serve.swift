@@ -87,7 +87,8 @@ extension TapedeckCommand {
             }
             let count = cassettes.count + mounts.count
             try await ServerRunner.run(server, banner: "serving \(count) cassette\(count == 1 ? "" : "s") at \(server.url.absoluteString)",
-                                       portFile: listen.portFile, host: listen.host)
+                                       portFile: listen.portFile, host: listen.host,
+                                       tokenChosen: listen.controlToken != nil)
         }
 
         /// The upstream's transport: redirects recorded hop by hop, no proxy from the environment.

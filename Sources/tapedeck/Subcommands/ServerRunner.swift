@@ -11,7 +11,7 @@ import TapedeckServer
 /// summary and exits 0; a second signal exits at once.
 enum ServerRunner {
     @MainActor
-    static func run(_ server: CassetteServer, banner: String, portFile: String?, host: String) async throws {
+    static func run(_ server: CassetteServer, banner: String, portFile: String?, host: String, tokenChosen: Bool = false) async throws {
         let token = server.deck.options.controlToken
         if let portFile {
             do {
@@ -28,7 +28,9 @@ enum ServerRunner {
                 + "hold) and the traffic it proxies are reachable from other machines; the control endpoints still need the token")
         }
         Console.write(banner + "\n")
-        Console.write("control: curl -H 'X-Tapedeck-Token: \(token)' \(server.url.absoluteString)/__tapedeck/status\n")
+        // A token the user chose is theirs to know: printing it would put it in every CI log.
+        let shown = tokenChosen ? "<your --control-token>" : token
+        Console.write("control: curl -H 'X-Tapedeck-Token: \(shown)' \(server.url.absoluteString)/__tapedeck/status\n")
         Console.flush()
         await waitForSignal()
         let summary = await server.stop()

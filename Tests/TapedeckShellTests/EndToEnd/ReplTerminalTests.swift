@@ -212,4 +212,34 @@ struct ReplTerminalTests {
             #expect(warning.matched, "\(warning.screen)")
         }
     }
+
+    @Test("replaying at the prompt: a recorded 302 shows as 302, a recorded <REDACTED> query value matches any value, nothing else does")
+    func replayRules() throws {
+        let folder = try Binary.temporaryDirectory("repl-replay")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cassette = folder.appendingPathComponent("rules.cassette.json")
+        try Data(#"""
+        {"version": 1, "interactions": [
+          {"recordedAt": "2026-11-24T00:00:00.000Z", "request": {"method": "GET", "url": "http://api.test/r", "headers": []},
+           "response": {"status": 302, "headers": [["Location", "/final"], ["Content-Length", "0"]]}},
+          {"recordedAt": "2026-11-24T00:00:00.000Z", "request": {"method": "GET", "url": "http://api.test/cookies/set?cookie=%3CREDACTED%3E", "headers": []},
+           "response": {"status": 200, "headers": [["Content-Type", "text/plain"]], "body": {"text": "cookie set"}}}
+        ]}
+        """#.utf8).write(to: cassette)
+        let tmux = TmuxSession(home: try Binary.temporaryDirectory("repl"))
+        defer { tmux.stop(); try? FileManager.default.removeItem(at: tmux.home) }
+        try tmux.start(["repl", "--replay", cassette.path])
+        #expect(try tmux.waitFor { $0.contains("replay rules.cassette.json]>") }.matched)
+        try tmux.type("get http://api.test/r", then: "Enter")
+        let redirect = try tmux.waitFor { $0.contains("HTTP/1.1 302") && $0.contains("not followed") }
+        #expect(redirect.matched, "\(redirect.screen)")
+        try tmux.type("get http://api.test/cookies/set cookie==SECRET-789", then: "Enter")
+        let cookie = try tmux.waitFor { $0.contains("cookie set") }
+        #expect(cookie.matched, "\(cookie.screen)")
+        try tmux.type("get http://api.test/cookies/set other==SECRET-789", then: "Enter")
+        let other = try tmux.waitFor { $0.contains("no recorded interaction matches") }
+        #expect(other.matched, "\(other.screen)")
+        try tmux.type("tape", then: "Enter")
+        #expect(try tmux.waitFor { $0.contains("2 played") }.matched, "the REPL kept running after the unmatched request")
+    }
 }

@@ -11,6 +11,7 @@ struct VendorTokenLintTests {
         ("AWS access key ID", "AKIA" + "IOSFODNN7EXAMPLE"),
         ("GitLab token", "glpat-" + String(repeating: "x9Y8", count: 5)),
         ("PEM private key", "-----BEGIN RSA PRIVATE KEY-----"),
+        ("PEM private key", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----"),
     ]
 
     static func interaction(body: String, contentType: String = "text/plain", header: (String, String)? = nil) -> Interaction {
