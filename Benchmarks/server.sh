@@ -38,8 +38,10 @@ LUA
   echo "$work/spread-$1.lua"
 }
 
-# wait_http URL: until a 2xx answer comes from there (30 s at most).
-wait_http() { for _ in $(seq 1 600); do curl -sf -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+# The control token the servers below are started with, so the status endpoint can be polled.
+TOKEN="bench-control-token-$$-0000"
+# wait_http URL: until a 2xx answer comes from there (30 s at most), sending the control token.
+wait_http() { for _ in $(seq 1 600); do curl -sf -o /dev/null -H "X-Tapedeck-Token: $TOKEN" "$1" 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 
 # hwm_mb PID: the process's peak resident set (VmHWM), in MB.
 hwm_mb() { awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo n/a; }
@@ -64,7 +66,7 @@ ms() { awk '{ v = $1; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 } else if (v
 # --- Replay servers under wrk ---------------------------------------------------------------
 small_lua=$(spread 100)
 port=$(free_port)
-"$BIN" serve "$work/small.cassette.json" --repeat --port "$port" >/dev/null 2>"$work/serve.err" &
+"$BIN" serve "$work/small.cassette.json" --repeat --port "$port" --control-token "$TOKEN" >/dev/null 2>"$work/serve.err" &
 serve_pid=$!; pids+=("$serve_pid")
 wait_http "http://127.0.0.1:$port/__tapedeck/status" || { echo "tapedeck serve did not start" >&2; exit 1; }
 read -r td_rps td_p50 td_p99 < <(bench_wrk "http://127.0.0.1:$port" "$small_lua" "$work/serve.err")
@@ -104,7 +106,7 @@ ngx_rss=$(( $(hwm_mb "$NGINX_PID") + $(hwm_mb "${worker:-$NGINX_PID}") ))
 big_lua=$(spread "$BIG")
 port=$(free_port)
 start_ns=$(date +%s%N)
-"$BIN" serve "$work/big.cassette.json" --repeat --port "$port" >/dev/null 2>"$work/serve-big.err" &
+"$BIN" serve "$work/big.cassette.json" --repeat --port "$port" --control-token "$TOKEN" >/dev/null 2>"$work/serve-big.err" &
 big_pid=$!; pids+=("$big_pid")
 wait_http "http://127.0.0.1:$port/__tapedeck/status" || { echo "tapedeck serve (big) did not start" >&2; exit 1; }
 big_start=$(awk -v n="$(( $(date +%s%N) - start_ns ))" 'BEGIN { printf "%.2f", n / 1e9 }')
@@ -121,7 +123,7 @@ curl_latency() {
 direct="http://127.0.0.1:$NGINX_PORT/items/7"
 read -r d_p50 d_p99 < <(curl_latency "$direct")
 port=$(free_port)
-"$BIN" proxy "http://127.0.0.1:$NGINX_PORT" --record "$work/proxied.cassette.json" --mode all --port "$port" >/dev/null 2>"$work/proxy.err" &
+"$BIN" proxy "http://127.0.0.1:$NGINX_PORT" --record "$work/proxied.cassette.json" --mode all --port "$port" --control-token "$TOKEN" >/dev/null 2>"$work/proxy.err" &
 proxy_pid=$!; pids+=("$proxy_pid")
 wait_http "http://127.0.0.1:$port/__tapedeck/status" || { echo "tapedeck proxy did not start" >&2; exit 1; }
 read -r p_p50 p_p99 < <(curl_latency "http://127.0.0.1:$port/items/7")
