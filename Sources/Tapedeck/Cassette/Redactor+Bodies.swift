@@ -3,7 +3,7 @@ import Foundation
 extension Redactor {
     /// A body with credential-named JSON members, form fields and multipart fields (and the
     /// configured JSON paths) replaced.
-    func redactBody(_ body: Data, contentType: String?, collecting secrets: inout [String]) -> Data {
+    package func redactBody(_ body: Data, contentType: String?, collecting secrets: inout [String]) -> Data {
         guard let contentType, !body.isEmpty else { return body }
         if MediaType.isJSON(contentType) { return redactJSON(body, collecting: &secrets) }
         switch MediaType.essence(contentType) {

@@ -5,13 +5,34 @@ import Foundation
 /// bodies with quotes or newlines), a backslash outside quotes escaping the next character,
 /// and backslash-newline (or `^`-newline from Windows' "Copy as cURL (cmd)") continuing the line.
 enum CurlWords {
+    /// One word: its text once unquoted, and the characters of the line it was spelled with.
+    struct Word: Equatable {
+        var text: String
+        /// Offsets into the line's `Array(text)`, quotes included.
+        var span: Range<Int>
+    }
+
     /// The words; throws for an unclosed quote.
     static func split(_ text: String) throws(CurlImportError) -> [String] {
-        var words: [String] = []
+        try words(text).map(\.text)
+    }
+
+    /// The words with where each was spelled; throws for an unclosed quote.
+    static func words(_ text: String) throws(CurlImportError) -> [Word] {
+        var words: [Word] = []
         var current = ""
-        var inWord = false
+        var begin: Int?
         let characters = Array(text)
         var index = 0
+        var inWord: Bool {
+            get { begin != nil }
+            set { begin = newValue ? (begin ?? index) : nil }
+        }
+        func finish() {
+            if let start = begin { words.append(Word(text: current, span: start..<index)) }
+            current = ""
+            begin = nil
+        }
         func next() -> Character? {
             index += 1
             return index < characters.count ? characters[index] : nil
@@ -20,14 +41,15 @@ enum CurlWords {
             let character = characters[index]
             switch character {
             case " ", "\t", "\n", "\r":
-                if inWord { words.append(current); current = ""; inWord = false }
+                finish()
             case "\\":
+                let start = index
                 guard let escaped = next() else { break }
                 if escaped == "\n" || escaped == "\r" {
                     if escaped == "\r", index + 1 < characters.count, characters[index + 1] == "\n" { index += 1 }
                 } else {
                     current.append(escaped)
-                    inWord = true
+                    begin = begin ?? start
                 }
             case "'":
                 inWord = true
@@ -80,7 +102,7 @@ enum CurlWords {
             }
             index += 1
         }
-        if inWord { words.append(current) }
+        finish()
         return words
     }
 }

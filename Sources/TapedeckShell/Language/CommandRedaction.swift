@@ -21,25 +21,106 @@ public enum CommandRedaction {
                 isSecret(groups[2], redactor) ? groups[1] + groups[2] + groups[3] + Redactor.placeholder : nil
             }
         }
-        // Request items: Name:value headers, name==value query items, name=value / name:=value fields.
-        let value = #"('[^']*'|"[^"]*"|[^\s'"]+)"#
-        text = replace(in: text, pattern: #"(^|\s)(['"]?)([A-Za-z0-9_.\[\]-]+)(==|:=|=|:)"# + value, count: &count) { groups in
-            let name = groups[3], separator = groups[4]
-            let secret = switch separator {
-            case ":": redactor.headers.contains(name.lowercased())
-            case "==": redactor.redactsQueryItem(name)
-            default: isCredentialName(name, redactor)
-            }
-            guard secret, !groups[5].contains("{{") else { return nil }
-            let quote = groups[5].first.flatMap { $0 == "'" || $0 == "\"" ? String($0) : nil } ?? ""
-            return groups[1] + groups[2] + name + separator + quote + Redactor.placeholder + quote
-        }
+        // Request items (Name:value headers, name==value query items, name=value / name:=value
+        // fields) and a pasted curl's options, however each word is quoted: the words are read
+        // as a shell reads them, and a secret word is written again whole.
+        let redactedWords = redactWords(in: text, redactor: redactor)
+        text = redactedWords.text
+        count += redactedWords.count
         // Query items inside a typed URL.
         text = replace(in: text, pattern: ##"([?&])([A-Za-z0-9_.-]+)=([^&\s'"#]+)"##, count: &count) { groups in
-            redactor.redactsQueryItem(groups[2]) && !groups[3].contains("{{") ? groups[1] + groups[2] + "=" + Redactor.placeholder : nil
+            redactor.redactsQueryItem(groups[2]) && !groups[3].contains("{{") && groups[3] != Redactor.placeholder ? groups[1] + groups[2] + "=" + Redactor.placeholder : nil
         }
         let tokens = Redactor.redactTokens(in: text)
         return (tokens.text, count + tokens.count)
+    }
+
+    /// Every word of `text` whose item (or curl option value) holds a credential, spelled again
+    /// with ``Redactor/placeholder`` as its value. A line the shell rules cannot read (an
+    /// unclosed quote) is read as words between spaces.
+    private static func redactWords(in text: String, redactor: Redactor) -> (text: String, count: Int) {
+        var characters = Array(text)
+        let words = (try? CurlWords.words(text)) ?? spaceSeparatedWords(characters)
+        var replacements: [(span: Range<Int>, text: String)] = []
+        let isCurl = words.first?.text == "curl"
+        for (index, word) in words.enumerated() where !word.text.contains("{{") {
+            let option = index > 0 && isCurl ? words[index - 1].text : nil
+            guard let redacted = redactedWord(word.text, afterOption: option, redactor: redactor) else { continue }
+            let raw = String(characters[word.span])
+            replacements.append((word.span, respelled(redacted, like: raw)))
+        }
+        for replacement in replacements.reversed() {
+            characters.replaceSubrange(replacement.span, with: Array(replacement.text))
+        }
+        return (String(characters), replacements.count)
+    }
+
+    /// The words between whitespace, as typed.
+    private static func spaceSeparatedWords(_ characters: [Character]) -> [CurlWords.Word] {
+        var words: [CurlWords.Word] = []
+        var start: Int?
+        for index in 0...characters.count {
+            if index == characters.count || characters[index].isWhitespace {
+                if let begin = start { words.append(.init(text: String(characters[begin..<index]), span: begin..<index)) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
+        }
+        return words
+    }
+
+    /// The word with its secret value replaced, or nil when it holds none. After a curl
+    /// option (`-H`, `-u`, `-b`, `-d`…) the word is read as that option's value.
+    private static func redactedWord(_ word: String, afterOption option: String?, redactor: Redactor) -> String? {
+        switch option {
+        case "-H", "--header", "--proxy-header":
+            guard let colon = word.firstIndex(of: ":") else { return nil }
+            let name = word[..<colon].trimmingCharacters(in: .whitespaces)
+            return redactor.headers.contains(name.lowercased()) ? name + ": " + Redactor.placeholder : nil
+        case "-u", "--user", "-U", "--proxy-user":
+            guard let colon = word.firstIndex(of: ":") else { return nil }
+            return word[..<colon] + ":" + Redactor.placeholder
+        case "-b", "--cookie":
+            return word.contains("=") ? Redactor.placeholder : nil
+        case "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json":
+            let isJSON = word.first.map { "{[".contains($0) } ?? false
+            var secrets: [String] = []
+            let body = redactor.redactBody(Data(word.utf8), contentType: isJSON ? "application/json" : "application/x-www-form-urlencoded",
+                                           collecting: &secrets)
+            // A form body holds the placeholder percent-encoded; a command line spells it plainly.
+            let encoded = Redactor.placeholder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? Redactor.placeholder
+            return secrets.isEmpty ? nil : String(decoding: body, as: UTF8.self).replacingOccurrences(of: encoded, with: Redactor.placeholder)
+        case "-F", "--form":
+            guard let equals = word.firstIndex(of: "="), isCredentialName(String(word[..<equals]), redactor) else { return nil }
+            return word[..<equals] + "=" + Redactor.placeholder
+        default:
+            guard let item = ItemSplitter.split(word), !item.value.isEmpty,
+                  item.name.allSatisfy({ $0.isLetter || $0.isNumber || "_.-[]".contains($0) }) else { return nil }
+            let secret = switch item.separator {
+            case .header: redactor.headers.contains(item.name.lowercased())
+            case .query: redactor.redactsQueryItem(item.name)
+            case .string, .json: isCredentialName(item.name, redactor)
+            case .jsonFile, .stringFile, .file, .emptyHeader: false
+            }
+            guard secret, let separatorStart = word.range(of: item.separator.rawValue) else { return nil }
+            return word[..<separatorStart.upperBound] + Redactor.placeholder
+        }
+    }
+
+    /// `word` spelled the way `raw` was: as typed when it needs no quotes, else with the same
+    /// kind of quote around its value (`Name:'…'`) or around the whole word (`'Name:…'`).
+    private static func respelled(_ word: String, like raw: String) -> String {
+        let needsQuotes = word.replacingOccurrences(of: Redactor.placeholder, with: "").contains { $0.isWhitespace || "'\"\\$`#;&|<>()".contains($0) }
+        guard needsQuotes || raw.contains("'") || raw.contains("\"") else { return word }
+        let quote: Character = raw.first == "\"" || (raw.last == "\"" && !raw.contains("'")) ? "\"" : "'"
+        if raw.first == quote || raw.hasPrefix("$'") || needsQuotes && !word.contains(Redactor.placeholder) {
+            return String(quote) + word + String(quote)
+        }
+        guard let value = word.range(of: Redactor.placeholder, options: .backwards) else {
+            return String(quote) + word + String(quote)
+        }
+        return word[..<value.lowerBound] + String(quote) + word[value.lowerBound...] + String(quote)
     }
 
     /// Each command's credential line (`^(header )(Name)(: )(value)$`) and whether a name's value is secret.

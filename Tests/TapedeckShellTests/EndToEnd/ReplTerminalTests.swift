@@ -43,10 +43,12 @@ struct ReplTerminalTests {
         try withRepl(["repl"]) { tmux in
             try tmux.type("print first-run-marker", then: "Enter")
             try tmux.type("header Authorization: Bearer sekrit-token-4711", then: "Enter")
+            // Every spelling of a credential item: quoted whole, and in a pasted curl command.
+            try tmux.type("get http://127.0.0.1:9/x 'Authorization:Bearer tok_live_4712'", then: "Enter")
+            try tmux.type("curl http://127.0.0.1:9/x -H 'X-Api-Key: sk_live_4713' -u ada:pw_4714", then: "Enter")
             try tmux.type("print second", then: "Enter")
             #expect(try tmux.waitFor { self.lines($0).contains("second") }.matched)
-            try tmux.send("Up")
-            try tmux.send("Up")
+            for _ in 1...4 { try tmux.send("Up") }
             #expect(try tmux.waitFor { $0.contains("[live]> header Authorization: Bearer sekrit-token-4711") }.matched,
                     "Up recalls the token as typed in the running session")
             try tmux.send("C-u")
@@ -57,7 +59,12 @@ struct ReplTerminalTests {
             #expect((attributes[.posixPermissions] as? Int) == 0o600)
             let saved = try String(contentsOf: tmux.historyFile, encoding: .utf8)
             #expect(saved.contains("first-run-marker"))
-            #expect(!saved.contains("sekrit-token-4711"), "a credential reached the history file")
+            for secret in ["sekrit-token-4711", "tok_live_4712", "sk_live_4713", "pw_4714"] {
+                #expect(!saved.contains(secret), "a credential reached the history file: \(secret)")
+            }
+            let lines = saved.replacingOccurrences(of: "\\040", with: " ")  // libedit's file spells a space \040
+            #expect(lines.contains("'Authorization:<REDACTED>'"))
+            #expect(lines.contains("-H 'X-Api-Key: <REDACTED>' -u ada:<REDACTED>"))
             #expect(saved.contains("REDACTED"))
 
             try tmux.start(["repl"])

@@ -18,10 +18,31 @@ struct CommandRedactionTests {
         ("print eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2ln", "print <REDACTED>", 1),
         ("get /me Authorization:{{auth}}", "get /me Authorization:{{auth}}", 0),
         ("expect json $.token exists", "expect json $.token exists", 0),
+        // Every spelling of an item goes through the same rule.
+        ("get /me 'Authorization:Bearer tok_live_abc123'", "get /me 'Authorization:<REDACTED>'", 1),
+        ("get /me \"Authorization:Bearer tok_live_abc123\"", "get /me \"Authorization:<REDACTED>\"", 1),
+        ("get /me Authorization:Bearer\\ tok_live_abc123", "get /me Authorization:<REDACTED>", 1),
+        ("get /me 'X-Api-Key:sk_live_abc123' 'api_key==k 1'", "get /me 'X-Api-Key:<REDACTED>' 'api_key==<REDACTED>'", 2),
+        ("get http://h/x?page=3&lang=en", "get http://h/x?page=3&lang=en", 0),
+        // A pasted curl command: header, user, cookie and body options.
+        ("curl https://h/me -H 'Authorization: Bearer tok_live_abc123'", "curl https://h/me -H 'Authorization: <REDACTED>'", 1),
+        ("curl https://h/me -H 'X-Api-Key: sk_live_abc123' -H 'Accept: */*'",
+         "curl https://h/me -H 'X-Api-Key: <REDACTED>' -H 'Accept: */*'", 1),
+        ("curl https://h/me \\\n  --header \"Cookie: session=abc\" \\\n  -u ada:hunter2",
+         "curl https://h/me \\\n  --header \"Cookie: <REDACTED>\" \\\n  -u ada:<REDACTED>", 2),
+        ("curl https://h/login --data-raw 'user=ada&password=hunter2'", "curl https://h/login --data-raw 'user=ada&password=<REDACTED>'", 1),
+        ("curl https://h/login -d '{\"password\":\"hunter2\"}'", "curl https://h/login -d '{\"password\":\"<REDACTED>\"}'", 1),
+        ("curl https://h/x -H 'Accept: application/json'", "curl https://h/x -H 'Accept: application/json'", 0),
     ])
     func redacts(line: String, expected: String, count: Int) {
         let result = CommandRedaction.redact(line)
         #expect(result.text == expected)
         #expect(result.count == count)
+    }
+
+    @Test("a line the shell rules cannot read is still redacted item by item")
+    func unclosedQuote() {
+        let result = CommandRedaction.redact("get /me api_key==k1 'unclosed")
+        #expect(result.text == "get /me api_key==<REDACTED> 'unclosed")
     }
 }
