@@ -31,10 +31,16 @@ enum TextRedaction {
         return tokens(in: result, collecting: &secrets)
     }
 
-    /// Bearer tokens (`Bearer abc…`, 8+ token characters) and JWTs (`eyJ….eyJ….…`) replaced.
+    /// Bearer tokens (`Bearer abc…`, 8+ token characters), Basic credentials (`Basic` and
+    /// base64 of `user:password`) and JWTs (`eyJ….eyJ….…`) replaced.
     static func tokens(in text: String, collecting secrets: inout [String]) -> String {
         var result = replace(in: text, pattern: #"(?i)(bearer\s+)([A-Za-z0-9._~+/=-]{8,})"#) { groups in
             guard groups[2] != Redactor.placeholder else { return nil }
+            secrets.append(groups[2])
+            return groups[1] + Redactor.placeholder
+        }
+        result = replace(in: result, pattern: #"(?i)(basic\s+)([A-Za-z0-9+/]{4,}={0,2})"#) { groups in
+            guard let decoded = Data(base64Encoded: groups[2]), decoded.contains(UInt8(ascii: ":")) else { return nil }
             secrets.append(groups[2])
             return groups[1] + Redactor.placeholder
         }

@@ -33,6 +33,30 @@ struct SecretConsistencyTests {
                             body: Data(echo.utf8))
     }
 
+    @Test("a Basic credential echoed by the server, in a text body, an HTML body or a header, never reaches the file")
+    func basicEchoed() async throws {
+        let basic = Data("ada:s3cret-pw".utf8).base64EncodedString()
+        let echo = StubTransport { request in
+            let sent = request.headers["Authorization"] ?? ""
+            let html = request.url.path == "/html"
+            return HTTPResponse(status: 200, headers: ["Content-Type": html ? "text/html" : "text/plain", "X-Echo": sent],
+                                body: Data((html ? "<p>you sent <code>\(sent)</code></p>" : "you sent \(sent)").utf8))
+        }
+        let directory = TemporaryDirectory()
+        let url = directory.file("basic.cassette.json")
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]), inner: echo)
+        for path in ["/text", "/html"] {
+            _ = try await recorder.send(HTTPRequest(url: URL(string: "http://api.test" + path)!, headers: ["Authorization": "Basic " + basic]))
+        }
+        try recorder.flush()
+        let file = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        #expect(!file.contains(basic), "\(file)")
+        #expect(file.contains("you sent <REDACTED>"))
+        // Free text (a report's failure message) is redacted by the same rule.
+        #expect(Redactor.standard.redact(text: "got Basic \(basic) back") == "got Basic <REDACTED> back")
+        #expect(Redactor.standard.redact(text: "Basic information about routes") == "Basic information about routes")
+    }
+
     @Test("a token from a login response never reaches the file, wherever later requests reuse it")
     func tokenReusedAcrossInteractions() async throws {
         let directory = TemporaryDirectory()
