@@ -18,7 +18,7 @@ struct TapedeckCommand: AsyncParsableCommand {
             tapedeck [METHOD] URL [ITEM...] [--form|--multipart|--raw TEXT] [--print HhBb] [-v]
               tapedeck repl | run FILE... | convert IN OUT | cassette ...
             """,
-        discussion: """
+        discussion: HelpText.prose("""
             ITEMS (HTTPie syntax; escape a separator in a name with a backslash: a\\=b=c)
               Name:value        header (Name: or Name; sends it empty)
               name==value       query item
@@ -44,7 +44,7 @@ struct TapedeckCommand: AsyncParsableCommand {
               3  transport failure: connection refused, DNS, timeout, TLS
               4  with --check-status: the response status was 4xx or 5xx
                  (tapedeck run: an assertion failed)
-            """,
+            """),
         version: TapedeckCommand.version,
         subcommands: [Repl.self, Run.self, Convert.self, CassetteCommand.self, Import.self, Generate.self, Serve.self, Proxy.self]
     )

@@ -89,13 +89,58 @@ struct CassetteVerifyTests {
         #expect(try CLI.run(["cassette", "verify", cassette.path]).status == 0)
     }
 
+    @Test("credentials go only to the recorded host: --origin elsewhere sends nothing until --allow-credentials-to names it; the report names the host contacted")
+    func credentialsStayWithTheirHost() throws {
+        let recordedServer = try FileServer(), other = try FileServer()
+        for server in [recordedServer, other] { try server.serve("me.json", #"{"id": 7}"#) }
+        let script = recordedServer.directory.appendingPathComponent("me.tape")
+        try "base \(recordedServer.url.absoluteString)\nget /me.json Authorization:'Bearer tok_live_4711'\nexpect 200\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        let cassette = recordedServer.directory.appendingPathComponent("me.cassette.json")
+        let recording = try CLI.run(["run", "--record", cassette.path, "--mode", "all", script.path])
+        try #require(recording.status == 0, "\(recording.stderr)")
+
+        let missing = try CLI.run(["cassette", "verify", cassette.path])
+        #expect(missing.stdout.contains("give the real value with --var authorization=VALUE (or the environment variable TAPEDECK_AUTHORIZATION)"),
+                "\(missing.stdout)")
+        let home = try CLI.run(["cassette", "verify", cassette.path, "--var", "authorization=Bearer tok_live_4711"])
+        #expect(home.status == 0, "\(home.stdout)\(home.stderr)")
+        #expect(recordedServer.requests.last == "/me.json Bearer tok_live_4711")
+
+        let otherHost = "127.0.0.1:\(other.url.port ?? 0)"
+        let elsewhere = try CLI.run(["cassette", "verify", cassette.path, "--origin", other.url.absoluteString,
+                                     "--var", "authorization=Bearer tok_live_4711"])
+        #expect(elsewhere.status == 3, "\(elsewhere.stdout)")
+        #expect(elsewhere.stdout.contains("#0 GET \(other.url.absoluteString)/me.json → 200  failed: interactions[0].request header Authorization "
+            + "would carry a credential to \(otherHost), but it was recorded against 127.0.0.1:\(recordedServer.url.port ?? 0); nothing was sent. "
+            + "If \(otherHost) should receive it, add --allow-credentials-to \(otherHost)"), "\(elsewhere.stdout)")
+        #expect(other.requests.isEmpty, "the other host received \(other.requests)")
+
+        let allowed = try CLI.run(["cassette", "verify", cassette.path, "--origin", other.url.absoluteString,
+                                   "--var", "authorization=Bearer tok_live_4711", "--allow-credentials-to", otherHost])
+        #expect(allowed.status == 0, "\(allowed.stdout)")
+        #expect(allowed.stdout.contains("#0 GET \(other.url.absoluteString)/me.json → 200  unchanged"), "the report names the host contacted")
+        #expect(other.requests == ["/me.json Bearer tok_live_4711"])
+
+        // Pinned: a cassette edited to name another host gets nothing, even at its "recorded" origin.
+        let edited = try String(contentsOf: cassette, encoding: .utf8)
+            .replacingOccurrences(of: recordedServer.url.absoluteString, with: other.url.absoluteString)
+        try edited.write(to: cassette, atomically: true, encoding: .utf8)
+        let pinned = try CLI.run(["cassette", "verify", cassette.path, "--var", "authorization=Bearer tok_live_4711",
+                                  "--allow-credentials-to", "127.0.0.1:\(recordedServer.url.port ?? 0)"])
+        #expect(pinned.status == 3)
+        #expect(pinned.stdout.contains("which --allow-credentials-to does not name"), "\(pinned.stdout)")
+        #expect(other.requests.count == 1)
+    }
+
     @Test("an unreachable origin is a transport failure: exit 3")
     func transportFailure() throws {
         let server = try FileServer()
         let cassette = try recorded(server)
         let result = try CLI.run(["cassette", "verify", cassette.path, "--origin", "http://127.0.0.1:9"])
         #expect(result.status == 3)
-        #expect(result.stdout.contains("#0 GET \(server.url.absoluteString)/user.json → 200  failed:"))
+        #expect(result.stdout.contains("#0 GET http://127.0.0.1:9/user.json → 200  failed: cannot connect to 127.0.0.1:9"),
+                "the report names the host contacted: \(result.stdout)")
     }
 
     @Test("unsafe methods are skipped unless --methods names them; bad options are named")

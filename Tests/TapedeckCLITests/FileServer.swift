@@ -37,12 +37,23 @@ final class FileServer {
     static let script = """
         import functools, http.server, os, signal, sys
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
-        handler.log_message = lambda *args: None
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args): pass
+            def do_GET(self):
+                with open(os.path.join(sys.argv[1], ".requests"), "a") as log:
+                    log.write("%s %s\\n" % (self.path, self.headers.get("Authorization", "")))
+                super().do_GET()
+        handler = functools.partial(Handler, directory=sys.argv[1])
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         print("port", server.server_address[1])
         server.serve_forever()
         """
+
+    /// Each GET the server answered: its path and its Authorization header, one line each.
+    var requests: [String] {
+        let log = (try? String(contentsOf: directory.appendingPathComponent(".requests"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").map(String.init)
+    }
 
     /// Writes `text` as the file `name` the server serves.
     func serve(_ name: String, _ text: String) throws {

@@ -26,18 +26,34 @@ public struct CassetteVerifier: Sendable {
         public var credentials: CredentialFill
         /// What is redacted from live responses before ``CassetteVerifier/updating(_:with:now:)`` keeps them.
         public var redactor: Redactor
+        /// Hosts that may receive filled-in credentials (`--allow-credentials-to`). Empty: only
+        /// the host an interaction was recorded against, and only when requests go there (no
+        /// ``origin`` elsewhere). Named: these hosts and no others, which pins a CI run to the
+        /// API it means to call whatever an edited cassette says.
+        public var credentialHosts: Set<String>
 
         /// The methods verified unless told otherwise: they change nothing on the server.
         public static let safeMethods: Set<HTTPMethod> = [.get, .head, .options]
 
         /// Creates options; the defaults send the safe methods to the recorded origin.
         public init(methods: Set<HTTPMethod> = Options.safeMethods, origin: URL? = nil, drift: DriftOptions = DriftOptions(),
-                    credentials: CredentialFill = CredentialFill(), redactor: Redactor = .standard) {
+                    credentials: CredentialFill = CredentialFill(), redactor: Redactor = .standard,
+                    credentialHosts: Set<String> = []) {
             self.methods = methods
             self.origin = origin
             self.drift = drift
             self.credentials = credentials
             self.redactor = redactor
+            self.credentialHosts = Set(credentialHosts.map { $0.lowercased() })
+        }
+
+        /// Whether filled-in credentials may go to `sent`, for a request recorded as `recorded`.
+        public func mayReceiveCredentials(_ sent: URL, recorded: URL) -> Bool {
+            let host = sent.host?.lowercased() ?? ""
+            if !credentialHosts.isEmpty {
+                return credentialHosts.contains(host) || credentialHosts.contains(CassetteVerifier.authority(sent).lowercased())
+            }
+            return RedirectFollower.sameOrigin(sent, recorded)
         }
 
         /// Parses `--methods GET,HEAD,POST`.
@@ -70,20 +86,29 @@ public struct CassetteVerifier: Sendable {
         var entries: [VerifiedInteraction] = []
         entries.reserveCapacity(cassette.interactions.count)
         for (index, interaction) in sent.interactions.enumerated() {
-            let outcome = await verify(interaction, index: index)
-            entries.append(VerifiedInteraction(index: index, request: cassette.interactions[index].request,
+            let outcome = await verify(interaction, index: index, recorded: cassette.interactions[index].request.url)
+            // The report names the host actually contacted (placeholders still in place).
+            entries.append(VerifiedInteraction(index: index, request: interaction.request,
                                                recordedStatus: interaction.response.status, outcome: outcome))
         }
         return VerifyReport(path: path, interactions: entries)
     }
 
-    /// Verifies one interaction (already at the origin requests go to).
-    public func verify(_ interaction: Interaction, index: Int) async -> VerifyOutcome {
+    /// Verifies one interaction (already at the origin requests go to), recorded against
+    /// `recorded` (its own URL when not given): credentials are filled only where
+    /// ``Options/mayReceiveCredentials(_:recorded:)`` allows.
+    public func verify(_ interaction: Interaction, index: Int, recorded: URL? = nil) async -> VerifyOutcome {
         guard options.methods.contains(interaction.request.method) else {
             return .skipped("\(interaction.request.method) is not among the methods verified")
         }
         let request: HTTPRequest
-        do {
+        let recorded = recorded ?? interaction.request.url
+        do throws(VerifyError) {
+            if let field = CredentialFill.placeholderField(in: interaction.request),
+               !options.mayReceiveCredentials(interaction.request.url, recorded: recorded) {
+                throw .credentialsToOtherHost(interaction: index, field: field, host: Self.authority(interaction.request.url),
+                                              recordedHost: Self.authority(recorded), pinned: !options.credentialHosts.isEmpty)
+            }
             request = try options.credentials.apply(to: interaction.request, interaction: index)
         } catch {
             return .failed(error.errorDescription ?? "\(error)")
@@ -98,6 +123,11 @@ public struct CassetteVerifier: Sendable {
         let redacted = options.redactor.redact(Interaction(request: request, response: response)).response
         let drifts = ResponseDrift.compare(recorded: interaction.response, live: redacted, options: options.drift)
         return drifts.isEmpty ? .unchanged : .drifted(drifts, live: redacted)
+    }
+
+    /// `host` or `host:port`, as a user names it.
+    static func authority(_ url: URL) -> String {
+        (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// The cassette with each drifted interaction's response replaced by the live one (its

@@ -36,6 +36,18 @@ public struct CredentialFill: Sendable {
         return variables[name] ?? variables[field] ?? environment["TAPEDECK_" + name.uppercased()]
     }
 
+    /// The first field of `request` that holds ``Redactor/placeholder`` (`header Authorization`,
+    /// `query api_key`, `body`), or nil when nothing would be filled.
+    public static func placeholderField(in request: HTTPRequest) -> String? {
+        if let header = request.headers.first(where: { $0.value.contains(Redactor.placeholder) }) { return "header \(header.name)" }
+        if let query = request.url.query(percentEncoded: true),
+           let item = query.split(separator: "&").first(where: { $0.hasSuffix("=" + Redactor.encodedPlaceholder) || $0.hasSuffix("=" + Redactor.legacyQueryPlaceholder) }) {
+            return "query \(PercentEncoding.decode(String(item.prefix { $0 != "=" })))"
+        }
+        if let body = request.body, String(decoding: body, as: UTF8.self).contains(Redactor.placeholder) { return "body" }
+        return nil
+    }
+
     /// The request with every placeholder filled; throws naming the first one nothing fills.
     public func apply(to request: HTTPRequest, interaction: Int) throws(VerifyError) -> HTTPRequest {
         var result = request
@@ -58,9 +70,10 @@ public struct CredentialFill: Sendable {
         return result
     }
 
-    private func missing(_ field: String, _ interaction: Int) -> VerifyError {
+    /// `place` names where the placeholder is (`header Authorization`), `field` the name its variable comes from.
+    private func missing(_ place: String, _ field: String, _ interaction: Int) -> VerifyError {
         let name = Self.variableName(field)
-        return .missingCredential(interaction: interaction, field: field, variables: [name, "TAPEDECK_" + name.uppercased()])
+        return .missingCredential(interaction: interaction, field: place, variables: [name, "TAPEDECK_" + name.uppercased()])
     }
 
     private func fillHeader(_ header: HTTPHeader, interaction: Int) throws(VerifyError) -> String {
@@ -72,12 +85,12 @@ public struct CredentialFill: Sendable {
                     pairs.append(pair); continue
                 }
                 let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
-                guard let value = value(for: name) else { throw missing("Cookie \(name)", interaction) }
+                guard let value = value(for: name) else { throw missing("Cookie \(name)", name, interaction) }
                 pairs.append(pair[...equals] + value)
             }
             return pairs.joined(separator: ";")
         }
-        guard let value = value(for: header.name) else { throw missing("header \(header.name)", interaction) }
+        guard let value = value(for: header.name) else { throw missing("header \(header.name)", header.name, interaction) }
         // `Bearer <REDACTED>` keeps its scheme unless the variable carries one.
         if header.value.hasSuffix(" " + Redactor.placeholder), !value.contains(" ") {
             return header.value.replacingOccurrences(of: Redactor.placeholder, with: value)
@@ -93,7 +106,7 @@ public struct CredentialFill: Sendable {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, parts[1] == Redactor.encodedPlaceholder || parts[1] == Redactor.legacyQueryPlaceholder else { items.append(String(item)); continue }
             let name = PercentEncoding.decode(String(parts[0]))
-            guard let value = value(for: name) else { throw missing("query \(name)", interaction) }
+            guard let value = value(for: name) else { throw missing("query \(name)", name, interaction) }
             items.append(parts[0] + "=" + PercentEncoding.encodeQueryComponent(value))
         }
         components.percentEncodedQuery = items.joined(separator: "&")
@@ -103,7 +116,7 @@ public struct CredentialFill: Sendable {
     private func fillJSON(_ value: JSONValue, key: String?, interaction: Int) throws(VerifyError) -> JSONValue {
         switch value {
         case .string(Redactor.placeholder):
-            guard let key, let real = self.value(for: key) else { throw missing("body member \(key ?? "/")", interaction) }
+            guard let key, let real = self.value(for: key) else { throw missing("body member \(key ?? "/")", key ?? "body", interaction) }
             return .string(real)
         case .object(let members):
             var result: [(key: String, value: JSONValue)] = []

@@ -8,7 +8,7 @@ extension TapedeckCommand.CassetteCommand {
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Checks every recorded request and response against an OpenAPI 3.0 or 3.1 document.",
-            discussion: """
+            discussion: HelpText.prose("""
                 Finds unknown paths and methods, undocumented statuses, missing or mistyped path,
                 query and header parameters, and JSON request and response bodies that do not match
                 their schemas (types, required, enum, integer formats, additionalProperties, allOf/
@@ -20,7 +20,7 @@ extension TapedeckCommand.CassetteCommand {
                   1  usage error
                   2  the OpenAPI document or the cassette could not be read
                   4  findings (one per line on stdout)
-                """)
+                """))
 
         @Argument(help: ArgumentHelp("The cassette (Tapedeck JSON, vcrpy YAML or HAR).", valueName: "cassette"))
         var cassette: String

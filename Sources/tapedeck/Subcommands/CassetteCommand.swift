@@ -40,12 +40,12 @@ extension TapedeckCommand.CassetteCommand {
     struct Lint: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Finds secrets, interactions replay can never reach, bodies that do not decode and (with --max-age) expired interactions.",
-            discussion: """
+            discussion: HelpText.prose("""
                 EXIT CODES
                   0  no findings
                   3  the cassette could not be read
                   4  findings (one per line on stdout)
-                """)
+                """))
 
         @Argument(help: ArgumentHelp("The cassettes.", valueName: "cassette"))
         var cassettes: [String]
@@ -85,12 +85,12 @@ extension TapedeckCommand.CassetteCommand {
     struct Prune: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Drops the interactions the last replay run never played.",
-            discussion: """
+            discussion: HelpText.prose("""
                 Replay runs (tapedeck run --replay, the REPL's replay, withCassette in tests) record
                 what they played in ~/.cache/tapedeck/usage (or $TAPEDECK_USAGE_DIR); prune reads
                 that, refuses if the cassette changed since, and rewrites the cassette in its own
                 format.
-                """)
+                """))
 
         @Argument(help: ArgumentHelp("The cassette.", valueName: "cassette"))
         var cassette: String
@@ -141,11 +141,11 @@ extension TapedeckCommand.CassetteCommand {
     struct Diff: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Diffs two cassettes interaction by interaction (for reviewing a re-record).",
-            discussion: """
+            discussion: HelpText.prose("""
                 Interactions pair up by method and URL. '~' lines list field changes (JSON bodies by
                 JSON Pointer), '-' interactions only in the old cassette, '+' only in the new one.
                 Dates and durations are not compared. The formats may differ (a.yaml vs b.har).
-                """)
+                """))
 
         @Argument(help: ArgumentHelp("The old cassette.", valueName: "old"))
         var old: String

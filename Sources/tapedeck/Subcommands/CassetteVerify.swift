@@ -8,12 +8,18 @@ extension TapedeckCommand.CassetteCommand {
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Re-sends the recorded requests to the live origin and reports what drifted.",
-            discussion: """
-                Only GET, HEAD and OPTIONS are sent unless --methods names others. Placeholders left
-                by redaction are filled from variables named after the field (Authorization →
-                authorization, ?api_key → api_key, Cookie session → session): --var, --env-file,
-                else the environment variable TAPEDECK_<NAME> (TAPEDECK_AUTHORIZATION).
-                Compared by default: status and shape (JSON members added, removed or retyped, at
+            discussion: HelpText.prose("""
+                Only GET, HEAD and OPTIONS are sent unless --methods names others. \
+                Placeholders left by redaction are filled from variables named after the field \
+                (Authorization → authorization, ?api_key → api_key, Cookie session → session): \
+                --var, --env-file, else the environment variable TAPEDECK_<NAME> (TAPEDECK_AUTHORIZATION).
+
+                Credentials are filled only for the host each interaction was recorded against. \
+                With --origin elsewhere, or a cassette edited to name another host, nothing is sent \
+                until --allow-credentials-to names that host; once given, only the hosts it names \
+                receive credentials (pin it in CI, where a pull request can edit a cassette).
+
+                Compared by default: status and shape (JSON members added, removed or retyped, at \
                 JSON Pointers; other bodies: content type and size class).
 
                 EXIT CODES
@@ -21,13 +27,16 @@ extension TapedeckCommand.CassetteCommand {
                   1  usage error
                   3  a request failed (network) or the cassette could not be read or written
                   4  something drifted
-                """)
+                """))
 
         @Argument(help: ArgumentHelp("The cassette.", valueName: "cassette"))
         var cassette: String
 
         @Option(name: .long, help: ArgumentHelp("Send to this origin instead of the recorded one.", valueName: "url"))
         var origin: String?
+
+        @Option(name: .customLong("allow-credentials-to"), help: ArgumentHelp("A host that may receive filled-in credentials (repeatable; default: the recorded host).", valueName: "host"))
+        var allowCredentialsTo: [String] = []
 
         @Option(name: .long, help: ArgumentHelp("Methods to send, comma-separated (default GET,HEAD,OPTIONS).", valueName: "list"))
         var methods: String?
@@ -86,6 +95,7 @@ extension TapedeckCommand.CassetteCommand {
             if let methods { options.methods = try CassetteVerifier.Options.methods(parsing: methods) }
             options.origin = try origin.map(Self.parseOrigin)
             options.credentials = CredentialFill(variables: try VariableOption.load(envFiles: envFiles, variables: variables))
+            options.credentialHosts = Set(allowCredentialsTo.map { $0.lowercased() })
             let live = CurlTransport(options: .init(timeout: timeout, followRedirects: false, verifyTLS: !insecure))
             let verifier = CassetteVerifier(live: live, options: options)
             let report = await verifier.verify(loaded, path: cassette)

@@ -8,7 +8,7 @@ extension TapedeckCommand {
         static let configuration = CommandConfiguration(
             commandName: "convert",
             abstract: "Converts cassettes between Tapedeck JSON, vcrpy YAML, cassetter YAML and HAR 1.2.",
-            discussion: """
+            discussion: HelpText.prose("""
                 Formats follow the extensions: .cassette.json or .json (Tapedeck), .yaml or .yml
                 (vcrpy, version 1), .cassetter.yaml (cassetter), .har (HAR 1.2); --format picks the
                 output format whatever the name. A .yaml input is read as vcrpy or cassetter by its
@@ -23,7 +23,7 @@ extension TapedeckCommand {
                   0  converted (warnings, if any, on stderr)
                   1  usage error: unknown extension, same file for input and output
                   3  the input could not be read or parsed, or the output written
-                """
+                """)
         )
 
         @Argument(help: ArgumentHelp("The cassette to read.", valueName: "in"))

@@ -19,11 +19,11 @@ extension TapedeckCommand.Generate {
         static let configuration = CommandConfiguration(
             commandName: "swift",
             abstract: "Writes a Swift Testing file that replays the script's cassette through URLSession.replaying.",
-            discussion: """
+            discussion: HelpText.prose("""
                 The script runs once against the cassette (no network); each request becomes a
                 URLRequest and each expect an #expect on the status, a header or a JSON value by
                 pointer. Expects with no plain Swift equivalent stay as comments.
-                """)
+                """))
 
         @Argument(help: ArgumentHelp("The .tape script.", valueName: "script"))
         var script: String

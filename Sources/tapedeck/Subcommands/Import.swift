@@ -19,7 +19,7 @@ extension TapedeckCommand.Import {
         static let configuration = CommandConfiguration(
             commandName: "curl",
             abstract: "Prints the Tapedeck request command that sends what a curl command sends.",
-            discussion: """
+            discussion: HelpText.prose("""
                 Give curl's arguments (tapedeck import curl -X POST http://localhost:8080/post -d a=1),
                 the whole command as one argument, or nothing to read it from stdin (a browser's
                 Copy as cURL, line continuations included). A curl line also works as is at the
@@ -28,7 +28,7 @@ extension TapedeckCommand.Import {
                 EXIT CODES
                   0  translated
                   2  the command cannot be translated (the message names the option)
-                """)
+                """))
 
         @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("curl's arguments, or the whole command.", valueName: "curl-args"))
         var arguments: [String] = []

@@ -10,7 +10,7 @@ extension TapedeckCommand {
         static let configuration = CommandConfiguration(
             commandName: "proxy",
             abstract: "Records any HTTP client's traffic to an upstream into a cassette (recording proxy).",
-            discussion: """
+            discussion: HelpText.prose("""
                 A reverse proxy: point the client at the URL it prints instead of UPSTREAM.
                 Also a forward proxy for plain http:// (HTTP_PROXY=URL): absolute-form
                 requests go to the host they name. HTTPS through CONNECT is not intercepted
@@ -23,7 +23,7 @@ extension TapedeckCommand {
                 what is recorded and records the rest; once (the default) records when the
                 cassette is missing; all re-records. Ctrl-C or SIGTERM writes the cassette,
                 prints the tape summary and exits 0.
-                """
+                """)
         )
 
         @Argument(help: ArgumentHelp("The server to record, e.g. http://127.0.0.1:8000.", valueName: "upstream"))

@@ -14,7 +14,7 @@ extension TapedeckCommand {
         static let configuration = CommandConfiguration(
             commandName: "repl",
             abstract: "Opens the interactive prompt.",
-            discussion: """
+            discussion: HelpText.prose("""
                 Type 'help' at the prompt for the commands. History is kept in
                 $XDG_STATE_HOME/tapedeck/history (or ~/.local/state/tapedeck/history).
                 Tab completes commands, headers, {{variables}}, files after @ and <, and paths;
@@ -23,7 +23,7 @@ extension TapedeckCommand {
                 Ctrl-C cancels the line or the request in flight; Ctrl-D exits.
                 With stdin not a terminal, commands are read with no prompt and no colours:
                   printf 'base http://localhost:8080\\nget /get\\n' | tapedeck
-                """
+                """)
         )
 
         @Argument(help: "The base URL to start with (e.g. http://localhost:8080/api).")

@@ -14,7 +14,7 @@ extension TapedeckCommand {
         static let configuration = CommandConfiguration(
             commandName: "run",
             abstract: "Runs .tape scripts non-interactively, as tests.",
-            discussion: """
+            discussion: HelpText.prose("""
                 Each file is a test; a file stops at its first failure unless --continue-on-error.
                 Variables: --var k=v, --env-file .env, and {{env.NAME}} from the environment;
                 --var and --env-file win over a script's 'set', so 'set' gives defaults.
@@ -28,7 +28,7 @@ extension TapedeckCommand {
                   2  a script does not parse (the message gives file:line:column)
                   3  runtime error: network, cassette, bad request, undefined variable
                   4  an expect failed
-                """
+                """)
         )
 
         @Argument(help: ArgumentHelp("Scripts to run; - reads one from stdin.", valueName: "file"))

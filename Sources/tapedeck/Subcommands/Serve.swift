@@ -10,16 +10,17 @@ extension TapedeckCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
             abstract: "Serves cassettes over HTTP to any client (replay server).",
-            discussion: """
+            discussion: HelpText.prose("""
                 Native JSON, vcrpy YAML and HAR cassettes are served as if recorded at the
                 URL it prints (or --origin): request URLs, Location headers and bodies say
-                that origin. An unmatched request gets the mismatch report as text with
+                that origin. Each interaction answers once, in cassette order, as in replay; --repeat
+                lets interactions answer again. An unmatched request gets the mismatch report as text with
                 status 404 (or --unmatched STATUS) and the header X-Tapedeck-Unmatched: 1,
                 and is logged to stderr; --unmatched forward --upstream URL sends it there
                 instead. Control endpoints live under /__tapedeck/ (status, reset, load,
                 record/start, record/stop). Ctrl-C or SIGTERM prints the tape summary and
                 exits 0.
-                """
+                """)
         )
 
         @Argument(help: ArgumentHelp("Cassettes to serve together.", valueName: "cassette"))
