@@ -146,7 +146,9 @@ struct SchemaValidator {
     }
 
     private static func expected(_ type: String, _ value: JSONValue) -> String {
-        "expected \(type), found \(value.typeName == "bool" ? "boolean" : value.typeName) \(show(value))"
+        // `null` names itself: "found null", not "found null null".
+        value == .null ? "expected \(type), found null"
+            : "expected \(type), found \(value.typeName == "bool" ? "boolean" : value.typeName) \(show(value))"
     }
 
     /// A short rendering of `value` for messages.

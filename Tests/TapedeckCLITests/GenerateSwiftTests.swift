@@ -37,9 +37,13 @@ struct GenerateSwiftTests {
                                          to: directory.appendingPathComponent("c.json"))
         try "base http://httpbin.local\nget /json\nexpect 201\n".write(to: directory.appendingPathComponent("s.tape"), atomically: true, encoding: .utf8)
         let result = try CLI.run(["generate", "swift", "s.tape", "--cassette", "c.json", "--output", "STests.swift"], directory: directory)
-        #expect(result.status == 3)
+        #expect(result.status == 4, "a failing expect exits 4, as in tapedeck run")
         #expect(result.stderr.contains("s.tape:3:1: expect failed"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("STests.swift").path))
+        try "base {{base}}\nget /json\n".write(to: directory.appendingPathComponent("v.tape"), atomically: true, encoding: .utf8)
+        let undefined = try CLI.run(["generate", "swift", "v.tape", "--cassette", "c.json", "--output", "VTests.swift"], directory: directory)
+        #expect(undefined.status == 2, "an undefined variable is the script's error, not a transport failure")
+        #expect(undefined.stderr.contains("v.tape:1:6: undefined variable '{{base}}'"), "\(undefined.stderr)")
     }
 
     @Test("save --swift at the prompt writes the same kind of test from the session and its cassette")

@@ -4,7 +4,7 @@ extension CommandDefinition {
     static let save = CommandDefinition(
         name: "save", group: .inspection, place: 3,
         usage: "save PATH · save --swift FILE.swift",
-        summary: "write this session's successful commands as a runnable .tape script, or (--swift) as a Swift Testing file replaying its cassette",
+        summary: "write this session's successful commands as a runnable .tape script; --swift writes a Swift Testing file replaying its cassette",
         example: "save Sessions/explore.tape",
         save: .skipped, completion: .files,
         grammar: { line throws(ParseError) in

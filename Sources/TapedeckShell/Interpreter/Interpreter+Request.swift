@@ -17,7 +17,10 @@ extension Interpreter {
         do {
             response = try await Exchange.perform(request, through: transport, timeout: timeout, followRedirects: follow)
         } catch let error as HTTPError {
-            state.lastFailure = "\(request.method) \(request.url.absoluteString): \(error.failure)"
+            // One line: the request's own error already showed the whole report.
+            let headline = error.failure.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? error.failure
+            state.lastFailure = "\(request.method) \(request.url.absoluteString) at \(location): " + headline
+                + (headline == error.failure ? "" : " (the report is above)")
             if case .cancelled = error { throw .cancelled(at: location) }
             let why = recordingReason.map { " (\($0))" } ?? ""
             throw .transport(error.commandLineDescription + why, at: location)

@@ -8,6 +8,8 @@ public enum RequestItemError: Error, LocalizedError, Sendable, Equatable {
     case noSeparator(item: String)
     /// The part before the separator is empty.
     case emptyName(item: String)
+    /// `?page=3` after the URL: a query written as a field.
+    case queryAsItem(item: String)
     /// A header name is not an RFC 9110 token.
     case invalidHeaderName(item: String, name: String)
     /// A header value contains CR, LF or NUL.
@@ -36,6 +38,10 @@ public enum RequestItemError: Error, LocalizedError, Sendable, Equatable {
             return "'\(Excerpt.of(item))' is not a request item; write Name:value (header), name==value (query), "
                 + "name=value (JSON string), name:=json (raw JSON) or name@file (upload); "
                 + "escape a literal separator with a backslash (a\\=b=c)"
+        case .queryAsItem(let item):
+            let pairs = item.dropFirst().split(separator: "&").map { $0.replacingOccurrences(of: "=", with: "==") }
+            return "'\(Excerpt.of(item))' is a query, not a body field; write it as \(pairs.joined(separator: " ")) "
+                + "or put it in the URL (/path\(Excerpt.of(item)))"
         case .emptyName(let item):
             return "'\(Excerpt.of(item))' has nothing before its separator; put a name first, e.g. 'name\(Excerpt.of(item))'"
         case .invalidHeaderName(let item, let name):

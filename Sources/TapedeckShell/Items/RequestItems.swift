@@ -81,6 +81,7 @@ public struct RequestItems: Sendable, Hashable {
 
     /// Parses one item and adds it.
     public mutating func add(_ item: String, baseDirectory: URL?) throws(RequestItemError) {
+        if item.hasPrefix("?") { throw .queryAsItem(item: item) }
         guard let split = ItemSplitter.split(item) else { throw .noSeparator(item: item) }
         guard !split.name.isEmpty else { throw .emptyName(item: item) }
         switch split.separator {

@@ -107,11 +107,11 @@ enum RequestParser {
         return word
     }
 
-    /// A path or URL rather than an item: starts with `/`, `.`, a scheme or a template, or has
-    /// none of the item separators `:`, `=`, `@`.
+    /// A path or URL rather than an item: starts with `/`, `.`, `?` (a query on the base URL),
+    /// a scheme or a template, or has none of the item separators `:`, `=`, `@`.
     static func looksLikeTarget(_ word: Word) -> Bool {
         let text = word.text
-        if text.hasPrefix("/") || text.hasPrefix(".") || text.contains("://") || text.hasPrefix("{{") { return true }
+        if text.hasPrefix("/") || text.hasPrefix("?") || text.hasPrefix(".") || text.contains("://") || text.hasPrefix("{{") { return true }
         return !text.contains(where: { $0 == ":" || $0 == "=" || $0 == "@" })
     }
 }

@@ -23,6 +23,13 @@ extension TapedeckCommand.Generate {
                 The script runs once against the cassette (no network); each request becomes a
                 URLRequest and each expect an #expect on the status, a header or a JSON value by
                 pointer. Expects with no plain Swift equivalent stay as comments.
+
+                EXIT CODES
+                  0  written
+                  1  usage error
+                  2  the script does not parse, or uses a variable nothing defines (--var NAME=VALUE)
+                  3  the cassette could not be read, a request has no recorded answer, or the file could not be written
+                  4  an expect fails against the cassette
                 """))
 
         @Argument(help: ArgumentHelp("The .tape script.", valueName: "script"))
@@ -58,7 +65,7 @@ extension TapedeckCommand.Generate {
                     suite: suite, variables: try VariableOption.parse(variables))
             } catch {
                 Console.error((error as? any LocalizedError)?.errorDescription ?? "\(error)")
-                throw ExitCode(ExitStatus.transport)
+                throw ExitCode(Self.exitStatus(for: error))
             }
             do {
                 try FileManager.default.createDirectory(at: outputURL.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -68,6 +75,17 @@ extension TapedeckCommand.Generate {
                 throw ExitCode(ExitStatus.transport)
             }
             Console.write("wrote \(output)\n")
+        }
+
+        /// The script's own errors (it does not parse, or uses a variable nothing defines) are 2,
+        /// a failing expect 4, the cassette or a request 3: as `tapedeck run` counts them.
+        static func exitStatus(for error: any Error) -> Int32 {
+            guard let error = error as? ShellError else { return ExitStatus.transport }
+            switch error {
+            case .parse, .undefinedVariable: return ExitStatus.unreadableInput
+            case .assertionFailed: return ExitStatus.badStatus
+            default: return ExitStatus.transport
+            }
         }
 
     }

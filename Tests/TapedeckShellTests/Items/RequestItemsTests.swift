@@ -104,6 +104,9 @@ struct RequestItemsTests {
         #expect(throws: RequestItemError.invalidHeaderName(item: "bad name:x", name: "bad name")) { try parse("bad name:x") }
         #expect(throws: RequestItemError.noSeparator(item: "hello")) { try parse("hello") }
         #expect(throws: RequestItemError.emptyName(item: "=x")) { try parse("=x") }
+        #expect(throws: RequestItemError.queryAsItem(item: "?page=3&q=a")) { try parse("?page=3&q=a") }
+        #expect(RequestItemError.queryAsItem(item: "?page=3&q=a").localizedDescription
+            == "'?page=3&q=a' is a query, not a body field; write it as page==3 q==a or put it in the URL (/path?page=3&q=a)")
         #expect(throws: RequestItemError.textAfterEmptyHeader(item: "A;b")) { try parse("A;b") }
         let message = RequestItemError.noSeparator(item: "hello").localizedDescription
         #expect(message.contains("Name:value") && message.contains("name==value"))

@@ -29,23 +29,29 @@ struct HTTPBinSessionTests {
         #expect(json1.value(at: "/slideshow")?.typeName == "object")
         #expect(json1.value(at: "/slideshow/editor") == nil)
 
-        // httpbin-session.tape:14  post /post name=Ada
-        var request2 = URLRequest(url: try #require(URL(string: "http://httpbin.local/post")))
-        request2.httpMethod = "POST"
-        request2.setValue("application/json, */*;q=0.5", forHTTPHeaderField: "Accept")
-        request2.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request2.httpBody = Data("{\"name\":\"Ada\"}".utf8)
-        let (data2, answer2) = try await session.data(for: request2)
-        let response2 = try #require(answer2 as? HTTPURLResponse)
-        #expect(response2.statusCode < 300)
-        let json2 = try JSONParser.parse(data2)
-        #expect(json2.value(at: "/json/name")?.stringValue == "Ada")
+        // httpbin-session.tape:15  get /uuid
+        var request2 = URLRequest(url: try #require(URL(string: "http://httpbin.local/uuid")))
+        request2.setValue("*/*", forHTTPHeaderField: "Accept")
+        let (_, answer2) = try await session.data(for: request2)
+        _ = try #require(answer2 as? HTTPURLResponse)
 
-        // httpbin-session.tape:17  get /status/418
-        var request3 = URLRequest(url: try #require(URL(string: "http://httpbin.local/status/418")))
-        request3.setValue("*/*", forHTTPHeaderField: "Accept")
-        let (_, answer3) = try await session.data(for: request3)
+        // httpbin-session.tape:16  post /post name=Ada
+        var request3 = URLRequest(url: try #require(URL(string: "http://httpbin.local/post")))
+        request3.httpMethod = "POST"
+        request3.setValue("application/json, */*;q=0.5", forHTTPHeaderField: "Accept")
+        request3.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request3.httpBody = Data("{\"name\":\"Ada\"}".utf8)
+        let (data3, answer3) = try await session.data(for: request3)
         let response3 = try #require(answer3 as? HTTPURLResponse)
-        #expect(response3.statusCode == 418)
+        #expect(response3.statusCode < 300)
+        let json3 = try JSONParser.parse(data3)
+        #expect(json3.value(at: "/json/name")?.stringValue == "Ada")
+
+        // httpbin-session.tape:19  get /status/418
+        var request4 = URLRequest(url: try #require(URL(string: "http://httpbin.local/status/418")))
+        request4.setValue("*/*", forHTTPHeaderField: "Accept")
+        let (_, answer4) = try await session.data(for: request4)
+        let response4 = try #require(answer4 as? HTTPURLResponse)
+        #expect(response4.statusCode == 418)
     }
 }
