@@ -17,7 +17,7 @@ package enum CassetteTable {
                 String(index),
                 interaction.request.method.rawValue,
                 shorten(interaction.request.url.absoluteString, to: urlWidth),
-                String(interaction.response.status),
+                interaction.failure.map { $0.kind == .aborted ? "aborted" : "failed" } ?? String(interaction.response.status),
                 byteCount(interaction.response.body.count),
                 String(RFC3339Date.format(interaction.recordedAt, fractionDigits: 6).prefix(19)).replacingOccurrences(of: "T", with: " "),
                 MaxAge.describe(now.timeIntervalSince(interaction.recordedAt)),

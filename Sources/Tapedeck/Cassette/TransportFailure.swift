@@ -21,6 +21,9 @@ public struct TransportFailure: Sendable, Hashable {
         case timedOut
         /// The connection closed before an answer.
         case noResponse
+        /// The client gave up before an answer: a browser's HAR entry with status 0 (an aborted
+        /// or blocked request). Replayed as no response.
+        case aborted
     }
 
     /// What went wrong.
@@ -53,7 +56,20 @@ public struct TransportFailure: Sendable, Hashable {
         case .cannotConnect: return .cannotConnect(host: host, port: request.url.port ?? (request.url.scheme == "https" ? 443 : 80))
         case .hostNotFound: return .hostNotFound(host)
         case .timedOut: return .timedOut(url: request.url.absoluteString, seconds: duration)
-        case .noResponse: return .noResponse(url: request.url.absoluteString, detail: detail)
+        case .noResponse, .aborted: return .noResponse(url: request.url.absoluteString, detail: detail)
         }
+    }
+}
+
+extension Cassette {
+    /// What a reader turned into something else, one line each, for the front-end to show as
+    /// warnings: a browser HAR's status-0 entries loaded as recorded failures.
+    public var loadWarnings: [String] {
+        let aborted = interactions.enumerated().filter { $0.element.failure?.kind == .aborted }
+        guard !aborted.isEmpty else { return [] }
+        let named = aborted.prefix(5).map { "interactions[\($0.offset)] \($0.element.request.method) \($0.element.request.url.absoluteString)" }
+        let more = aborted.count > 5 ? " and \(aborted.count - 5) more" : ""
+        return ["\(aborted.count) entr\(aborted.count == 1 ? "y has" : "ies have") HAR status 0 (the browser got no response): "
+            + named.joined(separator: ", ") + more + "; loaded as recorded failures, which replay gives back as no response"]
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// Accepts a UTF-8 byte order mark, fractional `time`s, RFC 3339 `startedDateTime`s with
 /// any fraction and offset, base64 `content.encoding`, `postData.params` without `text`,
 /// cookie arrays without cookie headers, `redirectURL` without `Location`, and HTTP/2
-/// pseudo-headers (dropped). Compressed bodies follow the model's rule: stored decoded.
+/// pseudo-headers (dropped), and repeated headers joined with line breaks (Firefox's Set-Cookie). Compressed bodies follow the model's rule: stored decoded.
 ///
 /// ```swift
 /// let cassette = try HARReader.read(data, file: "session.har")
@@ -32,7 +32,21 @@ package enum HARReader {
             throw started.failure("not an ISO 8601 date-time (\(started.kind)); expected e.g. 2024-05-01T12:00:00.123Z")
         }
         let request = try self.request(entry.required("request"))
-        var response = try self.response(entry.required("response"), requestURL: request.url, limits: limits)
+        let responseCursor = try entry.required("response")
+        // Status 0: the browser sent the request and got no answer (aborted, blocked, offline).
+        // It loads as a recorded failure, which replay gives back as no response.
+        if try responseCursor.required("status").int() == 0 {
+            let reasons = ["statusText", "_error"].compactMap { key -> String? in
+                guard case .string(let text)? = responseCursor.value[key], !text.isEmpty else { return nil }
+                return text
+            }
+            let detail = "the browser got no response (HAR status 0" + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: ", ")) + ")"
+            var placeholder = HTTPResponse(status: 0)
+            placeholder.duration = max(0, try entry.optional("time")?.double() ?? 0) / 1000
+            return Interaction(request: request, response: placeholder, recordedAt: recordedAt,
+                               failure: TransportFailure(kind: .aborted, detail: detail))
+        }
+        var response = try self.response(responseCursor, requestURL: request.url, limits: limits)
         response.duration = max(0, try entry.optional("time")?.double() ?? 0) / 1000
         return Interaction(request: request, response: response, recordedAt: recordedAt)
     }
@@ -137,7 +151,9 @@ package enum HARReader {
     private static func headers(_ cursor: JSONCursor) throws(InteropError) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for (name, value) in try cursor.nameValuePairs() where !name.hasPrefix(":") {
-            headers.append(name: name, value: value)
+            // Firefox joins repeated headers (Set-Cookie above all) with line breaks: one field each.
+            let lines = value.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for line in lines.isEmpty ? [""] : lines { headers.append(name: name, value: line) }
         }
         return headers
     }

@@ -3,10 +3,12 @@ import Foundation
 /// Reads vcrpy cassettes (YAML, format version 1, and the unversioned format before it).
 ///
 /// Handles headers as lists or plain strings, `!!binary`, null and string bodies, the
-/// `body: {string: …}` form, `status: {code, message}`, pre-1.0 cassettes (a top-level
-/// list, `protocol`/`host`/`port`/`path` instead of `uri`, raw response header lines,
-/// Python object tags) and compressed bodies (decoded per the model's body rule). A `.yaml`
-/// file in cassetter's dialect is handed to ``CassetterReader``.
+/// `body: {string: …}` form, `status: {code, message}`, pre-1.0 cassettes in YAML or JSON (a
+/// top-level list, `protocol`/`host`/`port`/`path` instead of `uri`, raw response header
+/// lines), PyYAML's Python tags (`!!python/tuple` and `!!python/unicode` read as the plain
+/// sequences and strings they tag, never as objects), httpx's old response form (`content`
+/// and `status_code`) and compressed bodies (decoded per the model's body rule). A `.yaml` file
+/// in cassetter's dialect is handed to ``CassetterReader``.
 ///
 /// ```swift
 /// let cassette = try VCRCassetteReader.read(data, file: "github.yaml", defaultDate: .now)
@@ -52,8 +54,13 @@ package enum VCRCassetteReader {
                 head[start..<start + needle.count].elementsEqual(needle) && (start == 0 || head[start - 1] != 0x5C)
             }
         }
-        return head.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{")
-            && contains("\"interactions\"") && contains("\"uri\"")
+        switch head.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+        case UInt8(ascii: "{"): return contains("\"interactions\"") && contains("\"uri\"")
+        // vcrpy's format before 1.0: a top-level list of {"request": {"protocol", "host", …}}.
+        // vcrpy itself now asks for its migration script; Tapedeck reads it as it is.
+        case UInt8(ascii: "["): return contains("\"request\"") && contains("\"response\"") && (contains("\"protocol\"") || contains("\"uri\""))
+        default: return false
+        }
     }
 
     private static func interaction(_ item: YAMLCursor, extra: YAMLCursor?, defaultDate: Date, limits: BodyLimits) throws(InteropError) -> Interaction {
@@ -140,7 +147,11 @@ package enum VCRCassetteReader {
     // MARK: - Response
 
     private static func response(_ cursor: YAMLCursor, limits: BodyLimits) throws(InteropError) -> HTTPResponse {
-        let statusCursor = try cursor.required("status")
+        // httpx's old form: `status_code` and `content` (already decoded text) for `status` and `body`.
+        let hasStatus = try cursor.optional("status") != nil
+        let hasStatusCode = try cursor.optional("status_code") != nil
+        let oldHTTPX = !hasStatus && hasStatusCode
+        let statusCursor = try cursor.required(oldHTTPX ? "status_code" : "status")
         let status: Int
         var reason: String?
         if case .mapping = statusCursor.node {
@@ -155,7 +166,12 @@ package enum VCRCassetteReader {
         }
         var headers = try self.headers(cursor.optional("headers"))
         var body = Data()
-        if let bodyCursor = try cursor.optional("body") {
+        if oldHTTPX {
+            body = try cursor.optional("content")?.bytes() ?? Data()
+            // httpx stored the decoded content beside the original Content-Encoding and length.
+            headers.remove(name: "Content-Encoding")
+            CassetteCodec.fixContentLength(&headers, count: body.count)
+        } else if let bodyCursor = try cursor.optional("body") {
             if case .mapping = bodyCursor.node {
                 body = try bodyCursor.optional("string")?.bytes() ?? Data()
             } else {
@@ -196,7 +212,13 @@ package enum VCRCassetteReader {
                     for pairCursor in pairs {
                         let pair = try pairCursor.sequence()
                         guard pair.count == 2 else { throw pairCursor.failure("expected a [name, value] pair") }
-                        headers.append(name: try pair[0].string(), value: try pair[1].string())
+                        let name = try pair[0].string()
+                        // `!!python/tuple [Name, [v1, v2]]`: one name, its values as a list.
+                        if case .sequence = pair[1].node {
+                            for value in try pair[1].sequence() { headers.append(name: name, value: try value.string()) }
+                        } else {
+                            headers.append(name: name, value: try pair[1].string())
+                        }
                     }
                 } else {
                     let line = try item.string().trimmingCharacters(in: .newlines)

@@ -46,6 +46,7 @@ extension CassetteConfiguration {
         guard let cassette = loaded else {
             throw .missing(path: url.path, context: wording)
         }
+        warnings += cassette.loadWarnings.map { "\(DisplayPath.relative(url.path)): \($0)" }
         // A replay that no environment turns into a recording says so in its fixes (mode nil: it never records).
         let replay = ReplayTransport(cassette: cassette, path: url.path, configuration: configuration,
                                      mode: configuration.ignoresModeOverride ? nil : .replayOnly)

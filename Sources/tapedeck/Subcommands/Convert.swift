@@ -69,9 +69,12 @@ extension TapedeckCommand {
 
 /// Loading cassettes for the cassette commands: any format, errors printed with exit code 3.
 enum CassetteFile {
+    /// The cassette, with what its reader turned into something else shown as warnings.
     static func load(_ url: URL) throws -> Cassette {
         do {
-            return try Cassette.load(from: url)
+            let cassette = try Cassette.load(from: url)
+            for warning in cassette.loadWarnings { Console.warning("\(DisplayPath.relative(url.path)): \(warning)") }
+            return cassette
         } catch {
             Console.error(error.errorDescription ?? "\(error)")
             throw ExitCode(ExitStatus.transport)
