@@ -32,7 +32,12 @@ struct SchemaValidator {
         }
         if case .reference(let reference, _) = schema.value {
             guard let target = components[reference] else {
-                fail("the schema refers to \(reference.absoluteString), which the document's components do not define")
+                if let cycle = referenceCycle(from: reference) {
+                    fail("the schema's $ref chain is a cycle (" + cycle.joined(separator: " → ")
+                        + "), so it never reaches a schema; give one of them a schema of its own instead of a $ref")
+                } else {
+                    fail("the schema refers to \(reference.absoluteString), which the document's components do not define")
+                }
                 return
             }
             check(value, target, pointer: pointer, location: reference.absoluteString, depth: depth + 1, into: &violations)
@@ -137,6 +142,20 @@ struct SchemaValidator {
                 break
             }
         }
+    }
+
+    /// The references of a `$ref` chain that comes back to itself (`#/components/schemas/A`,
+    /// `…/B`, `…/A`), or nil when the chain ends (in a schema, or in a name nothing defines).
+    private func referenceCycle(from start: JSONReference<JSONSchema>) -> [String]? {
+        var seen: [String] = []
+        var current = start
+        while let name = current.name, let schema = components.schemas[OpenAPI.ComponentKey(rawValue: name) ?? "_"] {
+            seen.append(current.absoluteString)
+            guard case .reference(let next, _) = schema.value else { return nil }
+            if seen.contains(next.absoluteString) { return seen + [next.absoluteString] }
+            current = next
+        }
+        return nil
     }
 
     private func passes(_ value: JSONValue, _ schema: JSONSchema, location: String, depth: Int) -> Bool {

@@ -25,7 +25,7 @@ struct OpenAPIRulesTests {
     }
 
     /// The findings for `GET http://h/v` answered 200 with `body` (JSON) and `headers`.
-    private static func findings(_ spec: OpenAPISpec, body: String, headers: HTTPHeaders = [:]) -> [OpenAPIFinding] {
+    fileprivate static func findings(_ spec: OpenAPISpec, body: String, headers: HTTPHeaders = [:]) -> [OpenAPIFinding] {
         var responseHeaders = headers
         responseHeaders.replaceOrAdd(name: "Content-Type", value: "application/json")
         let interaction = Interaction(request: HTTPRequest(method: .get, url: URL(string: "http://h/v")!),
@@ -165,5 +165,30 @@ struct OpenAPIGuideTests {
         #expect(guide.findings(request: request, response: HTTPResponse(status: 200), basePath: "/api") == [],
                 "the session's base path comes off before matching")
     }
-}
 
+    @Test("a $ref chain that comes back to itself is named as a cycle with its path; a recursive schema through properties is fine")
+    func referenceCycle() throws {
+        let cyclic = try OpenAPISpec.parse("""
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /v:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {$ref: "#/components/schemas/A"}
+            components:
+              schemas:
+                A: {$ref: "#/components/schemas/B"}
+                B: {$ref: "#/components/schemas/A"}
+                Node: {type: object, properties: {child: {$ref: "#/components/schemas/Node"}}}
+            """, path: "cycle.yaml")
+        let messages = OpenAPIRulesTests.findings(cyclic, body: #"{"v": 1}"#).map(\.message)
+        #expect(messages == ["the schema's $ref chain is a cycle (#/components/schemas/A → #/components/schemas/B → #/components/schemas/A), "
+            + "so it never reaches a schema; give one of them a schema of its own instead of a $ref"])
+        #expect(!messages.joined().contains("do not define"))
+    }
+}
