@@ -80,7 +80,7 @@ public final class Deck: Sendable {
     /// Opens a tape under `mount` from ``configuration(path:recording:mode:)``.
     private func tape(path: String, mount: String, recording upstream: URL? = nil, mode: RecordMode = .new) throws(CassetteError) -> Tape {
         // A replay tape gets no live transport: its requests are addressed to this server.
-        let live: any HTTPTransport = upstream == nil ? OfflineTransport() : options.live
+        let live: any HTTPTransport = upstream == nil ? OfflineTransport() : LoopGuardTransport(inner: options.live)
         let session = try CassetteSession(configuration(path: path, recording: upstream, mode: mode), live: live)
         for warning in session.cassette.warnings { options.log("warning: " + warning) }
         return Tape(mount: Deck.normalizedMount(mount), path: path, session: session, upstream: upstream)

@@ -23,7 +23,26 @@ package struct LoopHandler: ServerHandler {
     static func reply(for summary: String, deck: Deck) -> ServerReply {
         deck.options.log("loop: \(summary) leads back to this server; answered 508, recorded nothing")
         return .text(508, "this request would come back to this server (Via: \(deck.viaName)): the upstream leads back here; "
-            + "point it at the real server, and check that no http_proxy names this one\n", headers: [ServerMarker.errorHeader: "508"])
+            + "point it at the real server, and check that no http_proxy names this one\n",
+            headers: [ServerMarker.errorHeader: "508", ServerMarker.loopHeader: deck.viaName])
+    }
+}
+
+/// A recording's live transport that refuses an upstream's loop answer (508 with
+/// ``ServerMarker/loopHeader``): a request that went round through other proxies and came
+/// back stops at the first hop, and no hop records the 508 as if the API had said it.
+struct LoopGuardTransport: HTTPTransport {
+    /// The upstream answered that the request came around to the server named `via`.
+    struct LoopedBack: Error {
+        let via: String
+    }
+
+    let inner: any HTTPTransport
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response = try await inner.send(request)
+        if response.status == 508, let via = response.headers[ServerMarker.loopHeader] { throw LoopedBack(via: via) }
+        return response
     }
 }
 

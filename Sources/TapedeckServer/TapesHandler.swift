@@ -44,6 +44,8 @@ package struct TapesHandler: ServerHandler {
             } catch let error as CassetteError {
                 guard case .noMatch(let report) = error else { return ServerReply.failure(error, request: request, log: log) }
                 reports.append(report.description)
+            } catch is LoopGuardTransport.LoopedBack {
+                return LoopHandler.reply(for: Deck.redactedSummary(incoming), deck: deck)
             } catch let error as HTTPError where !tape.isRecording {
                 return ServerReply.replayedFailure(error, request: request, log: log)
             } catch {

@@ -113,6 +113,33 @@ struct HostileHeaderTests {
         let stored = FileManager.default.fileExists(atPath: cassette.path) ? try Cassette.load(from: cassette).interactions.count : 0
         #expect(stored == 0)
     }
+
+    @Test("a loop through another recording proxy answers 508 and neither hop records it")
+    func indirectLoop() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        var curl = CurlTransport.Options(timeout: 5, followRedirects: false)
+        curl.proxyFromEnvironment = false
+        var options = DeckOptions(live: CurlTransport(options: curl), environment: [:])
+        options.cassetteDirectory = directory
+        let empty = try SampleCassettes.write(Cassette(interactions: []), to: directory, name: "empty.cassette.json")
+        let first = try await CassetteServer.serve([empty], options: options)
+        // The second proxy records whatever its upstream, the first, answers.
+        let second = directory.appendingPathComponent("second.cassette.json")
+        let other = try await CassetteServer.proxy(to: first.url, recordingTo: second, mode: .all, options: options)
+        let cassette = directory.appendingPathComponent("first.cassette.json")
+        let started = try await ControlEndpointTests.control(first, "POST",
+                                                             "record/start?mode=all&cassette=\(cassette.path)&upstream=\(other.url.absoluteString)")
+        #expect(started.status == 200, "\(String(decoding: started.body, as: UTF8.self))")
+        let answer = try await Proc.run(Proc.curl, ["-s", "-i", "--max-time", "10", first.url.absoluteString + "/thing"])
+        #expect(answer.text.hasPrefix("HTTP/1.1 508"), "\(answer.text)")
+        _ = await other.stop()
+        _ = await first.stop()
+        for file in [cassette, second] {
+            let stored = FileManager.default.fileExists(atPath: file.path) ? try Cassette.load(from: file).interactions.count : 0
+            #expect(stored == 0, "\(file.lastPathComponent) recorded the loop's 508")
+        }
+    }
 }
 
 /// Log lines a server wrote, kept for a test.
