@@ -8,15 +8,23 @@ import Yams
 package enum YAMLExpansion {
     /// More nodes than any cassette or API document holds: 2 million.
     package static let maximumNodes = 2_000_000
+    /// More text than any cassette's values add up to once aliases are expanded: 256 MB
+    /// (a large anchored body named by many aliases is read once per alias).
+    package static let maximumBytes = 256 << 20
 
-    /// Whether `node`, with its aliases expanded, has more than `limit` nodes (stops counting there).
-    package static func exceeds(_ node: Node, limit: Int = maximumNodes) -> Bool {
+    /// Whether `node`, with its aliases expanded, has more than `limit` nodes or `byteLimit`
+    /// bytes of scalar text (stops counting there).
+    package static func exceeds(_ node: Node, limit: Int = maximumNodes, byteLimit: Int = maximumBytes) -> Bool {
         var count = 0
+        var bytes = 0
         var stack: [Node] = [node]
         while let current = stack.popLast() {
             count += 1
             if count > limit { return true }
             switch current {
+            case .scalar(let scalar):
+                bytes += scalar.string.utf8.count
+                if bytes > byteLimit { return true }
             case .mapping(let mapping):
                 for pair in mapping {
                     stack.append(pair.key)
@@ -44,7 +52,7 @@ package enum YAMLExpansion {
                 }
             }
         }
-        return "\(file): its aliases expand it to more than \(maximumNodes) YAML nodes (first alias: \(alias)); "
+        return "\(file): its aliases expand it to more than \(maximumNodes) YAML nodes or \(maximumBytes >> 20) MB of text (first alias: \(alias)); "
             + "a cassette or an API document has no reason to, so this file is damaged or hostile: fix or replace it"
     }
 

@@ -36,4 +36,24 @@ struct YAMLAliasBombTests {
         #expect(!YAMLExpansion.exceeds(node))
         #expect(YAMLExpansion.exceeds(node, limit: 5))
     }
+
+    @Test("a large anchored body named by many aliases is bounded by the bytes it expands to, not only by nodes")
+    func bytes() throws {
+        // 1 MB anchored once and named 300 times: a 1 MB file that reads as 300 MB, in only 1,200 nodes.
+        let body = String(repeating: "x", count: 1 << 20)
+        var lines = ["interactions:", "- request: {method: GET, uri: 'http://h/0'}", "  response: {status: {code: 200}, body: {string: &big \(body)}}"]
+        for index in 1..<300 { lines.append("- request: {method: GET, uri: 'http://h/\(index)'}\n  response: {status: {code: 200}, body: {string: *big}}") }
+        let directory = TemporaryDirectory()
+        let url = directory.file("wide.yaml")
+        try Data(lines.joined(separator: "\n").utf8).write(to: url)
+        #expect {
+            try Cassette.load(from: url)
+        } throws: { error in
+            let message = (error as? CassetteError)?.errorDescription ?? "\(error)"
+            return message.contains("256 MB of text") && message.contains("*big")
+        }
+        let node = try #require(try YAMLExpansion.composeBounded("a: &a abc\nb: [*a, *a]\n", file: "ok.yaml"))
+        #expect(!YAMLExpansion.exceeds(node))
+        #expect(YAMLExpansion.exceeds(node, byteLimit: 8), "9 bytes of text past a limit of 8")
+    }
 }
