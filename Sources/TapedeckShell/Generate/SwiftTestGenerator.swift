@@ -16,11 +16,20 @@ public enum SwiftTestGenerator {
     public static func generate(script source: String, named name: String, cassette: String, cassetteFromTest: String,
                                 suite: String, variables: [String: String] = [:],
                                 generatedBy: String? = nil) async throws -> String {
+        try await generate(script: source, named: name, cassette: cassette, cassetteFromTest: cassetteFromTest, suite: suite,
+                           variables: variables, generatedBy: generatedBy, wording: nil)
+    }
+
+    /// The same, with fixes worded for `wording` (`tapedeck run` of the script when nil; at the
+    /// prompt, `.repl`).
+    package static func generate(script source: String, named name: String, cassette: String, cassetteFromTest: String,
+                                 suite: String, variables: [String: String], generatedBy: String?,
+                                 wording: FixContext?) async throws -> String {
         let statements: [Statement]
         do { statements = try Parser.parseScript(source, file: name) } catch { throw ShellError.parse(error) }
         var replay = CassetteConfiguration.replaying(URL(fileURLWithPath: cassette), environment: [:])
         replay.allowRepeats = true
-        replay.wording = FixContext.run(scripts: [name])
+        replay.wording = wording ?? FixContext.run(scripts: [name])
         // The script's requests follow redirects only with --follow; the generated session does
         // as they did (a script that mixes both is generated as not following).
         let requests = statements.compactMap { statement -> RequestCommand? in

@@ -41,17 +41,14 @@ extension Interpreter {
         guard let first = suite.first, first.isLetter, suite.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             throw .invalidRequest("'\(path)' does not name a Swift type; call the file like SmokeTests.swift", at: location)
         }
-        let script = state.history.filter { line in
-            let word = line.split(separator: " ", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
-            return CommandRegistry.definition(named: word)?.saveRule != .keptExceptInSwift
-        }.joined(separator: "\n") + "\n"
+        let script = Self.swiftScript(from: state.history)
         let cassetteURL = URL(fileURLWithPath: cassette, relativeTo: options.workingDirectory).standardizedFileURL
         let text: String
         do {
             text = try await SwiftTestGenerator.generate(
                 script: script, named: "session", cassette: cassetteURL.path,
                 cassetteFromTest: SwiftTestGenerator.relativePath(from: url.deletingLastPathComponent().standardizedFileURL, to: cassetteURL),
-                suite: suite, variables: state.variables, generatedBy: "save --swift \(path)")
+                suite: suite, variables: state.variables, generatedBy: "save --swift \(path)", wording: .repl)
         } catch let error as ShellError {
             throw error
         } catch {
@@ -64,5 +61,24 @@ extension Interpreter {
             throw .writeFailed(path: url.path, reason: error.localizedDescription, at: location)
         }
         output.line("saved a Swift test replaying \(cassette) to \(url.path)")
+    }
+
+    /// What a `save --swift` test replays: the history without its cassette commands, and
+    /// without the requests (and their checks) sent before the cassette was opened, which it
+    /// does not hold. Commands that set the session up (`base`, `header`, `set`…) stay.
+    nonisolated static func swiftScript(from history: [String]) -> String {
+        func word(_ line: String) -> String {
+            line.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+        }
+        let opened = history.lastIndex { ["record", "replay"].contains(word($0).lowercased()) } ?? -1
+        let kept = history.enumerated().filter { index, line in
+            let name = word(line)
+            let definition = CommandRegistry.definition(named: name.lowercased())
+            if definition?.saveRule == .keptExceptInSwift { return false }
+            guard index < opened else { return true }
+            let isRequest = definition?.helpEntry.group == .requests || name == "curl" || (definition == nil && name == name.uppercased())
+            return !isRequest && !["expect", "capture"].contains(name.lowercased())
+        }
+        return kept.map { $0.element }.joined(separator: "\n") + "\n"
     }
 }
