@@ -37,6 +37,9 @@ package struct OpenAPISpec: Sendable {
     package static func parse(_ text: String, path: String) throws(OpenAPISpecError) -> OpenAPISpec {
         // Decoding expands every alias: a document that would grow past the bound is refused
         // before any value is built (a few hundred bytes of nested aliases reach gigabytes).
+        if let problem = YAMLExpansion.aliasKeyProblem(in: text, file: path) {
+            throw .invalid(path: path, reason: problem)
+        }
         if text.contains("*"), let node = try? Yams.compose(yaml: text), YAMLExpansion.exceeds(node) {
             throw .invalid(path: path, reason: YAMLExpansion.problem(in: text, file: path))
         }

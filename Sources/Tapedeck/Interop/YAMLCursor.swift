@@ -28,10 +28,12 @@ struct YAMLCursor {
         guard let text = String(data: data, encoding: .utf8) else {
             throw .malformed(file: file, path: "(document)", problem: "not UTF-8 text; a vcrpy cassette is UTF-8 YAML")
         }
-        if let excess = YAMLNesting.firstExcess(in: text) {
-            throw .syntax(file: file, line: excess.line, column: excess.column,
-                          problem: "YAML nested deeper than \(YAMLNesting.maximumDepth) levels; a cassette nests a few "
-                              + "levels, so this file is damaged or hostile: fix or re-record it")
+        if let problem = YAMLNesting.firstProblem(in: text) {
+            throw .syntax(file: file, line: problem.line, column: problem.column, problem: problem.aliasKey
+                ? "an alias is used as a mapping key; a cassette has no reason to, and reading one can take unbounded time, "
+                    + "so this file is damaged or hostile"
+                : "YAML nested deeper than \(YAMLNesting.maximumDepth) levels; a cassette nests a few "
+                    + "levels, so this file is damaged or hostile")
         }
         do {
             guard let node = try YAMLExpansion.composeBounded(text, file: file) else {

@@ -56,9 +56,21 @@ package enum YAMLExpansion {
             + "a cassette or an API document has no reason to, so this file is damaged or hostile: fix or replace it"
     }
 
+    /// Where `text` uses an alias as a mapping key (`*a: x`), as a message naming the file, the
+    /// line and the column; nil when it does not. Yams hashes mapping keys while composing, and
+    /// hashing an alias walks all it expands to, so this is checked before Yams reads the text.
+    package static func aliasKeyProblem(in text: String, file: String) -> String? {
+        guard text.contains("*"), let problem = YAMLNesting.firstProblem(in: text), problem.aliasKey else { return nil }
+        return "\(file):\(problem.line):\(problem.column): an alias is used as a mapping key; a cassette or an API document "
+            + "has no reason to, and reading one can take unbounded time, so this file is damaged or hostile: fix or replace it"
+    }
+
     /// Composes `text` (plain scalars untyped, as the cassette readers read them) and refuses
     /// a document that expands past the bound. Nil for an empty document.
     package static func composeBounded(_ text: String, file: String) throws -> Node? {
+        if let problem = aliasKeyProblem(in: text, file: file) {
+            throw InteropError.malformed(file: file, path: "(document)", problem: problem)
+        }
         guard let node = try Yams.compose(yaml: text, .basic) else { return nil }
         if exceeds(node) { throw InteropError.malformed(file: file, path: "(document)", problem: problem(in: text, file: file)) }
         return node

@@ -12,9 +12,17 @@ enum YAMLNesting {
 
     /// Where the nesting first goes past `limit` (1-based line and column), or nil.
     static func firstExcess(in text: String, limit: Int = maximumDepth) -> (line: Int, column: Int)? {
+        firstProblem(in: text, limit: limit).flatMap { $0.aliasKey ? nil : ($0.line, $0.column) }
+    }
+
+    /// The first place the document nests past `limit`, or uses an alias as a mapping key
+    /// (`*a: x`, `? *a`): Yams hashes each key to find duplicates, and hashing an alias walks
+    /// everything it names, once per alias inside it, before any bound can be checked.
+    static func firstProblem(in text: String, limit: Int = maximumDepth) -> (line: Int, column: Int, aliasKey: Bool)? {
         var scanner = Scanner(limit: limit)
         var copy = text
-        return copy.withUTF8 { scanner.scan($0) }
+        guard let place = copy.withUTF8({ scanner.scan($0) }) else { return nil }
+        return (place.line, place.column, scanner.foundAliasKey)
     }
 
     private enum Quote { case none, single, double }
@@ -26,6 +34,8 @@ enum YAMLNesting {
         var indents: [Int] = []
         /// The indentation of the line that opened a `|` or `>` block scalar.
         var blockScalarParent: Int?
+        /// Whether the place returned is an alias used as a mapping key (else a nesting excess).
+        var foundAliasKey = false
 
         init(limit: Int) { self.limit = limit }
 
@@ -64,10 +74,15 @@ enum YAMLNesting {
                 // Compact block entries on one line: `- - - x`, `? key`.
                 while index < end, bytes[index] == 0x2D || bytes[index] == 0x3F,
                       index + 1 == end || bytes[index + 1] == 0x20 || bytes[index + 1] == 0x0D {
+                    let explicitKey = bytes[index] == 0x3F
                     base += 1
                     if base + flowDepth > limit { return index - start + 1 }
                     index += 1
                     while index < end, bytes[index] == 0x20 { index += 1 }
+                    if explicitKey, index < end, bytes[index] == 0x2A {
+                        foundAliasKey = true
+                        return index - start + 1
+                    }
                 }
                 if base > limit { return index - start + 1 }
             }
@@ -123,6 +138,20 @@ enum YAMLNesting {
                 case 0x3A where index + 1 == end || bytes[index + 1] == 0x20 || bytes[index + 1] == 0x0D
                     || (flowDepth > 0 && [0x2C, 0x5D, 0x7D].contains(bytes[index + 1])):
                     valueStart = true
+                case 0x2A where valueStart:
+                    // An alias: `*name` then `:` makes it a key.
+                    let column = index - start + 1
+                    index += 1
+                    while index < end, ![0x20, 0x09, 0x2C, 0x5B, 0x5D, 0x7B, 0x7D, 0x3A, 0x0D].contains(bytes[index]) { index += 1 }
+                    var after = index
+                    while after < end, bytes[after] == 0x20 || bytes[after] == 0x09 { after += 1 }
+                    if after < end, bytes[after] == 0x3A,
+                       after + 1 == end || [0x20, 0x0D, 0x2C, 0x5D, 0x7D].contains(bytes[after + 1]) {
+                        foundAliasKey = true
+                        return column
+                    }
+                    valueStart = false
+                    continue
                 case 0x26 where valueStart, 0x21 where valueStart:
                     // An anchor or tag before the value: skip its name, the value starts after it.
                     while index < end, bytes[index] != 0x20 { index += 1 }

@@ -168,7 +168,9 @@ public enum SwiftTestGenerator {
             case .startsWith: return "#expect(\(node)?.stringValue?.hasPrefix(\(literal(value ?? ""))) == true)"
             case .endsWith: return "#expect(\(node)?.stringValue?.hasSuffix(\(literal(value ?? ""))) == true)"
             case .compare(let compareOp, _):
-                guard let value, let expected = try? JSONParser.parse(value) else {
+                // A quoted value is a string, as the interpreter compares it: == "2" is not == 2.
+                let quoted = assertion.predicate.valueWord?.quoted ?? false
+                guard let value, let expected = quoted ? JSONValue.string(value) : try? JSONParser.parse(value) else {
                     guard compareOp == .equal || compareOp == .notEqual, let value else { return notTranslated }
                     return "#expect(\(node)?.stringValue \(compareOp.rawValue) \(literal(value)))"
                 }

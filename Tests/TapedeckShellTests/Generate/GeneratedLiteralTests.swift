@@ -1,5 +1,6 @@
 import Foundation
 @testable import TapedeckShell
+import Tapedeck
 import TapedeckTestSupport
 import Testing
 
@@ -38,5 +39,17 @@ struct GeneratedLiteralTests {
         #expect(SwiftTestGenerator.literal(name + " passes").hasPrefix("\"evil\\\")\\nprint(\\\"x\\\")\\n//\\\\(1)"))
         #expect(!SwiftTestGenerator.comment(name).contains("\n"))
         #expect(SwiftTestGenerator.identifier("9 bad-name") == "_9_bad_name")
+    }
+
+    @Test("a quoted value compares as a string, as the interpreter compares it; an unquoted number as a number")
+    func quotedValues() throws {
+        let statements = try Parser.parseScript("expect json $.a == \"2\"\nexpect json $.a == 2\n", file: "t.tape")
+        let interpreter = Interpreter(transport: StubTransport { _ in HTTPResponse(status: 200) }, output: .discarding,
+                                      options: .init(environment: [:]))
+        let lines = try statements.compactMap { statement -> String? in
+            guard case .expect(let assertion) = statement.command else { return nil }
+            return try SwiftTestGenerator.expectLine(assertion, number: 1, interpreter: interpreter)
+        }
+        #expect(lines == [#"#expect(json1.value(at: "/a")?.stringValue == "2")"#, #"#expect((json1.value(at: "/a")?.doubleValue ?? .nan) == 2)"#])
     }
 }

@@ -56,4 +56,23 @@ struct YAMLAliasBombTests {
         #expect(!YAMLExpansion.exceeds(node))
         #expect(YAMLExpansion.exceeds(node, byteLimit: 8), "9 bytes of text past a limit of 8")
     }
+
+    @Test("an alias used as a mapping key is refused before Yams hashes it (the fuzzer's hang), in block, flow and explicit form")
+    func aliasKeys() throws {
+        let nested = Self.bomb(root: "interactions: []").replacingOccurrences(of: "interactions: []", with: "")
+        let directory = TemporaryDirectory()
+        for (name, line) in [("block.yaml", "x:\n  *a8: OK\n"), ("flow.yaml", "x: [*a7, {*a8: OK}]\n"), ("explicit.yaml", "x:\n  ? *a8\n  : OK\n")] {
+            let url = directory.file(name)
+            try Data((nested + line).utf8).write(to: url)
+            let clock = ContinuousClock(), start = clock.now
+            #expect {
+                try Cassette.load(from: url)
+            } throws: { error in
+                ((error as? CassetteError)?.errorDescription ?? "\(error)").contains("an alias is used as a mapping key")
+            }
+            #expect(clock.now - start < .seconds(1), "\(name) took \(clock.now - start)")
+        }
+        // Aliases as values, and text that only looks like one, are fine.
+        #expect(YAMLExpansion.aliasKeyProblem(in: "a: &a [1]\nb: *a\nc: '*a: x'\nd: \"*b: y\"\ne: [*a, *a]\n", file: "ok.yaml") == nil)
+    }
 }
