@@ -14,6 +14,27 @@ enum OutputOption {
     }
 }
 
+/// Checks a report folder (`--report-html DIR`) before any work starts: it is created if
+/// missing, and a file is written in it and removed, so a folder that cannot take the report
+/// is refused with its path and the reason before a script runs.
+enum OutputFolderOption {
+    static func check(_ path: String?, option: String) throws {
+        guard let path else { return }
+        let folder = URL(fileURLWithPath: path)
+        if FileManager.default.fileExists(atPath: path), !FileManager.default.directoryExists(atPath: path) {
+            throw ValidationError("\(option) \(path): it is a file, not a folder; name a folder for the report, e.g. \(option) report")
+        }
+        let probe = folder.appendingPathComponent(".tapedeck-write-check-\(ProcessInfo.processInfo.processIdentifier)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try OutputPath.write(Data(), to: probe)
+            try FileManager.default.removeItem(at: probe)
+        } catch {
+            throw ValidationError("\(option) \(path): the folder cannot be written (\(error.localizedDescription)); choose a folder you can write")
+        }
+    }
+}
+
 /// Checks `--replay CASSETTE` before starting: a missing file is a usage error (exit 1).
 enum ReplayOption {
     static func check(_ path: String?) throws {

@@ -50,12 +50,18 @@ public struct Interaction: Sendable, Hashable {
     /// The transport failure met instead of a response, when one was recorded; `response` is
     /// then a placeholder (status 0) and replay throws the failure's error.
     public var failure: TransportFailure?
+    /// The script (or test) that recorded it, when several shared one recording
+    /// (``CassetteScope``): a replay gives each its own interactions back, whatever order
+    /// they ran in. Nil: anyone's.
+    public var recordedBy: String?
 
     /// Creates an interaction.
-    public init(request: HTTPRequest, response: HTTPResponse, recordedAt: Date = Date(), failure: TransportFailure? = nil) {
+    public init(request: HTTPRequest, response: HTTPResponse, recordedAt: Date = Date(), failure: TransportFailure? = nil,
+                recordedBy: String? = nil) {
         self.request = request
         self.response = response
         self.recordedAt = recordedAt
         self.failure = failure
+        self.recordedBy = recordedBy
     }
 }

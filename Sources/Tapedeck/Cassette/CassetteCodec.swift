@@ -98,17 +98,20 @@ enum CassetteCodec {
         if let url = response.url, url != request.url {
             responseMembers.append(("url", .string(url.absoluteString)))
         }
+        let owner: [(key: String, value: JSONValue)] = interaction.recordedBy.map { [("recordedBy", .string($0))] } ?? []
         if let failure = interaction.failure {
             return .object([
                 ("duration", .number(durationLiteral(response.duration))),
                 ("failure", .object([("detail", .string(failure.detail)), ("kind", .string(failure.kind.rawValue))])),
                 ("recordedAt", .string(RFC3339Date.format(interaction.recordedAt, fractionDigits: 3))),
+            ] + owner + [
                 ("request", .object(requestMembers)),
             ])
         }
         return .object([
             ("duration", .number(durationLiteral(response.duration))),
             ("recordedAt", .string(RFC3339Date.format(interaction.recordedAt, fractionDigits: 3))),
+        ] + owner + [
             ("request", .object(requestMembers)),
             ("response", .object(responseMembers)),
         ])
@@ -160,7 +163,7 @@ enum CassetteCodec {
             throw .invalidField(path: reader.source, pointer: reader.pointer + "/recordedAt",
                                 problem: "'\(recordedAt)' is not an ISO-8601 date such as 2026-01-02T10:00:00.123Z")
         }
-        return Interaction(request: request, response: response, recordedAt: date)
+        return Interaction(request: request, response: response, recordedAt: date, recordedBy: try reader.optionalString("recordedBy"))
     }
 
     private static func decodeRequest(_ reader: FieldReader, method: HTTPMethod, url: URL) throws(CassetteError) -> HTTPRequest {
@@ -193,7 +196,8 @@ enum CassetteCodec {
         }
         return Interaction(request: try decodeRequest(requestReader, method: method, url: url),
                            response: HTTPResponse(status: 0, reason: "", url: url, duration: try reader.optionalDouble("duration") ?? 0),
-                           recordedAt: date, failure: TransportFailure(kind: kind, detail: try failureReader.optionalString("detail") ?? ""))
+                           recordedAt: date, failure: TransportFailure(kind: kind, detail: try failureReader.optionalString("detail") ?? ""),
+                           recordedBy: try reader.optionalString("recordedBy"))
     }
 
     /// Rewrites a present `Content-Length` so it matches the body actually served, except on

@@ -118,6 +118,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         if let origin = configuration.origin, let recordedOrigin {
             stored = stored.rewriting(Cassette.originReplacements(from: origin, to: recordedOrigin))
         }
+        if stored.recordedBy == nil { stored.recordedBy = CassetteScope.name }
         if let beforeRecord = configuration.beforeRecord { stored = beforeRecord(stored) }
         if let (pointer, problem) = stored.unsendableHeader(index: store.count) {
             throw .invalidField(path: url.path, pointer: pointer, problem: "not recorded: " + problem)

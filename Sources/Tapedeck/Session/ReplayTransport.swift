@@ -25,6 +25,10 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     let mode: RecordMode?
     private let index: ReplayIndex
     private let uses: Mutex<[Int]>
+    /// Who recorded each interaction (``Interaction/recordedBy``); nil when nobody is named.
+    private let owners: [String?]?
+    /// The names in ``owners``.
+    private let ownerNames: Set<String>
     /// Secrets incoming requests carried, so a later request with one in its path still matches.
     private let secrets = SecretMemory()
     /// The redactor's credential header names (lower-case) and their lengths, so a hit checks
@@ -46,6 +50,9 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         self.mode = mode
         index = ReplayIndex(cassette.interactions, matcher: configuration.matcher)
         uses = Mutex(Array(repeating: 0, count: cassette.interactions.count))
+        let owners = cassette.interactions.map(\.recordedBy)
+        self.owners = owners.contains { $0 != nil } ? owners : nil
+        ownerNames = Set(owners.compactMap { $0 })
         credentialHeaders = configuration.redactor.headers.sorted()
         credentialLengths = Set(credentialHeaders.map(\.utf8.count))
     }
@@ -95,11 +102,12 @@ public final class ReplayTransport: HTTPTransport, Sendable {
                 _ = Redactor.redactHeaderValue(field.value, name: name, collecting: &found)
             }
             if !found.isEmpty { secrets.learn(found) }
+            let scope = owners == nil ? nil : CassetteScope.name
             chosen = uses.withLock { uses in
                 var position: Int? = first
                 var last = first
                 while let current = position {
-                    if uses[current] == 0 {
+                    if uses[current] == 0, isAvailable(current, to: scope) {
                         uses[current] = 1
                         return current
                     }
@@ -153,9 +161,10 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     private func choose(for request: HTTPRequest) -> Int? {
         let compared = secrets.redact(request, with: configuration.redactor)
         let exact = exactCandidates(for: compared)
+        let scope = owners == nil ? nil : CassetteScope.name
         let unplayed = { (candidates: [Int]) -> Int? in
             self.uses.withLock { uses in
-                guard let pick = candidates.first(where: { uses[$0] == 0 }) else { return nil }
+                guard let pick = candidates.first(where: { uses[$0] == 0 && self.isAvailable($0, to: scope) }) else { return nil }
                 uses[pick] = 1
                 return pick
             }
@@ -166,6 +175,15 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         guard configuration.allowRepeats, let last = exact.last ?? patterns.last else { return nil }
         uses.withLock { $0[last] += 1 }
         return last
+    }
+
+    /// Whether the interaction at `position` may answer the script or test `scope`: a scope
+    /// that recorded interactions here gets its own and untagged ones, never another's
+    /// (``CassetteScope``); outside any scope, or for a scope the cassette does not name
+    /// (a renamed script, the prompt), all.
+    private func isAvailable(_ position: Int, to scope: String?) -> Bool {
+        guard let scope, ownerNames.contains(scope), let owner = owners?[position] ?? nil else { return true }
+        return owner == scope
     }
 
     /// The mismatch report for `request` as things stand.

@@ -39,6 +39,16 @@ public final class CassetteController: Sendable {
                                          origin: origin, wording: context, environment: environment)
     }
 
+    private init(template: CassetteConfiguration) {
+        self.template = template
+    }
+
+    /// A controller with the same settings and no cassette open: one per script when scripts
+    /// run side by side, so one script's `record` never switches another's requests.
+    package func fresh() -> CassetteController {
+        CassetteController(template: template)
+    }
+
     /// Starts recording `path` (mode once/new/all/none or nil for the default) around the
     /// live transport, noting the session's base URL; returns where requests go now.
     public func record(_ path: String, _ mode: String?, _ live: any HTTPTransport, _ base: URL?) throws(CassetteError) -> Switch {

@@ -33,6 +33,7 @@ extension Interpreter {
         }
         countRequest()
         _ = secrets.redact(Interaction(request: request, response: response, recordedAt: Date()), with: .standard)
+        if keepsExchanges { exchanges.append(ScriptExchange(location: location, request: request, response: response)) }
         state.lastResponse = response
         state.notePaths(in: response)
         if let log = options.requestLog {

@@ -86,6 +86,10 @@ public final class Interpreter {
     public private(set) var failures: [ShellError] = []
     /// How many requests and assertions ran.
     public private(set) var counts = (requests: 0, assertions: 0)
+    /// Every exchange sent, in order, kept when ``keepsExchanges`` is on (for reports).
+    public internal(set) var exchanges: [ScriptExchange] = []
+    /// Whether ``exchanges`` are kept (`tapedeck run --report-html`/`--report-json`).
+    public var keepsExchanges = false
     /// Every credential the session's requests and responses carried (what ``Redactor`` would
     /// replace in a cassette), so reports written to disk can replace them wherever they appear.
     package let secrets = SecretMemory()

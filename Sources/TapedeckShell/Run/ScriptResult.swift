@@ -15,6 +15,17 @@ public struct ScriptResult: Sendable {
     public var assertions: Int
     /// The credentials the script's exchanges carried; reports replace them wherever they appear.
     public var secrets: [String] = []
+    /// The exchanges it sent, in order, when the run keeps them for a report.
+    public var exchanges: [ScriptExchange] = []
+
+    /// The exchange at `index` redacted as a cassette stores it (credential headers, query items,
+    /// JSON members, URL passwords, and this script's known secrets wherever they appear).
+    public func redactedExchange(_ index: Int) -> (request: HTTPRequest, response: HTTPResponse) {
+        let exchange = exchanges[index]
+        let interaction = Redactor.standard.redact(Interaction(request: exchange.request, response: exchange.response, recordedAt: Date()),
+                                                   knownSecrets: secrets).interaction
+        return (interaction.request, interaction.response)
+    }
 
     /// The text as a report may write it: credentials replaced as in cassettes (``Redactor``),
     /// command-line credentials too (``CommandRedaction``), and this script's known secrets.
@@ -38,14 +49,30 @@ public struct ScriptResult: Sendable {
 public struct RunSummary: Sendable {
     /// One result per script, in order.
     public var results: [ScriptResult]
+    /// Wall time of the whole run (nil: the scripts' durations added up).
+    public var duration: TimeInterval?
+
+    /// Creates a summary of `results` that took `duration` in all.
+    public init(results: [ScriptResult], duration: TimeInterval? = nil) {
+        self.results = results
+        self.duration = duration
+    }
 
     /// How many scripts passed.
     public var passed: Int { results.filter(\.passed).count }
     /// How many failed.
     public var failed: Int { results.count - passed }
+    /// Requests sent by every script.
+    public var requests: Int { results.reduce(0) { $0 + $1.requests } }
+    /// The run's wall time.
+    public var elapsed: TimeInterval { duration ?? results.reduce(0) { $0 + $1.duration } }
 
-    /// `N passed, N failed`.
-    public var line: String { "\(passed) passed, \(failed) failed" }
+    /// `N passed, N failed · N requests (R/s) · duration`, as Hurl's `--test` summary counts them.
+    public var line: String {
+        let rate = elapsed > 0 ? String(format: "%.1f", Double(requests) / elapsed) : "0"
+        return "\(passed) passed, \(failed) failed · \(requests) request\(requests == 1 ? "" : "s") (\(rate)/s) · "
+            + ScriptRunner.milliseconds(elapsed)
+    }
 
     /// 0 all passed · 2 a script did not parse · 3 a runtime error (network, cassette) ·
     /// 4 an assertion failed.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TapedeckOpenAPI
 import Tapedeck
 
@@ -40,6 +41,10 @@ public final class ScriptRunner {
         package var openAPI: OpenAPIGuide?
         /// Where a script read from stdin resolves relative paths.
         public var workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        /// How many scripts run at once (`--jobs`); 1 runs them one after another, printing as they go.
+        public var jobs = 1
+        /// Whether each result keeps its exchanges (``ScriptResult/exchanges``), for reports.
+        public var keepsExchanges = false
 
         /// Creates default options.
         public init() {}
@@ -65,24 +70,87 @@ public final class ScriptRunner {
         self.options = options
     }
 
-    /// Runs every script in order and prints the `N passed, N failed` line.
+    /// Runs every script and prints the summary: `N passed, N failed`, then the requests,
+    /// requests per second and duration. With ``Options/jobs`` above 1 scripts run side by
+    /// side and each one's output is printed whole when it and every script before it are done.
     public func run(_ scripts: [ScriptSource]) async -> RunSummary {
+        let clock = ContinuousClock()
+        let start = clock.now
         var results: [ScriptResult] = []
-        for (index, script) in scripts.enumerated() {
-            progress?.line("[\(index + 1)/\(scripts.count)] \(script.name)")
-            let result = await run(script)
-            // A blank line between failures keeps multi-line expect reports apart.
-            if !result.failures.isEmpty { errors.line(result.failures.map(\.localizedDescription).joined(separator: "\n\n")) }
-            progress?.line("[\(index + 1)/\(scripts.count)] \(script.name): \(result.passed ? "passed" : "FAILED") (\(Self.milliseconds(result.duration)))")
-            results.append(result)
+        if options.jobs <= 1 || scripts.count <= 1 {
+            for (index, script) in scripts.enumerated() {
+                progress?.line("[\(index + 1)/\(scripts.count)] \(script.name)")
+                let result = await CassetteScope.$name.withValue(script.scopeName) {
+                    await run(script, output: output, errors: errors, cassettes: cassettes)
+                }
+                report(result, index: index, of: scripts.count, errors: errors)
+                results.append(result)
+            }
+        } else {
+            results = await runSideBySide(scripts)
         }
-        let summary = RunSummary(results: results)
+        let summary = RunSummary(results: results, duration: Self.seconds(clock.now - start))
         output.line(summary.line)
         return summary
     }
 
+    /// Runs up to ``Options/jobs`` scripts at once, each with its own buffered output and
+    /// cassette commands, and prints each script's output in the order the scripts were given.
+    private func runSideBySide(_ scripts: [ScriptSource]) async -> [ScriptResult] {
+        var finished: [Int: (ScriptResult, ScriptBuffer)] = [:]
+        var printed = 0
+        var results: [ScriptResult] = []
+        await withTaskGroup(of: (Int, ScriptResult, ScriptBuffer).self) { group in
+            var next = 0
+            while next < min(options.jobs, scripts.count) {
+                group.addTask(operation: job(next, scripts[next], of: scripts.count))
+                next += 1
+            }
+            while let (index, result, buffer) = await group.next() {
+                finished[index] = (result, buffer)
+                if next < scripts.count {
+                    group.addTask(operation: job(next, scripts[next], of: scripts.count))
+                    next += 1
+                }
+                while let (done, buffer) = finished.removeValue(forKey: printed) {
+                    buffer.replay(to: output, errors: errors)
+                    report(done, index: printed, of: scripts.count, errors: errors)
+                    results.append(done)
+                    printed += 1
+                }
+            }
+        }
+        return results
+    }
+
+    /// Runs the script at `index` with its own buffered output and cassette commands.
+    private func job(_ index: Int, _ script: ScriptSource, of count: Int) -> @Sendable @MainActor () async -> (Int, ScriptResult, ScriptBuffer) {
+        { @MainActor in
+            self.progress?.line("[\(index + 1)/\(count)] \(script.name)")
+            let buffer = ScriptBuffer()
+            let result = await CassetteScope.$name.withValue(script.scopeName) {
+                await self.run(script, output: buffer.output, errors: buffer.errors, cassettes: self.cassettes?.fresh())
+            }
+            return (index, result, buffer)
+        }
+    }
+
+    /// A finished script's failures, and its progress line on a terminal.
+    private func report(_ result: ScriptResult, index: Int, of count: Int, errors: ShellOutput) {
+        // A blank line between failures keeps multi-line expect reports apart.
+        if !result.failures.isEmpty { errors.line(result.failures.map(\.localizedDescription).joined(separator: "\n\n")) }
+        progress?.line("[\(index + 1)/\(count)] \(result.name): \(result.passed ? "passed" : "FAILED") (\(Self.milliseconds(result.duration)))")
+    }
+
     /// Runs one script in a fresh session.
     public func run(_ script: ScriptSource) async -> ScriptResult {
+        await CassetteScope.$name.withValue(script.scopeName) {
+            await run(script, output: output, errors: errors, cassettes: cassettes)
+        }
+    }
+
+    /// Runs one script in a fresh interpreter writing to `output` and `errors`.
+    private func run(_ script: ScriptSource, output: ShellOutput, errors: ShellOutput, cassettes: CassetteController?) async -> ScriptResult {
         let clock = ContinuousClock()
         let start = clock.now
         let interpreter = Interpreter(transport: transport, output: output, options: Interpreter.Options(
@@ -91,7 +159,7 @@ public final class ScriptRunner {
             echoResponses: options.echoResponses, colors: options.colors,
             continueOnError: options.continueOnError, timeout: options.timeout,
             followRedirects: options.followRedirects, insecure: options.insecure,
-            requestLog: options.requestLog
+            requestLog: options.requestLog.map { _ in output }
         ))
         interpreter.cassettes = cassettes
         interpreter.modeDescription = modeDescription
@@ -100,6 +168,7 @@ public final class ScriptRunner {
         interpreter.state.base = options.base
         interpreter.openAPI = options.openAPI
         interpreter.options.warnings = errors
+        interpreter.keepsExchanges = options.keepsExchanges
         var failures: [ShellError] = []
         do throws(ShellError) {
             let statements: [Statement]
@@ -113,17 +182,33 @@ public final class ScriptRunner {
         } catch {
             failures.append(error)
         }
-        let elapsed = clock.now - start
         return ScriptResult(
             name: script.name, failures: interpreter.failures + failures,
-            duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            duration: Self.seconds(clock.now - start),
             requests: interpreter.counts.requests, assertions: interpreter.counts.assertions,
-            secrets: interpreter.secrets.secrets
+            secrets: interpreter.secrets.secrets, exchanges: interpreter.exchanges
         )
     }
 
-    static func milliseconds(_ seconds: TimeInterval) -> String {
+    nonisolated static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    nonisolated static func milliseconds(_ seconds: TimeInterval) -> String {
         seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.2f s", seconds)
+    }
+}
+
+/// One script's output while it runs beside others: standard output and errors kept in the
+/// order they were written, printed together when the script's turn comes.
+private final class ScriptBuffer: Sendable {
+    private let lines = Mutex<[(toErrors: Bool, text: String)]>([])
+
+    var output: ShellOutput { ShellOutput { text in self.lines.withLock { $0.append((false, text)) } } }
+    var errors: ShellOutput { ShellOutput { text in self.lines.withLock { $0.append((true, text)) } } }
+
+    func replay(to output: ShellOutput, errors: ShellOutput) {
+        for line in lines.withLock({ $0 }) { (line.toErrors ? errors : output).line(line.text) }
     }
 }
 
@@ -141,6 +226,12 @@ public struct ScriptSource: Sendable {
         self.name = name
         self.text = text
         self.directory = directory
+    }
+
+    /// The name its recorded interactions carry (``CassetteScope``): the file's name, so a
+    /// script run from another folder or by another path still replays its own.
+    public var scopeName: String {
+        (name as NSString).lastPathComponent
     }
 
     /// Reads a script file; the error names the path.

@@ -20,7 +20,12 @@ extension TapedeckCommand {
                 --var and --env-file win over a script's 'set', so 'set' gives defaults.
                 A failed expect prints file:line:column, the query, expected, actual and the
                 request it looked at; -v adds a line per request.
-                The run ends with 'N passed, N failed' (one test per file, as in Hurl).
+                The run ends with 'N passed, N failed', the requests, requests per second and
+                the duration (one test per file, as in Hurl). Files run side by side (--jobs,
+                the number of cores unless told); each file's steps run in order and its output
+                is printed whole, in the order the files were given. Recording with --jobs names
+                each interaction's script, so a replay gives every script its own answers,
+                in parallel or not.
 
                 EXIT CODES
                   0  every script passed
@@ -37,6 +42,11 @@ extension TapedeckCommand {
         @Flag(name: .long, help: "Go on after a failure and report every one.")
         var continueOnError = false
 
+        @Option(name: [.short, .long], help: ArgumentHelp(
+            "Scripts to run at once (default: the number of cores); each file's output is printed whole, in the order given.",
+            valueName: "n"))
+        var jobs: Int?
+
         @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable (repeatable).", valueName: "name=value"))
         var variables: [String] = []
 
@@ -48,6 +58,14 @@ extension TapedeckCommand {
 
         @Option(name: .customLong("report-tap"), help: ArgumentHelp("Write a TAP report.", valueName: "file"))
         var reportTAP: String?
+
+        @Option(name: .customLong("report-html"), help: ArgumentHelp(
+            "Write an HTML report to this folder: an index of files, and each request with its headers, body and timing (works offline).",
+            valueName: "dir"))
+        var reportHTML: String?
+
+        @Option(name: .customLong("report-json"), help: ArgumentHelp("Write the same report as JSON, for tools.", valueName: "file"))
+        var reportJSON: String?
 
         @Option(name: .long, help: ArgumentHelp("Record requests into this cassette.", valueName: "cassette"))
         var record: String?
@@ -75,14 +93,16 @@ extension TapedeckCommand {
         func validate() throws {
             if files.isEmpty { throw ValidationError("give at least one script: tapedeck run smoke.tape (or - for stdin)") }
             if replay != nil, record != nil { throw ValidationError("use either --replay or --record, not both") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) is not a number of scripts; give 1 or more, e.g. --jobs 4") }
             if mode != nil, record == nil { throw ValidationError("--mode needs --record CASSETTE") }
             if let mode, RecordMode(rawValue: mode) == nil {
                 throw ValidationError("--mode '\(mode)' is not a record mode; use once, new, all or none")
             }
             _ = try VariableOption.parse(variables)
-            for (option, path) in [("--report-junit", reportJUnit), ("--report-tap", reportTAP), ("--record", record)] {
+            for (option, path) in [("--report-junit", reportJUnit), ("--report-tap", reportTAP), ("--report-json", reportJSON), ("--record", record)] {
                 try OutputOption.check(path, option: option)
             }
+            try OutputFolderOption.check(reportHTML, option: "--report-html")
             try ReplayOption.check(replay)
             for file in files where file != "-" {
                 if FileManager.default.directoryExists(atPath: file) {
@@ -108,6 +128,8 @@ extension TapedeckCommand {
             options.followRedirects = transportOptions.follow
             options.insecure = transportOptions.insecure
             options.variables = try VariableOption.load(envFiles: envFiles, variables: variables)
+            options.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            options.keepsExchanges = reportHTML != nil || reportJSON != nil
             if let openapi {
                 do {
                     options.openAPI = OpenAPIGuide(spec: try OpenAPISpec.load(URL(fileURLWithPath: openapi), named: openapi))
@@ -159,6 +181,17 @@ extension TapedeckCommand {
             if let session {
                 transport = session.transport
                 options.base = session.baseURL
+                // Scripts recorded one after another, with no names on their interactions, need
+                // them back in recorded order when they send the same request: one at a time.
+                if let replayed = session.cassette.replay?.cassette, scripts.count > 1, options.jobs > 1,
+                   replayed.interactions.contains(where: { $0.recordedBy == nil }) {
+                    if jobs != nil {
+                        Console.warning("replaying \(session.path) one script at a time: it was recorded without script names, so scripts "
+                            + "that send the same request need its answers in recorded order; record it again with tapedeck run --record "
+                            + "to replay it with --jobs")
+                    }
+                    options.jobs = 1
+                }
             }
             let errors = ShellOutput(handle: .standardError)
             let progress = scripts.count > 1 && isatty(STDERR_FILENO) == 1 ? errors : nil
@@ -174,13 +207,22 @@ extension TapedeckCommand {
                     if code == 0 { code = 3 }
                 }
             }
-            let reports = [("--report-junit", reportJUnit, { JUnitReport.xml(for: summary) }),
-                           ("--report-tap", reportTAP, { TAPReport.text(for: summary) })]
-            for case let (option, path?, text) in reports {
+            var files: [(option: String, url: URL, data: () -> Data)] = []
+            for case let (option, path?, text) in [("--report-junit", reportJUnit, { JUnitReport.xml(for: summary) }),
+                                                   ("--report-tap", reportTAP, { TAPReport.text(for: summary) })] {
+                files.append((option, URL(fileURLWithPath: path), { Data(text().utf8) }))
+            }
+            if let reportJSON { files.append(("--report-json", URL(fileURLWithPath: reportJSON), { RunReport.json(for: summary) })) }
+            if let reportHTML {
+                for (name, data) in RunReport.html(for: summary).sorted(by: { $0.key < $1.key }) {
+                    files.append(("--report-html", URL(fileURLWithPath: reportHTML).appendingPathComponent(name), { data }))
+                }
+            }
+            for file in files {
                 do {
-                    try OutputPath.write(Data(text().utf8), to: URL(fileURLWithPath: path))
+                    try OutputPath.write(file.data(), to: file.url)
                 } catch {
-                    Console.error("cannot write the \(option) report \(path): \(error.reason)")
+                    Console.error("cannot write the \(file.option) report \(file.url.path): \(error.reason)")
                     if code == 0 { code = 3 }
                 }
             }

@@ -22,7 +22,7 @@ struct ReportTests {
     @Test("each script is a test; the exit code follows the worst failure")
     func exitCodes() async {
         let result = await summary()
-        #expect(result.line == "1 passed, 2 failed")
+        #expect(result.line.hasPrefix("1 passed, 2 failed · 2 requests ("), "\(result.line)")
         #expect(result.exitCode == 2)
         #expect(result.results[1].failures.count == 1)
         #expect(result.results[1].category == .assertion)
