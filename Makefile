@@ -6,6 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SWIFT ?= swift
 APT_PACKAGES := libedit-dev libcurl4-openssl-dev pkg-config tmux curl
+TEST_APT_PACKAGES := chromium
 BENCH_APT_PACKAGES := hyperfine nginx-light jq time wrk
 PIP_PACKAGES := httpbin gunicorn vcrpy requests httpie haralyzer mitmproxy cassetter
 DEMO_CASSETTE := Sessions/tour.cassette.json
@@ -26,6 +27,7 @@ run: deps release
 
 ## test: install what is missing, start httpbin on a free loopback port, run every test
 test: deps venv
+	@.ci/ensure-apt $(TEST_APT_PACKAGES)
 	@.ci/with-httpbin $(PY) bash .ci/swift-test
 
 ## bench: measure against curl, HTTPie and vcrpy; results in Benchmarks/RESULTS.md

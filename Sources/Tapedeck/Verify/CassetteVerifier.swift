@@ -31,6 +31,9 @@ public struct CassetteVerifier: Sendable {
         /// ``origin`` elsewhere). Named: these hosts and no others, which pins a CI run to the
         /// API it means to call whatever an edited cassette says.
         public var credentialHosts: Set<String>
+        /// How a ``VerifyError`` reads in the report (the command line names its flags); nil:
+        /// its own description.
+        public var describe: (@Sendable (VerifyError) -> String)?
 
         /// The methods verified unless told otherwise: they change nothing on the server.
         public static let safeMethods: Set<HTTPMethod> = [.get, .head, .options]
@@ -111,7 +114,7 @@ public struct CassetteVerifier: Sendable {
             }
             request = try options.credentials.apply(to: interaction.request, interaction: index)
         } catch {
-            return .failed(error.errorDescription ?? "\(error)")
+            return .failed(options.describe?(error) ?? error.errorDescription ?? "\(error)")
         }
         let response: HTTPResponse
         do {

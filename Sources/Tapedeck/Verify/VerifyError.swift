@@ -25,11 +25,11 @@ public enum VerifyError: Error, LocalizedError, Sendable, Equatable {
             return "'\(word)' is not an HTTP method; use a comma-separated list such as GET,HEAD,POST"
         case let .missingCredential(interaction, field, variables):
             return "interactions[\(interaction)].request \(field) holds \(Redactor.placeholder) and no variable fills it; "
-                + "give the real value with --var \(variables[0])=VALUE (or the environment variable \(variables.last ?? variables[0]))"
+                + "give the real value as the variable \(variables[0]) (or the environment variable \(variables.last ?? variables[0]))"
         case let .credentialsToOtherHost(interaction, field, host, recordedHost, pinned):
-            let why = pinned ? "which --allow-credentials-to does not name" : "but it was recorded against \(recordedHost)"
+            let why = pinned ? "which is not among the hosts allowed credentials" : "but it was recorded against \(recordedHost)"
             return "interactions[\(interaction)].request \(field) would carry a credential to \(host), \(why); "
-                + "nothing was sent. If \(host) should receive it, add --allow-credentials-to \(host)"
+                + "nothing was sent. If \(host) should receive it, add it to the hosts allowed credentials (credentialHosts)"
         }
     }
 }

@@ -111,7 +111,7 @@ public enum RunReport {
             <p class="summary \(summary.failed == 0 ? "passed" : "failed")">\(summary.passed) passed, \(summary.failed) failed · \
             \(summary.requests) requests (\(rate)/s) · \(escape(ScriptRunner.milliseconds(summary.elapsed))) · \
             \(escape(RFC3339Date.format(generated, fractionDigits: 0)))</p>
-            <table><thead><tr><th>File</th><th>Result</th><th>Requests</th><th>Expects</th><th>Duration</th></tr></thead>
+            <table><thead><tr><th>File</th><th>Result</th><th class="num">Requests</th><th class="num">Expects</th><th class="num">Duration</th></tr></thead>
             <tbody>
             \(rows.joined(separator: "\n"))
             </tbody></table>
@@ -138,9 +138,12 @@ public enum RunReport {
         for index in result.exchanges.indices {
             let (request, response) = result.redactedExchange(index)
             let location = result.exchanges[index].location.description
-            let failed = failures.contains { $0.location.hasPrefix(location.split(separator: ":").first.map(String.init) ?? "") && response.status >= 400 }
+            // A failing expect checks the response of the request before it.
+            let line = result.exchanges[index].location.line
+            let next = index + 1 < result.exchanges.count ? result.exchanges[index + 1].location.line : Int.max
+            let failed = result.failures.contains { $0.category == .assertion && $0.location.line > line && $0.location.line < next }
             requests.append("""
-                <details class="exchange\(response.status >= 400 || failed ? " bad" : "")"><summary>\
+                <details class="exchange\(failed ? " bad" : "")"\(failed ? " open" : "")><summary>\
                 <span class="method">\(escape(request.method.rawValue))</span> <span class="url">\(escape(request.url.absoluteString))</span> \
                 <span class="status">\(response.status) \(escape(response.reason))</span> \
                 <span class="time">\(escape(ScriptRunner.milliseconds(response.duration)))</span> \
@@ -195,7 +198,7 @@ public enum RunReport {
     private static let style = """
         body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#1b1f24}\
         h1{font-size:1.5em}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3em .6em;border-bottom:1px solid #ddd}\
-        td.num{text-align:right}tr.failed td{background:#fdecea}tr.passed td:nth-child(2){color:#1a7f37}tr.failed td:nth-child(2){color:#c62828;font-weight:600}\
+        td.num,th.num{text-align:right}tr.failed td{background:#fdecea}tr.passed td:nth-child(2){color:#1a7f37}tr.failed td:nth-child(2){color:#c62828;font-weight:600}\
         .summary{font-weight:600}.summary.passed{color:#1a7f37}.summary.failed{color:#c62828}\
         .failure{border-left:4px solid #c62828;background:#fdecea;padding:.4em 1em;margin:.8em 0}\
         .failure dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}.failure dt{font-weight:600}\

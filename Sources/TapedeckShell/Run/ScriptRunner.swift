@@ -81,7 +81,7 @@ public final class ScriptRunner {
             for (index, script) in scripts.enumerated() {
                 progress?.line("[\(index + 1)/\(scripts.count)] \(script.name)")
                 let result = await CassetteScope.$name.withValue(script.scopeName) {
-                    await run(script, output: output, errors: errors, cassettes: cassettes)
+                    await run(script, output: output, errors: errors, cassettes: cassettes, requestLog: options.requestLog)
                 }
                 report(result, index: index, of: scripts.count, errors: errors)
                 results.append(result)
@@ -129,7 +129,8 @@ public final class ScriptRunner {
             self.progress?.line("[\(index + 1)/\(count)] \(script.name)")
             let buffer = ScriptBuffer()
             let result = await CassetteScope.$name.withValue(script.scopeName) {
-                await self.run(script, output: buffer.output, errors: buffer.errors, cassettes: self.cassettes?.fresh())
+                await self.run(script, output: buffer.output, errors: buffer.errors, cassettes: self.cassettes?.fresh(),
+                               requestLog: self.options.requestLog.map { _ in buffer.output })
             }
             return (index, result, buffer)
         }
@@ -145,12 +146,13 @@ public final class ScriptRunner {
     /// Runs one script in a fresh session.
     public func run(_ script: ScriptSource) async -> ScriptResult {
         await CassetteScope.$name.withValue(script.scopeName) {
-            await run(script, output: output, errors: errors, cassettes: cassettes)
+            await run(script, output: output, errors: errors, cassettes: cassettes, requestLog: options.requestLog)
         }
     }
 
     /// Runs one script in a fresh interpreter writing to `output` and `errors`.
-    private func run(_ script: ScriptSource, output: ShellOutput, errors: ShellOutput, cassettes: CassetteController?) async -> ScriptResult {
+    private func run(_ script: ScriptSource, output: ShellOutput, errors: ShellOutput, cassettes: CassetteController?,
+                     requestLog: ShellOutput?) async -> ScriptResult {
         let clock = ContinuousClock()
         let start = clock.now
         let interpreter = Interpreter(transport: transport, output: output, options: Interpreter.Options(
@@ -159,7 +161,7 @@ public final class ScriptRunner {
             echoResponses: options.echoResponses, colors: options.colors,
             continueOnError: options.continueOnError, timeout: options.timeout,
             followRedirects: options.followRedirects, insecure: options.insecure,
-            requestLog: options.requestLog.map { _ in output }
+            requestLog: requestLog
         ))
         interpreter.cassettes = cassettes
         interpreter.modeDescription = modeDescription

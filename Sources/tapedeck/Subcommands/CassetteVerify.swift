@@ -81,6 +81,21 @@ extension TapedeckCommand.CassetteCommand {
             }
         }
 
+        /// A verify error worded for the command line: the flags that fix it.
+        @Sendable static func describe(_ error: VerifyError) -> String {
+            switch error {
+            case let .missingCredential(interaction, field, variables):
+                return "interactions[\(interaction)].request \(field) holds \(Redactor.placeholder) and no variable fills it; "
+                    + "give the real value with --var \(variables[0])=VALUE (or the environment variable \(variables.last ?? variables[0]))"
+            case let .credentialsToOtherHost(interaction, field, host, recordedHost, pinned):
+                let why = pinned ? "which --allow-credentials-to does not name" : "but it was recorded against \(recordedHost)"
+                return "interactions[\(interaction)].request \(field) would carry a credential to \(host), \(why); "
+                    + "nothing was sent. If \(host) should receive it, add --allow-credentials-to \(host)"
+            default:
+                return error.errorDescription ?? "\(error)"
+            }
+        }
+
         static func parseOrigin(_ text: String) throws -> URL {
             do { return try URLComposer.parseBase(text) } catch {
                 throw ValidationError("--origin '\(text)' is not an http(s) URL; write it as http://127.0.0.1:8080")
@@ -96,6 +111,7 @@ extension TapedeckCommand.CassetteCommand {
             options.origin = try origin.map(Self.parseOrigin)
             options.credentials = CredentialFill(variables: try VariableOption.load(envFiles: envFiles, variables: variables))
             options.credentialHosts = Set(allowCredentialsTo.map { $0.lowercased() })
+            options.describe = Self.describe
             let live = CurlTransport(options: .init(timeout: timeout, followRedirects: false, verifyTLS: !insecure))
             let verifier = CassetteVerifier(live: live, options: options)
             let report = await verifier.verify(loaded, path: cassette)
