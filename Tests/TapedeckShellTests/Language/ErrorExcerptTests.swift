@@ -19,16 +19,25 @@ struct ErrorExcerptTests {
         }
     }
 
+    /// A 200 KB source, shown in test output by its label alone.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var label: String
+        var source: String
+        var problem: String
+        var testDescription: String { label }
+    }
+
     @Test("a 200 KB item, command, variable name, JSON field or JSONPath prints a short line naming the problem",
           arguments: [
-              ("get http://api.test/ \(huge)", "is not a request item"),
-              ("\(huge) /get", "unknown command"),
-              ("set \(huge)! = 1", "is not a variable name"),
-              ("get http://api.test/ a:=[\(huge)", "is not JSON"),
-              ("print {{\(huge)!}}", "is not a variable name"),
-              ("get http://api.test/\nexpect json $.a[?(@.b=='\(huge)')", "invalid JSONPath"),
+              Case(label: "item", source: "get http://api.test/ \(huge)", problem: "is not a request item"),
+              Case(label: "command", source: "\(huge) /get", problem: "unknown command"),
+              Case(label: "variable name", source: "set \(huge)! = 1", problem: "is not a variable name"),
+              Case(label: "JSON field", source: "get http://api.test/ a:=[\(huge)", problem: "is not JSON"),
+              Case(label: "template", source: "print {{\(huge)!}}", problem: "is not a variable name"),
+              Case(label: "JSONPath", source: "get http://api.test/\nexpect json $.a[?(@.b=='\(huge)')", problem: "invalid JSONPath"),
           ])
-    func bounded(_ source: String, _ problem: String) async {
+    func bounded(_ example: Case) async {
+        let source = example.source, problem = example.problem
         let text = await message(source)
         #expect(text.contains(problem))
         #expect(text.contains("more characters)"))
