@@ -11,7 +11,7 @@ public enum VerifyError: Error, LocalizedError, Sendable, Equatable {
     /// An interaction still holds a placeholder no variable fills.
     case missingCredential(interaction: Int, field: String, variables: [String])
     /// An interaction would carry filled-in credentials to a host they were not recorded for
-    /// (or, with `--allow-credentials-to`, one not named there).
+    /// (or, when the hosts allowed credentials are named, one not among them).
     case credentialsToOtherHost(interaction: Int, field: String, host: String, recordedHost: String, pinned: Bool)
 
     public var errorDescription: String? {
@@ -23,13 +23,28 @@ public enum VerifyError: Error, LocalizedError, Sendable, Equatable {
             return "'\(pointer)' is not a JSON Pointer to ignore; write it from the root, e.g. /data/updated_at (* matches any key or index)"
         case .invalidMethod(let word):
             return "'\(word)' is not an HTTP method; use a comma-separated list such as GET,HEAD,POST"
+        case .missingCredential, .credentialsToOtherHost:
+            return message(giving: { "as the variable \($0) (or the environment variable \($1))" },
+                           allowing: { _, pinned in (why: pinned ? "which is not among the hosts allowed credentials" : nil,
+                                                     fix: "add it to the hosts allowed credentials (credentialHosts)") })
+        }
+    }
+
+    /// The credential errors' text, with the way to give a value (`giving(variable,
+    /// environment)`) and to allow a host (`allowing(host, pinned)`: why it was refused when
+    /// pinned, and the fix) worded by the reader's side: the core's options, or the command line's flags.
+    package func message(giving: (_ variable: String, _ environment: String) -> String,
+                         allowing: (_ host: String, _ pinned: Bool) -> (why: String?, fix: String)) -> String {
+        switch self {
         case let .missingCredential(interaction, field, variables):
             return "interactions[\(interaction)].request \(field) holds \(Redactor.placeholder) and no variable fills it; "
-                + "give the real value as the variable \(variables[0]) (or the environment variable \(variables.last ?? variables[0]))"
+                + "give the real value " + giving(variables[0], variables.last ?? variables[0])
         case let .credentialsToOtherHost(interaction, field, host, recordedHost, pinned):
-            let why = pinned ? "which is not among the hosts allowed credentials" : "but it was recorded against \(recordedHost)"
-            return "interactions[\(interaction)].request \(field) would carry a credential to \(host), \(why); "
-                + "nothing was sent. If \(host) should receive it, add it to the hosts allowed credentials (credentialHosts)"
+            let allow = allowing(host, pinned)
+            return "interactions[\(interaction)].request \(field) would carry a credential to \(host), "
+                + (allow.why ?? "but it was recorded against \(recordedHost)") + "; nothing was sent. If \(host) should receive it, \(allow.fix)"
+        default:
+            return errorDescription ?? "\(self)"
         }
     }
 }

@@ -208,20 +208,9 @@ public enum RunReport {
         table.headers th{width:14em;font-weight:600;color:#57606a}
         """
 
-    /// `text` safe as HTML content and attribute values.
+    /// `text` safe as HTML content and attribute values (XML's five markup characters,
+    /// which HTML reads the same way).
     static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
+        XMLText.escape(text)
     }
 }

@@ -9,7 +9,7 @@ extension TapedeckCommand {
         static let configuration = CommandConfiguration(
             commandName: "cassette",
             abstract: "Shows, lints, prunes, diffs, verifies and checks cassettes (Tapedeck JSON, vcrpy YAML or HAR).",
-            subcommands: [Show.self, Lint.self, Prune.self, Diff.self, Verify.self, Check.self]
+            subcommands: [Show.self, View.self, Lint.self, Prune.self, Diff.self, Verify.self, Check.self]
         )
     }
 }
@@ -159,11 +159,14 @@ extension TapedeckCommand.CassetteCommand {
         @Flag(name: .long, help: "Exit with 4 when the cassettes differ.")
         var exitCode = false
 
+        @Flag(name: .long, help: "Write the diff as a self-contained HTML page (to stdout: > diff.html).")
+        var html = false
+
         func run() async throws {
             let diff = CassetteDiff(try CassetteFile.load(URL(fileURLWithPath: old)),
                                     try CassetteFile.load(URL(fileURLWithPath: new)),
                                     ignoredHeaders: Set(ignoredHeaders))
-            Console.write(diff.render(oldName: old, newName: new) + "\n")
+            Console.write(html ? CassetteViewPage.html(for: diff, oldName: old, newName: new) : diff.render(oldName: old, newName: new) + "\n")
             if exitCode, !diff.isEmpty { throw ExitCode(ExitStatus.badStatus) }
         }
     }

@@ -83,17 +83,9 @@ extension TapedeckCommand.CassetteCommand {
 
         /// A verify error worded for the command line: the flags that fix it.
         @Sendable static func describe(_ error: VerifyError) -> String {
-            switch error {
-            case let .missingCredential(interaction, field, variables):
-                return "interactions[\(interaction)].request \(field) holds \(Redactor.placeholder) and no variable fills it; "
-                    + "give the real value with --var \(variables[0])=VALUE (or the environment variable \(variables.last ?? variables[0]))"
-            case let .credentialsToOtherHost(interaction, field, host, recordedHost, pinned):
-                let why = pinned ? "which --allow-credentials-to does not name" : "but it was recorded against \(recordedHost)"
-                return "interactions[\(interaction)].request \(field) would carry a credential to \(host), \(why); "
-                    + "nothing was sent. If \(host) should receive it, add --allow-credentials-to \(host)"
-            default:
-                return error.errorDescription ?? "\(error)"
-            }
+            error.message(giving: { "with --var \($0)=VALUE (or the environment variable \($1))" },
+                          allowing: { host, pinned in (why: pinned ? "which --allow-credentials-to does not name" : nil,
+                                                       fix: "add --allow-credentials-to \(host)") })
         }
 
         static func parseOrigin(_ text: String) throws -> URL {

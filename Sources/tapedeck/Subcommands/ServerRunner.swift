@@ -38,7 +38,7 @@ enum ServerRunner {
     }
 
     /// Returns on the first SIGINT/SIGTERM; a second one exits the process at once (130).
-    private static func waitForSignal() async {
+    static func waitForSignal() async {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let queue = DispatchQueue(label: "tapedeck.signals")

@@ -1,0 +1,100 @@
+import Foundation
+import Tapedeck
+import TapedeckTestSupport
+import Testing
+
+/// `tapedeck cassette view C` and `cassette diff A B --html`, read in Debian's Chromium, headless.
+@Suite("The cassette viewer and the HTML diff in a real browser",
+       .enabled(if: Binary.path != nil, "needs the built binary (make test sets TAPEDECK_BIN)"))
+struct CassetteViewBrowserTests {
+    static let hostile = "<img src=x onerror=alert(1)>"
+
+    /// Four interactions: JSON, a login with a bearer token, a 404, and values that would be markup.
+    static func cassette() -> Cassette {
+        let date = Date(timeIntervalSince1970: 1_795_000_000)
+        func interaction(_ method: HTTPMethod, _ path: String, _ status: Int, headers: HTTPHeaders = [:], body: String,
+                         type: String = "application/json") -> Interaction {
+            Interaction(request: HTTPRequest(method: method, url: URL(string: "http://api.test" + path)!, headers: headers),
+                        response: HTTPResponse(status: status, headers: ["Content-Type": type], body: Data(body.utf8)), recordedAt: date)
+        }
+        return Cassette(interactions: [
+            interaction(.get, "/users", 200, body: #"{"users":[{"name":"Ada"},{"name":"Grace"}]}"#),
+            interaction(.post, "/login", 200, headers: ["Authorization": "Bearer tok_live_VIEW12345"], body: #"{"ok":true}"#),
+            interaction(.get, "/missing", 404, body: "not here", type: "text/plain"),
+            interaction(.get, "/odd", 200, headers: ["X-Note": hostile], body: "</script><script>alert(2)</script>" + hostile, type: "text/html"),
+        ])
+    }
+
+    @Test("the viewer lists every interaction, filters by status and text from its address, shows one redacted, and leaves hostile values as text")
+    func viewer() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: RunReportBrowserTests.chromium), "make test installs Debian's chromium")
+        let folder = try Binary.temporaryDirectory("cassette-view")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.cassette().write(to: folder.appendingPathComponent("c.json"))
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Binary.path))
+        process.arguments = ["cassette", "view", "c.json", "--port", "0"]
+        process.currentDirectoryURL = folder
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.interrupt(); process.waitUntilExit() } }
+        var banner = ""
+        while !banner.contains("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        let range = try #require(banner.range(of: #"http://127\.0\.0\.1:\d+/[0-9a-f]+/"#, options: .regularExpression), "\(banner)")
+        let address = String(banner[range])
+        #expect(banner.hasPrefix("viewing c.json (4 interactions) at \(address) · Ctrl-C to stop"))
+
+        let all = try RunReportBrowserTests.chromium(URL(string: address)!)
+        #expect(all.contains("4 of 4 shown"), "\(all)")
+        #expect(all.contains("<td class=\"url\">http://api.test/users</td>"))
+        #expect(!all.contains("<img"), "no element came from a value")
+
+        let failing = try RunReportBrowserTests.chromium(URL(string: address + "#status=4xx")!)
+        #expect(failing.contains("1 of 4 shown") && failing.contains("http://api.test/missing") && !failing.contains(">http://api.test/users<"),
+                "\(failing)")
+
+        let login = try RunReportBrowserTests.chromium(URL(string: address + "#text=login&show=1")!)
+        #expect(login.contains("<h2>#1 POST http://api.test/login → 200</h2>"), "\(login)")
+        #expect(login.contains("<th>Authorization</th><td>Bearer &lt;REDACTED&gt;</td>"), "\(login)")
+        #expect(!login.contains("tok_live_VIEW12345"))
+
+        let odd = try RunReportBrowserTests.chromium(URL(string: address + "#show=3")!)
+        #expect(odd.contains("&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"), "\(odd)")
+        #expect(!odd.contains("<img"))
+
+        let port = try #require(URL(string: address)?.port)
+        let wrong = try ChildProcess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/other/"])
+        #expect(String(decoding: wrong.stdout, as: UTF8.self) == "404", "a path without the token gets nothing")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("cassette diff --html shows added, removed and changed interactions with their changes")
+    func diffPage() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: RunReportBrowserTests.chromium), "make test installs Debian's chromium")
+        let folder = try Binary.temporaryDirectory("cassette-diff-html")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var old = Self.cassette(), new = Self.cassette()
+        old.interactions.remove(at: 3)
+        new.interactions.remove(at: 2)
+        new.interactions[0].response.body = Data(#"{"users":[{"name":"Ada"}],"next":null}"#.utf8)
+        try old.write(to: folder.appendingPathComponent("old.json"))
+        try new.write(to: folder.appendingPathComponent("new.json"))
+        let outcome = try Binary.run(["cassette", "diff", "old.json", "new.json", "--html"], in: folder)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        try Data(outcome.stdout.utf8).write(to: folder.appendingPathComponent("diff.html"))
+        let dom = try RunReportBrowserTests.chromium(folder.appendingPathComponent("diff.html"))
+        #expect(dom.contains("3 differences"), "\(dom)")
+        #expect(dom.contains(#"<div class="entry changed">"#) && dom.contains(#"<div class="entry added">"#) && dom.contains(#"<div class="entry removed">"#))
+        #expect(dom.contains("/next"), "the changed member is named: \(dom)")
+        #expect(!dom.contains("<img"))
+    }
+}
