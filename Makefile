@@ -6,9 +6,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SWIFT ?= swift
 APT_PACKAGES := libedit-dev libcurl4-openssl-dev pkg-config tmux curl
-TEST_APT_PACKAGES := chromium
+TEST_APT_PACKAGES := chromium chromium-driver
 BENCH_APT_PACKAGES := hyperfine nginx-light jq time wrk
-PIP_PACKAGES := httpbin gunicorn vcrpy requests httpie haralyzer mitmproxy cassetter
+PIP_PACKAGES := httpbin gunicorn vcrpy requests httpie haralyzer mitmproxy cassetter selenium
 DEMO_CASSETTE := Sessions/tour.cassette.json
 # Every release build (run, bench, fuzz) uses the same flags: a build with other flags makes
 # the next one rebuild every package. The Swift runtime is linked statically: it starts in
@@ -53,7 +53,8 @@ deps:
 
 venv: $(VENV)/.installed
 
-$(VENV)/.installed:
+# Made again when this file changes (a new PyPI peer), so an existing venv gets it too.
+$(VENV)/.installed: Makefile
 	@python3 -m venv $(VENV)
 	@$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
 	@touch $@

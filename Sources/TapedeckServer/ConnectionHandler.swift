@@ -24,6 +24,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var state = State.idle
     private var deadline: Scheduled<Void>?
     private var isOpen = true
+    /// The task writing a streamed reply (``StreamBody``), cancelled when the client leaves.
+    private var streaming: Task<Void, Never>?
 
     init(limits: ServerLimits, responder: @escaping Responder) {
         self.limits = limits
@@ -37,6 +39,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         isOpen = false
+        streaming?.cancel()
         deadline?.cancel()
         context.fireChannelInactive()
     }
@@ -128,6 +131,17 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let responseHead = HTTPResponseHead(version: head.version,
                                             status: .custom(code: UInt(max(0, response.status)), reasonPhrase: response.reason),
                                             headers: Self.wireHeaders(response, omitsBody: omitsBody, keepAlive: keepAlive, version: head.version))
+        if let stream = reply.stream {
+            var headers = NIOHTTP1.HTTPHeaders(response.headers.map { ($0.name, $0.value) })
+            for name in ["Content-Length", "Connection", "Transfer-Encoding"] { headers.remove(name: name) }
+            headers.add(name: "Connection", value: "close")
+            headers.add(name: "Transfer-Encoding", value: "chunked")
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .custom(code: UInt(response.status),
+                                                                                                            reasonPhrase: response.reason),
+                                                                         headers: headers))), promise: nil)
+            writeStream(stream.chunks, context: context)
+            return
+        }
         context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
         var body = context.channel.allocator.buffer(capacity: omitsBody ? 0 : response.body.count)
         if !omitsBody { body.writeBytes(response.body) }
@@ -143,6 +157,29 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         default:
             if body.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
             finish(context: context, keepAlive: keepAlive)
+        }
+    }
+
+    /// Writes each chunk of `chunks` as it comes, flushed, and ends the response (and the
+    /// connection) when the stream ends; the client leaving cancels it.
+    private func writeStream(_ chunks: AsyncStream<Data>, context: ChannelHandlerContext) {
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+        streaming = Task {
+            for await chunk in chunks {
+                loop.execute {
+                    let (handler, context) = bound.value
+                    guard handler.isOpen else { return }
+                    var buffer = context.channel.allocator.buffer(capacity: chunk.count)
+                    buffer.writeBytes(chunk)
+                    context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+                }
+            }
+            loop.execute {
+                let (handler, context) = bound.value
+                guard handler.isOpen else { return }
+                handler.finish(context: context, keepAlive: false)
+            }
         }
     }
 

@@ -158,6 +158,7 @@ public final class Deck: Sendable {
     /// Writes every recording and returns the tape summary: a status line per cassette (recorded,
     /// played, unused), the never-played interactions, and the unmatched count.
     public func finish() -> String {
+        inspector.close()
         var lines: [String] = []
         for tape in tapes.withLock({ $0 }) {
             do {
@@ -192,10 +193,30 @@ public final class Deck: Sendable {
             stored = built
             return built
         }
-        if let reply = await chain.respond(to: incoming) { return reply }
-        // The standard chain ends with the unmatched answer, which always answers.
-        return UnmatchedHandler(deck: self).answer(incoming)
+        guard options.inspector, !ControlHandler.isControl(incoming.path) else {
+            if let reply = await chain.respond(to: incoming) { return reply }
+            // The standard chain ends with the unmatched answer, which always answers.
+            return UnmatchedHandler(deck: self).answer(incoming)
+        }
+        // With the inspector on, each answer (but the inspector's and the control endpoints')
+        // is published: how it was answered, its status and how long it took.
+        let clock = ContinuousClock(), start = clock.now
+        let notes = HandlerNotes()
+        let reply = await HandlerNotes.$current.withValue(notes) {
+            await ServerHandlerChain(chain.handlers).respondSharingNotes(to: incoming)
+        } ?? UnmatchedHandler(deck: self).answer(incoming)
+        let elapsed = clock.now - start
+        let unmatched = reply.response.headers[ServerMarker.unmatchedHeader] != nil
+        let outcome = unmatched ? "unmatched" : notes.outcome ?? (reply.response.headers[ServerMarker.errorHeader] != nil ? "refused" : "answered")
+        inspector.publish(method: incoming.method, target: Deck.redactedSummary(incoming).split(separator: " ", maxSplits: 1).last.map(String.init) ?? "",
+                          status: reply.response.status,
+                          milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+                          outcome: outcome, report: unmatched ? String(decoding: reply.response.body, as: UTF8.self) : nil)
+        return reply
     }
+
+    /// The live inspector's feed (``DeckOptions/inspector``).
+    let inspector = InspectorFeed()
 
     /// The tapes loaded now, in the order they were loaded.
     var loadedTapes: [Tape] { tapes.withLock { $0 } }

@@ -36,6 +36,9 @@ public struct DeckOptions: Sendable {
     /// Whether a proxy stores refused connections, unresolved hosts and timeouts as
     /// interactions (``Tapedeck/TransportFailure``), to replay them as the same failure.
     public var recordFailures = false
+    /// Whether the live inspector answers at `/__tapedeck/ui/TOKEN/` (`--ui`): a page where
+    /// requests appear as they are answered, pushed as server-sent events.
+    public var inspector = false
 
     /// Creates options; the defaults match on method + URL, answer unmatched requests 404 and
     /// use `URLSessionTransport` (not following redirects) for the upstream.

@@ -30,7 +30,9 @@ package struct ForwardHandler: ServerHandler {
                                headers: ProxyHeaders.forUpstream(request.headers, url: url, client: request.remoteAddress, forward: false, via: via, upstream: upstream),
                                body: request.body.isEmpty ? nil : request.body)
         do {
-            return ServerReply(response: ProxyHeaders.forClient(try await options.live.send(sent), for: sent))
+            let response = try await options.live.send(sent)
+            HandlerNotes.current?.outcome = "forwarded"
+            return ServerReply(response: ProxyHeaders.forClient(response, for: sent))
         } catch {
             return ServerReply.failure(error, request: sent, log: options.log)
         }

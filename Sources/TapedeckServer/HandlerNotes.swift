@@ -22,6 +22,15 @@ package final class HandlerNotes: Sendable {
     /// Behind ``mounted``.
     private let chosen = Mutex<[Tape]?>(nil)
 
+    /// Behind ``outcome``.
+    private let served = Mutex<String?>(nil)
+
+    /// How the request was answered, for the inspector: `played`, `recorded`, `forwarded`.
+    package var outcome: String? {
+        get { served.withLock { $0 } }
+        set { served.withLock { $0 = newValue } }
+    }
+
     /// Creates empty notes (a chain does, once per request).
     package init() {}
 

@@ -21,11 +21,20 @@ package struct ServerHandlerChain: ServerHandler, ExpressibleByArrayLiteral {
         self.handlers = handlers
     }
 
-    /// The path every request takes through a ``Deck``: its control endpoints, then its
+    /// The path every request takes through a ``Deck``: the inspector, its control endpoints, then its
     /// tapes, then the upstream (`--unmatched forward`), then the unmatched answer, which
     /// always answers. A new kind of answer is one more handler in this list.
     package static func standard(for deck: Deck) -> ServerHandlerChain {
-        [.connect, .loop(deck), .control(deck), .mounts(deck), .tapes(deck), .forward(deck), .unmatched(deck)]
+        [.connect, .loop(deck), .inspector(deck), .control(deck), .mounts(deck), .tapes(deck), .forward(deck), .unmatched(deck)]
+    }
+
+    /// The answer of the first handler that answers `request`, or nil when none does, with
+    /// the caller's ``HandlerNotes/current`` (the deck reads what they noted afterwards).
+    package func respondSharingNotes(to request: IncomingRequest) async -> ServerReply? {
+        for handler in handlers {
+            if let reply = await handler.respond(to: request) { return reply }
+        }
+        return nil
     }
 
     /// The answer of the first handler that answers `request`, or nil when none does. The

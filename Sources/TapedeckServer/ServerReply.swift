@@ -7,11 +7,15 @@ package struct ServerReply: Sendable, Hashable {
     package var response: HTTPResponse
     /// A socket-level fault to apply, if any.
     package var fault: SocketFault?
+    /// A body written as it comes, chunk by chunk, each flushed, after `response`'s head (its
+    /// body is not written); the connection closes when the stream ends or the client leaves.
+    package var stream: StreamBody?
 
     /// Creates a reply.
-    package init(response: HTTPResponse, fault: SocketFault? = nil) {
+    package init(response: HTTPResponse, fault: SocketFault? = nil, stream: StreamBody? = nil) {
         self.response = response
         self.fault = fault
+        self.stream = stream
     }
 
     /// A plain-text reply, for control answers and errors.
@@ -24,4 +28,18 @@ package struct ServerReply: Sendable, Hashable {
     package static func json(_ status: Int, _ data: Data) -> ServerReply {
         ServerReply(response: HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: data))
     }
+}
+
+/// A reply body that arrives over time (server-sent events): the chunks, in order.
+package final class StreamBody: Sendable, Hashable {
+    /// The chunks; the body ends when the stream does.
+    package let chunks: AsyncStream<Data>
+
+    /// Creates a streamed body.
+    package init(_ chunks: AsyncStream<Data>) {
+        self.chunks = chunks
+    }
+
+    package static func == (lhs: StreamBody, rhs: StreamBody) -> Bool { lhs === rhs }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -40,6 +40,7 @@ package struct TapesHandler: ServerHandler {
             do {
                 let response = try await plan.send(request, applying: TapesHandler.inProcessPart(of: fault), through: tape.session.transport)
                 let shown = tape.isRecording ? ProxyHeaders.forClient(response, for: request) : response
+                HandlerNotes.current?.outcome = tape.isRecording ? "recorded" : "played"
                 return ServerReply(response: shown, fault: TapesHandler.socketPart(of: fault))
             } catch let error as CassetteError {
                 guard case .noMatch(let report) = error else { return ServerReply.failure(error, request: request, log: log) }

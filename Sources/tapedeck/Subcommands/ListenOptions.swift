@@ -40,6 +40,9 @@ struct ListenOptions: ParsableArguments {
         "The folder cassettes named through the control endpoints must be in (default: the working directory).", valueName: "dir"))
     var cassetteDirectory: String?
 
+    @Flag(name: .long, help: "Serve the live inspector at /__tapedeck/ui/TOKEN/: requests appear as they are answered (loopback, the control token in its address).")
+    var ui = false
+
     @Option(name: .customLong("read-timeout"), help: ArgumentHelp("Seconds a request may take to arrive; slower clients are dropped.", valueName: "seconds"))
     var readTimeout: Double = 30
 
@@ -72,6 +75,7 @@ struct ListenOptions: ParsableArguments {
         options.conditions = try conditions()
         options.limits = limits
         if let controlToken { options.controlToken = controlToken }
+        options.inspector = ui
         if let cassetteDirectory { options.cassetteDirectory = URL(fileURLWithPath: cassetteDirectory) }
     }
 

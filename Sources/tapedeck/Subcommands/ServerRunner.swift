@@ -31,6 +31,9 @@ enum ServerRunner {
         // A token the user chose is theirs to know: printing it would put it in every CI log.
         let shown = tokenChosen ? "<your --control-token>" : token
         Console.write("control: curl -H 'X-Tapedeck-Token: \(shown)' \(server.url.absoluteString)/__tapedeck/status\n")
+        if server.deck.options.inspector {
+            Console.write("inspector: \(server.url.absoluteString)/__tapedeck/ui/\(tokenChosen ? "YOUR-CONTROL-TOKEN" : token)/\n")
+        }
         Console.flush()
         await waitForSignal()
         let summary = await server.stop()

@@ -1,0 +1,56 @@
+"""Drives the live inspector page in Chromium through Selenium (Debian's chromium-driver).
+
+Usage: inspector_browser.py PAGE_URL EXPECTED_ROWS SCREENSHOT
+Waits until the page shows EXPECTED_ROWS rows pushed by the server, clicks the first
+unmatched row, presses Reset, and prints one JSON object: the rows' texts, the report shown,
+the state line, the answer to Reset, and whether any element came from a value.
+"""
+import json
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+url, expected, screenshot = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+options = Options()
+options.binary_location = "/usr/bin/chromium"
+for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1300,800"):
+    options.add_argument(flag)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+try:
+    driver.get(url)
+    deadline = time.time() + 20
+    rows = []
+    while time.time() < deadline:
+        rows = driver.find_elements(By.CSS_SELECTOR, "#rows tr")
+        if len(rows) >= expected:
+            break
+        time.sleep(0.1)
+    texts = [row.text for row in rows]
+    unmatched = driver.find_elements(By.CSS_SELECTOR, "#rows tr.unmatched")
+    report = ""
+    if unmatched:
+        unmatched[0].click()
+        report = driver.find_element(By.ID, "reportText").text
+    driver.find_element(By.ID, "filter").send_keys("unmatched")
+    visible = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#rows tr") if row.is_displayed()]
+    driver.find_element(By.ID, "reset").click()
+    message = ""
+    deadline = time.time() + 10
+    while time.time() < deadline and not message:
+        message = driver.find_element(By.ID, "message").text
+        time.sleep(0.1)
+    driver.save_screenshot(screenshot)
+    print(json.dumps({
+        "rows": texts,
+        "visibleAfterFilter": visible,
+        "report": report,
+        "state": driver.find_element(By.ID, "state").text,
+        "reset": message,
+        "images": len(driver.find_elements(By.TAG_NAME, "img")),
+    }))
+finally:
+    driver.quit()

@@ -1,0 +1,80 @@
+import Foundation
+import Tapedeck
+import TapedeckServer
+import TapedeckTestSupport
+import Testing
+
+/// `serve --ui`: the live inspector at /__tapedeck/ui/TOKEN/, its feed pushed as server-sent
+/// events, and the page driven in Chromium through Selenium.
+@Suite("The live inspector", .serialized)
+struct InspectorTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Support/Python/inspector_browser.py")
+
+    /// A server with the inspector on, serving one `/greeting`.
+    static func server(_ directory: URL) async throws -> CassetteServer {
+        let cassette = try SampleCassettes.write(SampleCassettes.single(path: "/greeting", text: "hello"), to: directory, name: "c.cassette.json")
+        var options = ControlEndpointTests.scratchOptions()
+        options.inspector = true
+        return try await CassetteServer.serve([cassette], options: options)
+    }
+
+    @Test("the feed holds each answer as an event, played or unmatched with its report, redacted; the inspector's own requests are not in it; a wrong token gets 401, another Host 421")
+    func feed() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let server = try await Self.server(directory)
+        let base = server.url.absoluteString, token = server.deck.options.controlToken
+        _ = try await Proc.run(Proc.curl, ["-s", base + "/greeting"])
+        _ = try await Proc.run(Proc.curl, ["-s", base + "/missing?api_key=sk_live_SECRET99"])
+        let events = try await Proc.run(Proc.curl, ["-s", "-N", "--max-time", "1", base + "/__tapedeck/ui/\(token)/events"])
+        let lines = events.text.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+        #expect(lines.count == 2, "\(events.text)")
+        let first = try JSONParser.parse(Data(lines[0].utf8)), second = try JSONParser.parse(Data(lines[1].utf8))
+        #expect(first.value(at: "/outcome")?.stringValue == "played" && first.value(at: "/status")?.doubleValue == 200)
+        #expect(second.value(at: "/outcome")?.stringValue == "unmatched" && second.value(at: "/status")?.doubleValue == 404)
+        #expect(second.value(at: "/report")?.stringValue?.contains("nearest recorded interactions") == true, "\(lines[1])")
+        #expect(!events.text.contains("sk_live_SECRET99"))
+        let page = try await Proc.run(Proc.curl, ["-s", "-i", base + "/__tapedeck/ui/\(token)/"])
+        #expect(page.text.hasPrefix("HTTP/1.1 200") && page.text.contains("<title>Tapedeck inspector</title>"))
+        #expect(page.text.contains("Content-Security-Policy: default-src 'none'"))
+        let wrong = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/__tapedeck/ui/nottoken/"])
+        #expect(wrong.text == "401")
+        let rebound = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: evil.example:\(server.url.port ?? 0)",
+                                                     base + "/__tapedeck/ui/\(token)/"])
+        #expect(rebound.text == "421")
+        _ = await server.stop()
+    }
+
+    @Test("in Chromium the page shows requests as they happen, an unmatched one's report on click, filters, and its Reset button works")
+    func browser() async throws {
+        let python = try #require(Proc.venv.map { $0 + "/bin/python" }, "make test makes the venv (selenium is in it)")
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "make test installs Debian's chromium-driver")
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let server = try await Self.server(directory)
+        let base = server.url.absoluteString, token = server.deck.options.controlToken
+        for path in ["/greeting", "/missing", "/%3Cimg%20src=x%20onerror=alert(1)%3E"] {
+            _ = try await Proc.run(Proc.curl, ["-s", base + path])
+        }
+        // One more while the page is open: pushed, not polled.
+        let later = Task {
+            try await Task.sleep(for: .seconds(2))
+            _ = try await Proc.run(Proc.curl, ["-s", base + "/later"])
+        }
+        let shot = directory.appendingPathComponent("inspector.png")
+        let run = try await Proc.run(python, [Self.script.path, base + "/__tapedeck/ui/\(token)/", "4", shot.path], timeout: 60)
+        try await later.value
+        let result = try JSONParser.parse(Data(run.text.utf8))
+        let rows = result.value(at: "/rows")?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(rows.count == 4, "\(run.text)")
+        #expect(rows.first?.contains("GET /greeting 200") == true && rows.first?.contains("played") == true, "\(rows)")
+        #expect(rows.last?.contains("/later") == true, "the request sent after the page opened arrived: \(rows)")
+        #expect(result.value(at: "/report")?.stringValue?.hasPrefix("no recorded interaction matches GET") == true, "\(run.text)")
+        #expect(result.value(at: "/visibleAfterFilter")?.arrayValue?.count == 3, "\(run.text)")
+        #expect(result.value(at: "/reset")?.stringValue?.hasPrefix("200") == true, "\(run.text)")
+        #expect(result.value(at: "/images")?.doubleValue == 0, "no element came from a request's target")
+        #expect((try? Data(contentsOf: shot).count) ?? 0 > 10_000)
+        _ = await server.stop()
+    }
+}
