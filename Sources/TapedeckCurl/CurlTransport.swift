@@ -50,8 +50,6 @@ public final class CurlTransport: HTTPTransport, Sendable {
         _ = CurlTransport.globalInit
     }
 
-    private static let queue = DispatchQueue(label: "tapedeck.curl-transport", attributes: .concurrent)
-
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
     /// Sends `request` and returns its response (see the type's summary for how).
@@ -88,12 +86,16 @@ public final class CurlTransport: HTTPTransport, Sendable {
         }
         let transfer = CurlTransfer(request: request, options: options, sink: sink)
         let outcome: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
-            // A private queue is overcommitting: a blocking transfer gets a thread of its own
-            // (reused from the pool) instead of taking one of the few cooperative workers.
+            // A blocking transfer gets a thread of its own, never one of the few cooperative
+            // workers. Not a dispatch queue: on Linux even a private concurrent queue runs about
+            // as many blocking blocks at once as there are cores, so `run --jobs 4` on two cores
+            // sent two requests at a time.
             await withCheckedContinuation { continuation in
-                CurlTransport.queue.async {
+                let thread = Thread {
                     continuation.resume(returning: transfer.perform(on: handle))
                 }
+                thread.name = "tapedeck.curl-transfer"
+                thread.start()
             }
         } onCancel: {
             transfer.cancel()

@@ -30,7 +30,16 @@ enum OutputFolderOption {
             try OutputPath.write(Data(), to: probe)
             try FileManager.default.removeItem(at: probe)
         } catch {
-            throw ValidationError("\(option) \(path): the folder cannot be written (\(error.localizedDescription)); choose a folder you can write")
+            // Name what is in the way: a file where a folder of the path should be.
+            var ancestor = folder
+            while ancestor.path != "/" {
+                if FileManager.default.fileExists(atPath: ancestor.path), !FileManager.default.directoryExists(atPath: ancestor.path) {
+                    throw ValidationError("\(option) \(path): the folder cannot be written: \(ancestor.path) is a file; choose a folder you can write")
+                }
+                ancestor.deleteLastPathComponent()
+            }
+            let reason = (error as? OutputPath.Failure)?.reason ?? "permission denied or a read-only file system"
+            throw ValidationError("\(option) \(path): the folder cannot be written (\(reason)); choose a folder you can write")
         }
     }
 }

@@ -158,7 +158,8 @@ public enum RunReport {
         let body = """
             <p><a href="index.html">← all files</a></p>
             <h1>\(escape(result.name))</h1>
-            <p class="summary \(state)">\(state) · \(result.requests) requests · \(result.assertions) expects · \
+            <p class="summary \(state)">\(state) · \(result.requests) request\(result.requests == 1 ? "" : "s") · \
+            \(result.assertions) expect\(result.assertions == 1 ? "" : "s") · \
             \(escape(ScriptRunner.milliseconds(result.duration)))</p>
             \(sections.joined(separator: "\n"))
             """

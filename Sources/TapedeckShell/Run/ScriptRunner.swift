@@ -230,10 +230,13 @@ public struct ScriptSource: Sendable {
         self.directory = directory
     }
 
-    /// The name its recorded interactions carry (``CassetteScope``): the file's name, so a
-    /// script run from another folder or by another path still replays its own.
+    /// The name its recorded interactions carry (``CassetteScope``): the path as given, without
+    /// a leading `./`, so `x/s.tape` and `y/s.tape` keep their own answers. A replay under a
+    /// name the cassette does not hold (the script moved) is served from all interactions.
     public var scopeName: String {
-        (name as NSString).lastPathComponent
+        var path = name
+        while path.hasPrefix("./") { path.removeFirst(2) }
+        return path
     }
 
     /// Reads a script file; the error names the path.

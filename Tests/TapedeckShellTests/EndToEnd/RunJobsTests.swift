@@ -73,6 +73,30 @@ struct RunJobsTests {
         #expect(replayed.stderr.contains("one script at a time: it was recorded without script names"), "\(replayed.stderr)")
     }
 
+    @Test("two scripts with the same name in different folders keep their own answers")
+    func sameNameElsewhere() throws {
+        let folder = try Binary.temporaryDirectory("run-jobs-same-name")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for sub in ["x", "y"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+            try Data(Self.script(sub).utf8).write(to: folder.appendingPathComponent("\(sub)/s.tape"))
+        }
+        let recorded = try Binary.run(["run", "--jobs", "2", "--record", "c.json", "--mode", "all", "--var", "base=\(base)", "x/s.tape", "./y/s.tape"],
+                                      in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let cassette = try Cassette.load(from: folder.appendingPathComponent("c.json"))
+        #expect(Set(cassette.interactions.compactMap(\.recordedBy)) == ["x/s.tape", "y/s.tape"])
+        var uuids: [String: String] = [:]
+        for interaction in cassette.interactions where interaction.request.url.path == "/uuid" {
+            uuids[interaction.recordedBy ?? ""] = try JSONParser.parse(interaction.response.body).value(at: "/uuid")?.stringValue
+        }
+        for sub in ["x", "y"] {
+            try Data(Self.script(sub, uuid: uuids["\(sub)/s.tape"]).utf8).write(to: folder.appendingPathComponent("\(sub)/s.tape"))
+        }
+        let replayed = try Binary.run(["run", "--jobs", "1", "--replay", "c.json", "--var", "base=\(base)", "y/s.tape", "x/s.tape"], in: folder)
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+    }
+
     @Test("--jobs 0 is refused with the fix")
     func badJobs() throws {
         let folder = try Binary.temporaryDirectory("run-jobs-bad")
