@@ -57,21 +57,19 @@ struct InspectorTests {
         for path in ["/greeting", "/missing", "/%3Cimg%20src=x%20onerror=alert(1)%3E"] {
             _ = try await Proc.run(Proc.curl, ["-s", base + path])
         }
-        // One more while the page is open: pushed, not polled.
-        let later = Task {
-            try await Task.sleep(for: .seconds(2))
-            _ = try await Proc.run(Proc.curl, ["-s", base + "/later"])
-        }
+        // One more once the page shows the first three, sent from outside: it must arrive
+        // pushed, within a second, without a reload.
         let shot = directory.appendingPathComponent("inspector.png")
-        let run = try await Proc.run(python, [Self.script.path, base + "/__tapedeck/ui/\(token)/", "4", shot.path], timeout: 60)
-        try await later.value
+        let run = try await Proc.run(python, [Self.script.path, base + "/__tapedeck/ui/\(token)/", "3", shot.path, base + "/later"], timeout: 60)
         let result = try JSONParser.parse(Data(run.text.utf8))
         let rows = result.value(at: "/rows")?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(rows.count == 4, "\(run.text)")
         #expect(rows.first?.contains("GET /greeting 200") == true && rows.first?.contains("played") == true, "\(rows)")
         #expect(rows.last?.contains("/later") == true, "the request sent after the page opened arrived: \(rows)")
+        let pushed = try #require(result.value(at: "/pushMs")?.doubleValue, "\(run.text)")
+        #expect(pushed < 1000, "the row appeared \(pushed) ms after the request")
         #expect(result.value(at: "/report")?.stringValue?.hasPrefix("no recorded interaction matches GET") == true, "\(run.text)")
-        #expect(result.value(at: "/visibleAfterFilter")?.arrayValue?.count == 3, "\(run.text)")
+        #expect(result.value(at: "/visibleAfterFilter")?.arrayValue?.count == 3, "three unmatched: /missing, the odd one, /later: \(run.text)")
         #expect(result.value(at: "/reset")?.stringValue?.hasPrefix("200") == true, "\(run.text)")
         #expect(result.value(at: "/images")?.doubleValue == 0, "no element came from a request's target")
         #expect((try? Data(contentsOf: shot).count) ?? 0 > 10_000)

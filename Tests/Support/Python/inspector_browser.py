@@ -1,10 +1,13 @@
 """Drives the live inspector page in Chromium through Selenium (Debian's chromium-driver).
 
-Usage: inspector_browser.py PAGE_URL EXPECTED_ROWS SCREENSHOT
-Waits until the page shows EXPECTED_ROWS rows pushed by the server, clicks the first
-unmatched row, presses Reset, and prints one JSON object: the rows' texts, the report shown,
-the state line, the answer to Reset, and whether any element came from a value.
+Usage: inspector_browser.py PAGE_URL EXPECTED_ROWS SCREENSHOT [LATER_URL]
+Waits until the page shows EXPECTED_ROWS rows pushed by the server; with LATER_URL, then
+requests it (as curl would, outside the page) and measures how long its row takes to appear,
+without a reload. Clicks the first unmatched row, filters, presses Reset, and prints one JSON
+object: the rows' texts, the report shown, the state line, the answer to Reset, the push time,
+and how many elements came from values.
 """
+import urllib.request
 import json
 import sys
 import time
@@ -15,6 +18,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 url, expected, screenshot = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+later = sys.argv[4] if len(sys.argv) > 4 else None
 options = Options()
 options.binary_location = "/usr/bin/chromium"
 for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1300,800"):
@@ -29,6 +33,20 @@ try:
         if len(rows) >= expected:
             break
         time.sleep(0.1)
+    push_ms = None
+    if later:
+        before = len(rows)
+        started = time.time()
+        try:
+            urllib.request.urlopen(later, timeout=5).read()
+        except Exception:
+            pass  # an unmatched request answers 404; its row is what counts
+        while time.time() - started < 10:
+            rows = driver.find_elements(By.CSS_SELECTOR, "#rows tr")
+            if len(rows) > before:
+                push_ms = round((time.time() - started) * 1000)
+                break
+            time.sleep(0.02)
     texts = [row.text for row in rows]
     unmatched = driver.find_elements(By.CSS_SELECTOR, "#rows tr.unmatched")
     report = ""
@@ -50,6 +68,7 @@ try:
         "report": report,
         "state": driver.find_element(By.ID, "state").text,
         "reset": message,
+        "pushMs": push_ms,
         "images": len(driver.find_elements(By.TAG_NAME, "img")),
     }))
 finally:

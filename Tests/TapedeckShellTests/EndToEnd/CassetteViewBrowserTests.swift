@@ -98,3 +98,31 @@ struct CassetteViewBrowserTests {
         #expect(!dom.contains("<img"))
     }
 }
+
+/// A viewer asked for a port another process holds says so and names --port 0.
+@Suite("cassette view on a port in use", .enabled(if: Binary.path != nil))
+struct CassetteViewPortTests {
+    @Test("a port in use is refused with the reason and --port 0")
+    func portInUse() throws {
+        let folder = try Binary.temporaryDirectory("cassette-view-port")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try CassetteViewBrowserTests.cassette().write(to: folder.appendingPathComponent("c.json"))
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: try #require(Binary.path))
+        first.arguments = ["cassette", "view", "c.json", "--port", "0", "--port-file", "port"]
+        first.currentDirectoryURL = folder
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        defer { first.interrupt(); first.waitUntilExit() }
+        var port = ""
+        for _ in 0..<100 where port.isEmpty {
+            port = (try? String(contentsOf: folder.appendingPathComponent("port"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            if port.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        try #require(!port.isEmpty)
+        let second = try Binary.run(["cassette", "view", "c.json", "--port", port], in: folder)
+        #expect(second.status == 3)
+        #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(port)") && second.stderr.contains("--port 0 for a free one"), "\(second.stderr)")
+    }
+}

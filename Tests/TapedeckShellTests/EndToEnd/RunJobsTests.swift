@@ -97,6 +97,38 @@ struct RunJobsTests {
         #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
     }
 
+    @Test("twenty files that capture and reuse a value: --jobs 4 and --jobs 1 give the same results and the same output, recording and replaying")
+    func twentyFiles() throws {
+        let folder = try Binary.temporaryDirectory("run-jobs-twenty")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = (1...20).map { String(format: "f%02d.tape", $0) }
+        for (number, file) in files.enumerated() {
+            // Every third one fails on purpose, after capturing and reusing its value.
+            let check = number % 3 == 2 ? "expect status == 201\n" : "expect json $.url endsWith \"/{{id}}\"\n"
+            let text = "base {{base}}\nprint start \(file)\nget /uuid\ncapture id = json $.uuid\nget /anything/{{id}}\n\(check)print end \(file)\n"
+            try Data(text.utf8).write(to: folder.appendingPathComponent(file))
+        }
+        func lines(_ outcome: Binary.Outcome) -> [String] {
+            // The summary's rate and duration differ from run to run; everything else must not.
+            outcome.stdout.split(separator: "\n").map { $0.hasPrefix("14 passed") ? "14 passed, 6 failed" : String($0) }
+        }
+        let recorded4 = try Binary.run(["run", "--jobs", "4", "--continue-on-error", "--record", "c.json", "--mode", "all",
+                                        "--var", "base=\(base)"] + files, in: folder)
+        #expect(recorded4.status == 4, "\(recorded4.stderr)")
+        #expect(recorded4.stdout.split(separator: "\n").last?.hasPrefix("14 passed, 6 failed · 40 requests (") == true, "\(recorded4.stdout)")
+        let starts = lines(recorded4).filter { $0.hasPrefix("start ") || $0.hasPrefix("end ") }
+        #expect(starts == files.flatMap { ["start \($0)", "end \($0)"] }, "each file's lines together, in order")
+        let recordedCount = try Cassette.load(from: folder.appendingPathComponent("c.json")).interactions.count
+        #expect(recordedCount == 40, "nothing lost")
+
+        let replay4 = try Binary.run(["run", "--jobs", "4", "--continue-on-error", "--replay", "c.json", "--var", "base=\(base)"] + files, in: folder)
+        let replay1 = try Binary.run(["run", "--jobs", "1", "--continue-on-error", "--replay", "c.json", "--var", "base=\(base)"] + files, in: folder)
+        #expect(replay4.status == 4 && replay1.status == 4)
+        #expect(lines(replay4) == lines(replay1), "\(replay4.stdout)\n---\n\(replay1.stdout)")
+        #expect(lines(replay4) == lines(recorded4))
+        #expect(replay4.stderr == replay1.stderr, "the same failures, in the same order")
+    }
+
     @Test("--jobs 0 is refused with the fix")
     func badJobs() throws {
         let folder = try Binary.temporaryDirectory("run-jobs-bad")
