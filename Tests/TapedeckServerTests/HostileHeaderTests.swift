@@ -90,22 +90,40 @@ struct HostileHeaderTests {
         _ = await server.stop()
     }
 
-    @Test("a proxy pointed at itself answers 508 at once and records nothing; a request that comes around gets 508 too")
-    func loops() async throws {
-        let directory = try Proc.temporaryDirectory()
-        defer { Proc.cleanUp(directory) }
-        let empty = try SampleCassettes.write(Cassette(interactions: []), to: directory, name: "empty.cassette.json")
+    /// Options for a server whose live transport is curl (no proxy from the environment), whose
+    /// control endpoints may name cassettes in `directory`.
+    static func liveOptions(_ directory: URL) -> DeckOptions {
         var curl = CurlTransport.Options(timeout: 5, followRedirects: false)
         curl.proxyFromEnvironment = false
         var options = DeckOptions(live: CurlTransport(options: curl), environment: [:])
         options.cassetteDirectory = directory
-        let server = try await CassetteServer.serve([empty], options: options)
-        let cassette = directory.appendingPathComponent("loop.cassette.json")
+        return options
+    }
+
+    /// A server of one empty cassette.
+    static func emptyServer(_ directory: URL, options: DeckOptions) async throws -> CassetteServer {
+        let empty = try SampleCassettes.write(Cassette(interactions: []), to: directory, name: "empty.cassette.json")
+        return try await CassetteServer.serve([empty], options: options)
+    }
+
+    /// Starts recording `server` into `cassette` from `upstream`, then sends it a request that
+    /// must come back as 508.
+    static func recordThrough(_ server: CassetteServer, to cassette: URL, upstream: URL) async throws {
         let started = try await ControlEndpointTests.control(server, "POST",
-                                                             "record/start?mode=all&cassette=\(cassette.path)&upstream=\(server.url.absoluteString)")
+                                                             "record/start?mode=all&cassette=\(cassette.path)&upstream=\(upstream.absoluteString)")
         #expect(started.status == 200, "\(String(decoding: started.body, as: UTF8.self))")
         let answer = try await Proc.run(Proc.curl, ["-s", "-i", "--max-time", "10", server.url.absoluteString + "/thing"])
         #expect(answer.text.hasPrefix("HTTP/1.1 508"), "\(answer.text)")
+    }
+
+    @Test("a proxy pointed at itself answers 508 at once and records nothing; a request that comes around gets 508 too")
+    func loops() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let options = Self.liveOptions(directory)
+        let server = try await Self.emptyServer(directory, options: options)
+        let cassette = directory.appendingPathComponent("loop.cassette.json")
+        try await Self.recordThrough(server, to: cassette, upstream: server.url)
         let around = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Via: 1.1 other, 1.1 \(server.deck.viaName)",
                                                      server.url.absoluteString + "/elsewhere"])
         #expect(around.text == "508")
@@ -118,21 +136,13 @@ struct HostileHeaderTests {
     func indirectLoop() async throws {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
-        var curl = CurlTransport.Options(timeout: 5, followRedirects: false)
-        curl.proxyFromEnvironment = false
-        var options = DeckOptions(live: CurlTransport(options: curl), environment: [:])
-        options.cassetteDirectory = directory
-        let empty = try SampleCassettes.write(Cassette(interactions: []), to: directory, name: "empty.cassette.json")
-        let first = try await CassetteServer.serve([empty], options: options)
+        let options = Self.liveOptions(directory)
+        let first = try await Self.emptyServer(directory, options: options)
         // The second proxy records whatever its upstream, the first, answers.
         let second = directory.appendingPathComponent("second.cassette.json")
         let other = try await CassetteServer.proxy(to: first.url, recordingTo: second, mode: .all, options: options)
         let cassette = directory.appendingPathComponent("first.cassette.json")
-        let started = try await ControlEndpointTests.control(first, "POST",
-                                                             "record/start?mode=all&cassette=\(cassette.path)&upstream=\(other.url.absoluteString)")
-        #expect(started.status == 200, "\(String(decoding: started.body, as: UTF8.self))")
-        let answer = try await Proc.run(Proc.curl, ["-s", "-i", "--max-time", "10", first.url.absoluteString + "/thing"])
-        #expect(answer.text.hasPrefix("HTTP/1.1 508"), "\(answer.text)")
+        try await Self.recordThrough(first, to: cassette, upstream: other.url)
         _ = await other.stop()
         _ = await first.stop()
         for file in [cassette, second] {
