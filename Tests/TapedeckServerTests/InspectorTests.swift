@@ -60,8 +60,14 @@ struct InspectorTests {
         // One more once the page shows the first three, sent from outside: it must arrive
         // pushed, within a second, without a reload.
         let shot = directory.appendingPathComponent("inspector.png")
-        let run = try await Proc.run(python, [Self.script.path, base + "/__tapedeck/ui/\(token)/", "3", shot.path, base + "/later"], timeout: 60)
-        let result = try JSONParser.parse(Data(run.text.utf8))
+        // Chromium's temporary files and sockets go in a short folder of the test's own, removed
+        // after (a socket path must stay under about 100 bytes).
+        let chromeTemp = URL(fileURLWithPath: "/tmp/tapedeck-chrome-" + UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(at: chromeTemp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: chromeTemp) }
+        let run = try await Proc.run(python, [Self.script.path, base + "/__tapedeck/ui/\(token)/", "3", shot.path, base + "/later"],
+                                     environment: ["TMPDIR": chromeTemp.path], timeout: 60)
+        let result = try #require(try? JSONParser.parse(Data(run.text.utf8)), "the browser script failed: \(run.stderr.suffix(2000))")
         let rows = result.value(at: "/rows")?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(rows.count == 4, "\(run.text)")
         #expect(rows.first?.contains("GET /greeting 200") == true && rows.first?.contains("played") == true, "\(rows)")

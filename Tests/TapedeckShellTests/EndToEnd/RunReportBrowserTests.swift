@@ -13,11 +13,12 @@ struct RunReportBrowserTests {
     /// A file name a page must show as text, never as markup.
     static let hostileName = "evil<img src=x onerror=alert(1)>.tape"
 
-    /// The DOM Chromium builds from `page` (`--dump-dom`), or a screenshot when `screenshot` is given.
-    static func chromium(_ page: URL, screenshot: URL? = nil) throws -> String {
-        var arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(page.deletingLastPathComponent().path)/.chromium"]
+    /// The DOM Chromium builds from `page` (`--dump-dom`), or a screenshot when `screenshot` is
+    /// given. Its profile and temporary files go in `scratch`, which the test removes.
+    static func chromium(_ page: URL, scratch: URL, screenshot: URL? = nil) throws -> String {
+        var arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(scratch.path)/.chromium"]
         if let screenshot { arguments += ["--screenshot=\(screenshot.path)", "--window-size=1200,900", "--hide-scrollbars"] } else { arguments.append("--dump-dom") }
-        let result = try ChildProcess.run(chromium, arguments + [page.absoluteString], timeout: 60)
+        let result = try ChildProcess.run(chromium, arguments + [page.absoluteString], environment: ["TMPDIR": scratch.path], timeout: 60)
         return String(decoding: result.stdout, as: UTF8.self)
     }
 
@@ -43,22 +44,22 @@ struct RunReportBrowserTests {
             #expect(!text.contains("http://") || !text.contains("https://cdn"), "\(name) fetches nothing")
         }
 
-        let index = try Self.chromium(report.appendingPathComponent("index.html"))
+        let index = try Self.chromium(report.appendingPathComponent("index.html"), scratch: folder)
         #expect(index.contains("1 passed, 1 failed · 3 requests ("), "\(index)")
         #expect(index.contains(#"<tr class="passed"><td><a href="file-1.html">pass.tape</a></td><td>passed</td>"#), "\(index)")
         #expect(index.contains("evil&lt;img src=x onerror=alert(1)&gt;.tape</a></td><td>failed</td>"), "the name is text: \(index)")
         #expect(!index.contains("<img"), "no element came from a file name")
 
-        let failed = try Self.chromium(report.appendingPathComponent("file-2.html"))
+        let failed = try Self.chromium(report.appendingPathComponent("file-2.html"), scratch: folder)
         #expect(failed.contains(#"<div class="failure">"#), "\(failed)")
         #expect(failed.contains("<dt>expected</dt><dd><code>== 200</code></dd><dt>actual</dt><dd><code>418</code></dd>"), "\(failed)")
         #expect(failed.contains("/status/418</span> <span class=\"status\">418 "), "\(failed)")
         #expect(failed.contains("\"slideshow\": {"), "a JSON body is shown pretty: \(failed)")
-        let passed = try Self.chromium(report.appendingPathComponent("file-1.html"))
+        let passed = try Self.chromium(report.appendingPathComponent("file-1.html"), scratch: folder)
         #expect(passed.contains("<th>Authorization</th><td>Bearer &lt;REDACTED&gt;</td>"), "\(passed)")
 
         let shot = folder.appendingPathComponent("failed.png")
-        _ = try Self.chromium(report.appendingPathComponent("file-2.html"), screenshot: shot)
+        _ = try Self.chromium(report.appendingPathComponent("file-2.html"), scratch: folder, screenshot: shot)
         let png = try Data(contentsOf: shot)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "a rendered page, \(png.count) bytes")
 
