@@ -86,16 +86,14 @@ public final class CurlTransport: HTTPTransport, Sendable {
         }
         let transfer = CurlTransfer(request: request, options: options, sink: sink)
         let outcome: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
-            // A blocking transfer gets a thread of its own, never one of the few cooperative
-            // workers. Not a dispatch queue: on Linux even a private concurrent queue runs about
-            // as many blocking blocks at once as there are cores, so `run --jobs 4` on two cores
-            // sent two requests at a time.
+            // A blocking transfer gets a thread of its own (``TransferThreads``), never one of
+            // the few cooperative workers. Not a dispatch queue: on Linux even a private
+            // concurrent queue runs about as many blocking blocks at once as there are cores,
+            // so `run --jobs 4` on two cores sent two requests at a time.
             await withCheckedContinuation { continuation in
-                let thread = Thread {
+                TransferThreads.shared.run {
                     continuation.resume(returning: transfer.perform(on: handle))
                 }
-                thread.name = "tapedeck.curl-transfer"
-                thread.start()
             }
         } onCancel: {
             transfer.cancel()
@@ -121,5 +119,47 @@ extension Task where Success == Never, Failure == Never {
     /// Throws ``HTTPError/cancelled(url:)`` when the current task is cancelled.
     static func checkCancellationAsHTTPError(url: URL) throws(HTTPError) {
         if Task.isCancelled { throw .cancelled(url: url.absoluteString) }
+    }
+}
+
+/// Threads for blocking transfers: a transfer runs on an idle one, or on a new one when all
+/// are busy, so as many run at once as are asked for; a thread that finishes waits for the
+/// next transfer (up to ``keptIdle`` of them) instead of ending, which saves starting a
+/// thread per request.
+final class TransferThreads: Sendable {
+    static let shared = TransferThreads()
+    /// Idle threads kept for the next transfers; more than this many end when done.
+    static let keptIdle = 64
+
+    private final class Worker: Sendable {
+        let ready = DispatchSemaphore(value: 0)
+        let job = Mutex<(@Sendable () -> Void)?>(nil)
+    }
+
+    private let idle = Mutex<[Worker]>([])
+
+    /// Runs `work` on a thread of its own.
+    func run(_ work: @escaping @Sendable () -> Void) {
+        if let worker = idle.withLock({ $0.popLast() }) {
+            worker.job.withLock { $0 = work }
+            worker.ready.signal()
+            return
+        }
+        let worker = Worker()
+        worker.job.withLock { $0 = work }
+        let thread = Thread { [self] in
+            while let job = worker.job.withLock({ job in defer { job = nil }; return job }) {
+                job()
+                let kept = idle.withLock { idle in
+                    guard idle.count < Self.keptIdle else { return false }
+                    idle.append(worker)
+                    return true
+                }
+                guard kept else { return }
+                worker.ready.wait()
+            }
+        }
+        thread.name = "tapedeck.curl-transfer"
+        thread.start()
     }
 }

@@ -51,21 +51,21 @@ struct CassetteViewBrowserTests {
         let address = String(banner[range])
         #expect(banner.hasPrefix("viewing c.json (4 interactions) at \(address) · Ctrl-C to stop"))
 
-        let all = try RunReportBrowserTests.chromium(URL(string: address)!, scratch: folder)
+        let all = try RunReportBrowserTests.chromium(URL(string: address)!)
         #expect(all.contains("4 of 4 shown"), "\(all)")
         #expect(all.contains("<td class=\"url\">http://api.test/users</td>"))
         #expect(!all.contains("<img"), "no element came from a value")
 
-        let failing = try RunReportBrowserTests.chromium(URL(string: address + "#status=4xx")!, scratch: folder)
+        let failing = try RunReportBrowserTests.chromium(URL(string: address + "#status=4xx")!)
         #expect(failing.contains("1 of 4 shown") && failing.contains("http://api.test/missing") && !failing.contains(">http://api.test/users<"),
                 "\(failing)")
 
-        let login = try RunReportBrowserTests.chromium(URL(string: address + "#text=login&show=1")!, scratch: folder)
+        let login = try RunReportBrowserTests.chromium(URL(string: address + "#text=login&show=1")!)
         #expect(login.contains("<h2>#1 POST http://api.test/login → 200</h2>"), "\(login)")
         #expect(login.contains("<th>Authorization</th><td>Bearer &lt;REDACTED&gt;</td>"), "\(login)")
         #expect(!login.contains("tok_live_VIEW12345"))
 
-        let odd = try RunReportBrowserTests.chromium(URL(string: address + "#show=3")!, scratch: folder)
+        let odd = try RunReportBrowserTests.chromium(URL(string: address + "#show=3")!)
         #expect(odd.contains("&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"), "\(odd)")
         #expect(!odd.contains("<img"))
 
@@ -91,7 +91,7 @@ struct CassetteViewBrowserTests {
         let outcome = try Binary.run(["cassette", "diff", "old.json", "new.json", "--html"], in: folder)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         try Data(outcome.stdout.utf8).write(to: folder.appendingPathComponent("diff.html"))
-        let dom = try RunReportBrowserTests.chromium(folder.appendingPathComponent("diff.html"), scratch: folder)
+        let dom = try RunReportBrowserTests.chromium(folder.appendingPathComponent("diff.html"))
         #expect(dom.contains("3 differences"), "\(dom)")
         #expect(dom.contains(#"<div class="entry changed">"#) && dom.contains(#"<div class="entry added">"#) && dom.contains(#"<div class="entry removed">"#))
         #expect(dom.contains("/next"), "the changed member is named: \(dom)")

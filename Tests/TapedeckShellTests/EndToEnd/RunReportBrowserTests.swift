@@ -14,9 +14,13 @@ struct RunReportBrowserTests {
     static let hostileName = "evil<img src=x onerror=alert(1)>.tape"
 
     /// The DOM Chromium builds from `page` (`--dump-dom`), or a screenshot when `screenshot` is
-    /// given. Its profile and temporary files go in `scratch`, which the test removes.
-    static func chromium(_ page: URL, scratch: URL, screenshot: URL? = nil) throws -> String {
-        var arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(scratch.path)/.chromium"]
+    /// given. Its profile, temporary files and sockets go in a short folder under /tmp (a
+    /// socket path must stay under about 100 bytes, and a test's TMPDIR is longer), removed after.
+    static func chromium(_ page: URL, screenshot: URL? = nil) throws -> String {
+        let scratch = URL(fileURLWithPath: "/tmp/tapedeck-chrome-" + UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(scratch.path)/profile"]
         if let screenshot { arguments += ["--screenshot=\(screenshot.path)", "--window-size=1200,900", "--hide-scrollbars"] } else { arguments.append("--dump-dom") }
         let result = try ChildProcess.run(chromium, arguments + [page.absoluteString], environment: ["TMPDIR": scratch.path], timeout: 60)
         return String(decoding: result.stdout, as: UTF8.self)
@@ -44,22 +48,22 @@ struct RunReportBrowserTests {
             #expect(!text.contains("http://") || !text.contains("https://cdn"), "\(name) fetches nothing")
         }
 
-        let index = try Self.chromium(report.appendingPathComponent("index.html"), scratch: folder)
+        let index = try Self.chromium(report.appendingPathComponent("index.html"))
         #expect(index.contains("1 passed, 1 failed · 3 requests ("), "\(index)")
         #expect(index.contains(#"<tr class="passed"><td><a href="file-1.html">pass.tape</a></td><td>passed</td>"#), "\(index)")
         #expect(index.contains("evil&lt;img src=x onerror=alert(1)&gt;.tape</a></td><td>failed</td>"), "the name is text: \(index)")
         #expect(!index.contains("<img"), "no element came from a file name")
 
-        let failed = try Self.chromium(report.appendingPathComponent("file-2.html"), scratch: folder)
+        let failed = try Self.chromium(report.appendingPathComponent("file-2.html"))
         #expect(failed.contains(#"<div class="failure">"#), "\(failed)")
         #expect(failed.contains("<dt>expected</dt><dd><code>== 200</code></dd><dt>actual</dt><dd><code>418</code></dd>"), "\(failed)")
         #expect(failed.contains("/status/418</span> <span class=\"status\">418 "), "\(failed)")
         #expect(failed.contains("\"slideshow\": {"), "a JSON body is shown pretty: \(failed)")
-        let passed = try Self.chromium(report.appendingPathComponent("file-1.html"), scratch: folder)
+        let passed = try Self.chromium(report.appendingPathComponent("file-1.html"))
         #expect(passed.contains("<th>Authorization</th><td>Bearer &lt;REDACTED&gt;</td>"), "\(passed)")
 
         let shot = folder.appendingPathComponent("failed.png")
-        _ = try Self.chromium(report.appendingPathComponent("file-2.html"), scratch: folder, screenshot: shot)
+        _ = try Self.chromium(report.appendingPathComponent("file-2.html"), screenshot: shot)
         let png = try Data(contentsOf: shot)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "a rendered page, \(png.count) bytes")
 
