@@ -70,6 +70,7 @@ public struct SessionState: Sendable {
     /// The path a request target resolves to: a URL as is, `/x` from the base, `x` from here.
     func resolve(target: String?) -> String {
         guard let target, !target.isEmpty else { return path }
+        if URLShorthand.isLocalhost(target) { return URLShorthand.expand(target) }
         if target.contains("://") || target.hasPrefix("/") { return target }
         return path.hasSuffix("/") ? path + target : path + "/" + target
     }

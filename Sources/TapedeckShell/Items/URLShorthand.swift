@@ -19,6 +19,12 @@ public enum URLShorthand {
         return "http://" + trimmed
     }
 
+    /// Whether `input` is the localhost shorthand: `:` then a port or a path (`:8000/get`, `:/x`).
+    public static func isLocalhost(_ input: String) -> Bool {
+        guard input.hasPrefix(":"), let next = input.dropFirst().first else { return input == ":" }
+        return next.isASCII && (next.isNumber || next == "/")
+    }
+
     /// Expands and validates a URL typed on the command line; errors name the input as typed.
     public static func parse(_ input: String) throws(HTTPError) -> URL {
         let expanded = expand(input)

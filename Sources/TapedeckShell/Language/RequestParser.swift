@@ -108,9 +108,11 @@ enum RequestParser {
     }
 
     /// A path or URL rather than an item: starts with `/`, `.`, `?` (a query on the base URL),
-    /// a scheme or a template, or has none of the item separators `:`, `=`, `@`.
+    /// a scheme or a template, is HTTPie's localhost shorthand (`:8000/get`), or has none of the
+    /// item separators `:`, `=`, `@`.
     static func looksLikeTarget(_ word: Word) -> Bool {
         let text = word.text
+        if URLShorthand.isLocalhost(text) { return true }
         if text.hasPrefix("/") || text.hasPrefix("?") || text.hasPrefix(".") || text.contains("://") || text.hasPrefix("{{") { return true }
         return !text.contains(where: { $0 == ":" || $0 == "=" || $0 == "@" })
     }

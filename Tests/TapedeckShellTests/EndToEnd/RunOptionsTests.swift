@@ -29,6 +29,13 @@ struct RunOptionsTests {
         #expect(lines[2].hasPrefix("1 passed, 0 failed · 2 requests ("), "\(lines[2])")
     }
 
+    @Test("HTTPie's localhost shorthand works in a script's request line, as on the command line")
+    func localhostShorthand() throws {
+        let port = try #require(URL(string: base)?.port)
+        let outcome = try run(["run", "t.tape"], files: ["t.tape": "get :\(port)/get q==1\nexpect 200\nexpect json $.args.q == \"1\"\n"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+    }
+
     @Test("--timeout stops a slow request (exit 3) and a request's own --timeout overrides it")
     func timeout() throws {
         // The error is the proof (httpbin answers /delay/3 with 200 after 3 s), not a wall-clock bound.

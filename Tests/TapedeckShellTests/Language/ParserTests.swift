@@ -65,6 +65,8 @@ struct ParserTests {
         #expect(noTarget.target == nil && noTarget.items.map(\.text) == ["Accept:json"])
         guard case .request(let query)? = try parse("get ?page=3 Accept:json") else { Issue.record("not a request"); return }
         #expect(query.target?.text == "?page=3", "a word starting with ? is a query on the base URL")
+        guard case .request(let local)? = try parse("get :8000/get q==1") else { Issue.record("not a request"); return }
+        #expect(local.target?.text == ":8000/get" && local.items.map(\.text) == ["q==1"], "HTTPie's localhost shorthand is a target")
         guard case .request(let file)? = try parse("put /x < body.json") else { Issue.record("not a request"); return }
         #expect(file.body == .file(Word("body.json", location: .init(file: "t.tape", line: 1, column: 10))))
         guard case .request(let raw)? = try parse("patch /x --raw 'a b'") else { Issue.record("not a request"); return }
