@@ -110,9 +110,12 @@ public struct Redactor: Sendable, Hashable {
     /// Whether `value` is (or holds) a placeholder, in any spelling Tapedeck ever wrote.
     /// cassetter's and vcrpy users' common placeholders count too (`[FILTERED]`).
     public static func isPlaceholder(_ value: String) -> Bool {
-        value.contains(placeholder) || value.contains(encodedPlaceholder) || value == legacyQueryPlaceholder
-            || foreignPlaceholders.contains(value)
+        ByteSearch.contains(value, placeholderBytes) || ByteSearch.contains(value, encodedPlaceholderBytes)
+            || value == legacyQueryPlaceholder || foreignPlaceholders.contains(value)
     }
+
+    private static let placeholderBytes = Array(placeholder.utf8)
+    private static let encodedPlaceholderBytes = Array(encodedPlaceholder.utf8)
 
     /// `url` with the password of its userinfo (`http://alice:PW@host`) replaced by the
     /// placeholder, and the password added to `secrets`; `url` itself when it has none.

@@ -157,10 +157,13 @@ public enum SecretLint {
 
     /// The token after `Bearer ` (case-insensitive) if one of at least 8 token characters follows.
     static func bearerToken(in text: String) -> String? {
-        guard let range = text.range(of: "bearer ", options: .caseInsensitive) else { return nil }
-        let token = text[range.upperBound...].prefix { $0.isLetter || $0.isNumber || "-._~+/=<>".contains($0) }
+        guard let offset = ByteSearch.first(bearer, in: Array(text.utf8), ignoringCase: true) else { return nil }
+        let after = text.utf8.index(text.utf8.startIndex, offsetBy: offset + bearer.count)
+        let token = text[after...].prefix { $0.isLetter || $0.isNumber || "-._~+/=<>".contains($0) }
         return token.count >= 8 ? String(token) : nil
     }
+
+    private static let bearer = Array("bearer ".utf8)
 
     /// The first `xxx.yyy.zzz` whose first two parts are base64url JSON objects (`eyJ…`).
     static func firstJWT(in text: String) -> String? {
