@@ -216,7 +216,6 @@ public enum SwiftTestGenerator {
         return (Array(repeating: "..", count: base.count - common) + target[common...]).joined(separator: "/")
     }
 
-    /// A Swift string literal: raw (`#"…"#`) when the text holds quotes or backslashes.
     /// `text` as a Swift string literal that means exactly `text` and nothing else: a plain
     /// literal with every backslash, quote, line break and control character escaped, so no
     /// value (a captured token, a cassette's body) can end the literal or interpolate code

@@ -69,7 +69,7 @@ extension TapedeckCommand {
         }
 
         func run() async throws {
-            var options = DeckOptions(live: Self.upstreamTransport(timeout: timeout), log: ServerLog.standardError)
+            var options = DeckOptions(live: ListenOptions.upstreamTransport(timeout: timeout), log: ServerLog.standardError)
             options.matcher = try matcher()
             options.recordFailures = recordFailures
             try listen.apply(to: &options)
@@ -85,13 +85,6 @@ extension TapedeckCommand {
             try await ServerRunner.run(server, banner: "proxying \(server.url.absoluteString) → \(Redactor.redactingPassword(try upstreamURL()).absoluteString), recording into \(record)",
                                        portFile: listen.portFile, host: listen.host,
                                        tokenChosen: listen.controlToken != nil)
-        }
-
-        /// The upstream's transport: redirects recorded hop by hop, no proxy from the environment.
-        static func upstreamTransport(timeout: TimeInterval) -> CurlTransport {
-            var options = CurlTransport.Options(timeout: timeout, followRedirects: false)
-            options.proxyFromEnvironment = false
-            return CurlTransport(options: options)
         }
     }
 }

@@ -57,7 +57,7 @@ extension TapedeckCommand {
         }
 
         func options() throws -> DeckOptions {
-            var options = DeckOptions(live: Self.upstreamTransport(timeout: 0), log: ServerLog.standardError)
+            var options = DeckOptions(live: ListenOptions.upstreamTransport(timeout: 0), log: ServerLog.standardError)
             options.matcher = try cassetteOptions.matcher()
             options.origin = try cassetteOptions.originURL()
             options.allowRepeats = cassetteOptions.repeat
@@ -90,13 +90,6 @@ extension TapedeckCommand {
             try await ServerRunner.run(server, banner: "serving \(count) cassette\(count == 1 ? "" : "s") at \(server.url.absoluteString)",
                                        portFile: listen.portFile, host: listen.host,
                                        tokenChosen: listen.controlToken != nil)
-        }
-
-        /// The upstream's transport: redirects recorded hop by hop, no proxy from the environment.
-        static func upstreamTransport(timeout: TimeInterval) -> CurlTransport {
-            var options = CurlTransport.Options(timeout: timeout, followRedirects: false)
-            options.proxyFromEnvironment = false
-            return CurlTransport(options: options)
         }
     }
 }
