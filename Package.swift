@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "TapedeckShellTests", dependencies: ["TapedeckShell", "Tapedeck", "TapedeckTooling", "TapedeckFuzzing", "TapedeckTestSupport"]),
         .testTarget(name: "TapedeckCLITests", dependencies: ["Tapedeck", "TapedeckTestSupport"]),
         .testTarget(name: "TapedeckServerTests", dependencies: ["TapedeckServer", "Tapedeck", "TapedeckCurl", "TapedeckTesting", "TapedeckTestSupport"],
-                    resources: [.copy("Fixtures")]),
+                    exclude: ["__Cassettes__"], resources: [.copy("Fixtures")]),
         // One cassette through every front-end (REPL line, run, withCassette, URLSession.replaying, serve).
         .testTarget(name: "TapedeckFrontEndTests",
                     dependencies: ["Tapedeck", "TapedeckTooling", "TapedeckShell", "TapedeckTesting", "TapedeckServer", "TapedeckTestSupport"]),

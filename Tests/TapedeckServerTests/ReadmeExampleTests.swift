@@ -27,3 +27,14 @@ func readmeReplayServerInATest() async throws {
 
     #expect(summary.contains("1 played"))
 }
+
+/// The README's server example is the code of ReadmeServerExample.swift, which this target
+/// compiles and runs: the two cannot drift apart.
+@Test("README: the server example is the compiled ReadmeServerExample.swift, byte for byte")
+func readmeServerExampleIsCompiled() throws {
+    let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    let readme = try String(contentsOf: tests.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+    let source = try String(contentsOf: tests.appendingPathComponent("ReadmeServerExample.swift"), encoding: .utf8)
+    let code = try #require(source.range(of: "import Foundation\n").map { String(source[$0.lowerBound...]) })
+    #expect(readme.contains("```swift\n" + code + "```"), "README and ReadmeServerExample.swift differ")
+}
