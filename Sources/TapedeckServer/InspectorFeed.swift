@@ -8,6 +8,8 @@ import Tapedeck
 package final class InspectorFeed: Sendable {
     /// Events kept for pages that open later.
     package static let kept = 10_000
+    /// Pages that may be open at once; each holds up to ``kept`` events not yet sent.
+    package static let maximumPages = 32
 
     private let events = Mutex<[String]>([])
     private let subscribers = Mutex<[UUID: AsyncStream<Data>.Continuation]>([:])
@@ -37,12 +39,18 @@ package final class InspectorFeed: Sendable {
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(chunk) }
     }
 
-    /// The events so far, then each new one as it comes, as server-sent event chunks.
-    package func stream() -> AsyncStream<Data> {
+    /// The events so far, then each new one as it comes, as server-sent event chunks; nil
+    /// when ``maximumPages`` pages are open already.
+    package func stream() -> AsyncStream<Data>? {
         let id = UUID()
         let (stream, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(Self.kept))
         // Registered before the backlog is read, so no event falls between the two.
-        subscribers.withLock { $0[id] = continuation }
+        let registered = subscribers.withLock { subscribers in
+            guard subscribers.count < Self.maximumPages else { return false }
+            subscribers[id] = continuation
+            return true
+        }
+        guard registered else { return nil }
         continuation.yield(Data(": tapedeck inspector\n\n".utf8))
         for line in events.withLock({ $0 }) { continuation.yield(Self.event(line)) }
         continuation.onTermination = { [weak self] _ in

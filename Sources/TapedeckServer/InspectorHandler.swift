@@ -37,9 +37,13 @@ package struct InspectorHandler: ServerHandler {
                 "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
             ], body: Data(InspectorPage.html.utf8)))
         case "/events":
+            guard let events = deck.inspector.stream() else {
+                return .text(503, "\(InspectorFeed.maximumPages) inspector pages are open already; close one and reload\n",
+                             headers: [ServerMarker.errorHeader: "503"])
+            }
             return ServerReply(response: HTTPResponse(status: 200, headers: [
                 "Content-Type": "text/event-stream", "Cache-Control": "no-store",
-            ]), stream: StreamBody(deck.inspector.stream()))
+            ]), stream: StreamBody(events))
         default:
             return .text(404, "no inspector page \(Excerpt.of(request.path))\n", headers: [ServerMarker.errorHeader: "404"])
         }

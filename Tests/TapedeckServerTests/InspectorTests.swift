@@ -81,4 +81,15 @@ struct InspectorTests {
         #expect((try? Data(contentsOf: shot).count) ?? 0 > 10_000)
         _ = await server.stop()
     }
+
+    @Test("at most 32 inspector pages are fed at once; a page that closes frees its place")
+    func pagesBounded() {
+        let feed = InspectorFeed()
+        var open = (0..<InspectorFeed.maximumPages).compactMap { _ in feed.stream() }
+        #expect(open.count == InspectorFeed.maximumPages)
+        #expect(feed.stream() == nil)
+        open.removeLast()
+        #expect(feed.stream() != nil, "a closed page's place is free again")
+        feed.close()
+    }
 }
