@@ -167,13 +167,17 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
         streaming = Task {
             for await chunk in chunks {
+                // Each chunk waits for the one before to reach the socket: a client that does not
+                // read holds the stream back (whose buffer drops the oldest), not the server's memory.
+                let written = loop.makePromise(of: Void.self)
                 loop.execute {
                     let (handler, context) = bound.value
-                    guard handler.isOpen else { return }
+                    guard handler.isOpen else { return written.fail(ChannelError.ioOnClosedChannel) }
                     var buffer = context.channel.allocator.buffer(capacity: chunk.count)
                     buffer.writeBytes(chunk)
-                    context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+                    context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: written)
                 }
+                do { try await written.futureResult.get() } catch { return }
             }
             loop.execute {
                 let (handler, context) = bound.value

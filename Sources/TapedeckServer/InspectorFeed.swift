@@ -7,7 +7,11 @@ import Tapedeck
 /// open page as a server-sent event.
 package final class InspectorFeed: Sendable {
     /// Events kept for pages that open later.
-    package static let kept = 10_000
+    package static let kept = 5_000
+    /// The longest target and report an event carries (longer ones are cut, marked with `…`),
+    /// so the kept events stay within a few tens of megabytes whatever clients send.
+    package static let maximumTarget = 1_024
+    package static let maximumReport = 4_096
     /// Pages that may be open at once; each holds up to ``kept`` events not yet sent.
     package static let maximumPages = 32
 
@@ -24,12 +28,12 @@ package final class InspectorFeed: Sendable {
             ("n", JSONValue(number)),
             ("time", .string(RFC3339Date.format(Date(), fractionDigits: 3))),
             ("method", .string(method)),
-            ("target", .string(target)),
+            ("target", .string(Self.cut(target, to: Self.maximumTarget))),
             ("status", JSONValue(status)),
             ("ms", JSONValue((milliseconds * 10).rounded() / 10)),
             ("outcome", .string(outcome)),
         ]
-        if let report { members.append(("report", .string(report))) }
+        if let report { members.append(("report", .string(Self.cut(report, to: Self.maximumReport)))) }
         let line = JSONWriter.write(.object(members), options: []) as String
         events.withLock { events in
             events.append(line)
@@ -65,6 +69,10 @@ package final class InspectorFeed: Sendable {
             defer { subscribers.removeAll() }
             return Array(subscribers.values)
         }) { continuation.finish() }
+    }
+
+    private static func cut(_ text: String, to limit: Int) -> String {
+        text.utf8.count <= limit ? text : String(decoding: text.utf8.prefix(limit), as: UTF8.self) + "…"
     }
 
     private static func event(_ line: String) -> Data {

@@ -82,6 +82,18 @@ struct InspectorTests {
         _ = await server.stop()
     }
 
+    @Test("an event's target and report are cut to a bound, whatever a client sends")
+    func eventsBounded() async throws {
+        let feed = InspectorFeed()
+        feed.publish(method: "GET", target: "/" + String(repeating: "a", count: 20_000), status: 404, milliseconds: 1,
+                     outcome: "unmatched", report: String(repeating: "r", count: 100_000))
+        var events = try #require(feed.stream()).makeAsyncIterator()
+        _ = await events.next()  // the comment line
+        let event = try #require(await events.next())
+        #expect(event.count < InspectorFeed.maximumTarget + InspectorFeed.maximumReport + 500, "\(event.count) bytes")
+        feed.close()
+    }
+
     @Test("at most 32 inspector pages are fed at once; a page that closes frees its place")
     func pagesBounded() {
         let feed = InspectorFeed()
