@@ -89,7 +89,11 @@ public struct CassetteVerifier: Sendable {
         var entries: [VerifiedInteraction] = []
         entries.reserveCapacity(cassette.interactions.count)
         for (index, interaction) in sent.interactions.enumerated() {
-            let outcome = await verify(interaction, index: index, recorded: cassette.interactions[index].request.url)
+            // Credentials belong to the cassette's own origin (its base URL, else its first
+            // interaction's), not to whatever host one interaction names: an edited interaction
+            // pointing elsewhere gets none.
+            let recorded = cassette.recordedOrigin ?? cassette.interactions[index].request.url
+            let outcome = await verify(interaction, index: index, recorded: recorded)
             // The report names the host actually contacted (placeholders still in place).
             entries.append(VerifiedInteraction(index: index, request: interaction.request,
                                                recordedStatus: interaction.response.status, outcome: outcome))

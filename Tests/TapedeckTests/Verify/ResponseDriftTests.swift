@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Tapedeck
 
@@ -60,5 +61,26 @@ struct ResponseDriftTests {
         #expect(filled.url.absoluteString == "http://api.test/x?api_key=k%201&q=1")
         let empty = CredentialFill(variables: [:], environment: [:])
         #expect(throws: VerifyError.self) { try empty.apply(to: request, interaction: 3) }
+    }
+
+    @Test("credentials go to the cassette's own origin only: an interaction edited to name another host gets none, and nothing is sent there")
+    func credentialsStayWithTheCassette() async {
+        let seen = Mutex<[String]>([])
+        let live = StubTransport { request in
+            seen.withLock { $0.append("\(request.url.host ?? "") \(request.headers["Authorization"] ?? "none")") }
+            return HTTPResponse(status: 200)
+        }
+        let cassette = Cassette(interactions: [
+            Interaction(request: HTTPRequest(url: URL(string: "http://api.test/a")!, headers: ["Authorization": "Bearer <REDACTED>"]),
+                        response: HTTPResponse(status: 200)),
+            Interaction(request: HTTPRequest(url: URL(string: "http://evil.test/b")!, headers: ["Authorization": "Bearer <REDACTED>"]),
+                        response: HTTPResponse(status: 200)),
+        ])
+        let verifier = CassetteVerifier(live: live, options: .init(credentials: CredentialFill(variables: ["authorization": "s3cret"], environment: [:])))
+        let report = await verifier.verify(cassette, path: "c.json")
+        #expect(report.interactions[0].outcome == .unchanged)
+        guard case .failed(let message) = report.interactions[1].outcome else { Issue.record("the edited interaction was sent"); return }
+        #expect(message.contains("would carry a credential to evil.test, but it was recorded against api.test"), "\(message)")
+        #expect(seen.withLock { $0 } == ["api.test Bearer s3cret"])
     }
 }
