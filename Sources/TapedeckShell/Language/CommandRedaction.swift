@@ -45,9 +45,21 @@ public enum CommandRedaction {
         let isCurl = words.first?.text == "curl"
         for (index, word) in words.enumerated() where !word.text.contains("{{") {
             let option = index > 0 && isCurl ? words[index - 1].text : nil
-            guard let redacted = redactedWord(word.text, afterOption: option, redactor: redactor) else { continue }
             let raw = String(characters[word.span])
-            replacements.append((word.span, respelled(redacted, like: raw)))
+            let spelled: String
+            if let url = redactedUserinfo(word.text) {
+                spelled = respelled(url, like: raw)
+            } else if isCurl, let attached = attachedOptions.first(where: { word.text.hasPrefix($0) && word.text.count > $0.count }),
+                      raw.hasPrefix(attached),
+                      let value = redactedWord(String(word.text.dropFirst(attached.count)), afterOption: attached, redactor: redactor) {
+                // curl's short options take their value attached too: -H'X-Api-Key: …', -uuser:pw.
+                spelled = attached + respelled(value, like: String(raw.dropFirst(attached.count)))
+            } else if let value = redactedWord(word.text, afterOption: option, redactor: redactor) {
+                spelled = respelled(value, like: raw)
+            } else {
+                continue
+            }
+            replacements.append((word.span, spelled))
         }
         for replacement in replacements.reversed() {
             characters.replaceSubrange(replacement.span, with: Array(replacement.text))
@@ -70,6 +82,16 @@ public enum CommandRedaction {
         return words
     }
 
+    /// The curl short options whose value may be written attached (`-uuser:pw`).
+    private static let attachedOptions = ["-H", "-u", "-U", "-b", "-d", "-F"]
+
+    /// A URL word with its userinfo password replaced (`http://bob:<REDACTED>@host/…`), or nil.
+    private static func redactedUserinfo(_ word: String) -> String? {
+        guard word.contains("://"), word.contains("@"), let url = URL(string: word),
+              let password = url.password(percentEncoded: false), !password.isEmpty, !Redactor.isPlaceholder(password) else { return nil }
+        return Redactor.redactingPassword(url).absoluteString
+    }
+
     /// The word with its secret value replaced, or nil when it holds none. After a curl
     /// option (`-H`, `-u`, `-b`, `-d`…) the word is read as that option's value.
     private static func redactedWord(_ word: String, afterOption option: String?, redactor: Redactor) -> String? {
@@ -78,6 +100,11 @@ public enum CommandRedaction {
             guard let colon = word.firstIndex(of: ":") else { return nil }
             let name = word[..<colon].trimmingCharacters(in: .whitespaces)
             return redactor.headers.contains(name.lowercased()) ? name + ": " + Redactor.placeholder : nil
+        case "--pass", "--proxy-pass":
+            return Redactor.placeholder
+        case "-E", "--cert", "--proxy-cert":
+            guard let colon = word.lastIndex(of: ":") else { return nil }
+            return word[..<colon] + ":" + Redactor.placeholder
         case "-u", "--user", "-U", "--proxy-user":
             guard let colon = word.firstIndex(of: ":") else { return nil }
             return word[..<colon] + ":" + Redactor.placeholder

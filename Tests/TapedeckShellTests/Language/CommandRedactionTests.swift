@@ -33,6 +33,10 @@ struct CommandRedactionTests {
         ("curl https://h/login --data-raw 'user=ada&password=hunter2'", "curl https://h/login --data-raw 'user=ada&password=<REDACTED>'", 1),
         ("curl https://h/login -d '{\"password\":\"hunter2\"}'", "curl https://h/login -d '{\"password\":\"<REDACTED>\"}'", 1),
         ("curl https://h/x -H 'Accept: application/json'", "curl https://h/x -H 'Accept: application/json'", 0),
+        // Attached short options, passwords for certificates and keys, and URL userinfo.
+        ("curl https://h/x -H'X-Api-Key: sk_live_ATTACHED3' -uuser:ATTACHEDPW5", "curl https://h/x -H'X-Api-Key: <REDACTED>' -uuser:<REDACTED>", 2),
+        ("curl https://h/x -E cert.pem:CERTPW22 --pass PASS23", "curl https://h/x -E cert.pem:<REDACTED> --pass <REDACTED>", 2),
+        ("get http://bob:USERINFO7@h/x", "get http://bob:%3CREDACTED%3E@h/x", 1),
     ])
     func redacts(line: String, expected: String, count: Int) {
         let result = CommandRedaction.redact(line)
