@@ -5,7 +5,7 @@ import Tapedeck
 /// is the listening address, so DNS rebinding cannot reach them), from no other web origin
 /// (a page elsewhere cannot post to them), carrying the run's token. Every refusal says what
 /// to send, and never the token itself.
-struct ControlGate {
+package struct ControlGate {
     /// The server the requests must be addressed to.
     let deck: Deck
     /// The token requests must carry.
@@ -78,7 +78,7 @@ struct ControlGate {
     }
 
     /// Compares in time that depends on the lengths only.
-    static func equal(_ a: String, _ b: String) -> Bool {
+    package static func equal(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
         guard x.count == y.count else { return false }
         var difference: UInt8 = 0

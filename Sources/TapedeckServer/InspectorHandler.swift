@@ -21,12 +21,16 @@ package struct InspectorHandler: ServerHandler {
         guard deck.options.inspector else {
             return .text(404, "the inspector is off; start the server with --ui\n", headers: [ServerMarker.errorHeader: "404"])
         }
+        guard request.method == "GET" else {
+            return .text(405, "the inspector answers GET only\n", headers: [ServerMarker.errorHeader: "405", "Allow": "GET"])
+        }
         guard let host = request.headers["Host"], deck.isAddressed(host) else {
             return .text(421, "the inspector answers requests addressed to this server only\n", headers: [ServerMarker.errorHeader: "421"])
         }
         let rest = request.path.dropFirst(Self.prefix.count)
         let token = deck.options.controlToken
-        guard rest.hasPrefix(token + "/"), ControlGate.equal(String(rest.prefix(token.count)), token) else {
+        // The token compared in constant time first; only then the slash after it.
+        guard ControlGate.equal(String(rest.prefix(token.count)), token), rest.dropFirst(token.count).hasPrefix("/") else {
             return .text(401, "the inspector's address holds the token this server printed when it started\n",
                          headers: [ServerMarker.errorHeader: "401"])
         }

@@ -42,7 +42,7 @@ extension TapedeckCommand.CassetteCommand {
                     guard request.method == "GET" || request.method == "HEAD" else {
                         return .text(405, "the viewer only answers GET\n")
                     }
-                    guard request.path == "/\(token)/" else {
+                    guard ControlGate.equal(request.path, "/\(token)/") else {
                         return .text(404, "nothing here; open the address tapedeck cassette view printed\n")
                     }
                     return ServerReply(response: HTTPResponse(status: 200, headers: [
