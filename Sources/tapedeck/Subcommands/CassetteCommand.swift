@@ -163,9 +163,8 @@ extension TapedeckCommand.CassetteCommand {
         var html = false
 
         func run() async throws {
-            // Both sides redacted as cassettes are: a diff is read, pasted and published.
-            let diff = CassetteDiff(Redactor.standard.redact(try CassetteFile.load(URL(fileURLWithPath: old))),
-                                    Redactor.standard.redact(try CassetteFile.load(URL(fileURLWithPath: new))),
+            let diff = CassetteDiff(try CassetteFile.load(URL(fileURLWithPath: old)),
+                                    try CassetteFile.load(URL(fileURLWithPath: new)),
                                     ignoredHeaders: Set(ignoredHeaders))
             Console.write(html ? CassetteViewPage.html(for: diff, oldName: old, newName: new) : diff.render(oldName: old, newName: new) + "\n")
             if exitCode, !diff.isEmpty { throw ExitCode(ExitStatus.badStatus) }
