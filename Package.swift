@@ -17,6 +17,11 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        // HTTPS for `serve` and `proxy` (a local CA, minted leaves, TLS on NIO): the server's target only.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.0"),
     ],
     targets: [
         .systemLibrary(
@@ -49,7 +54,8 @@ let package = Package(
             ]
         ),
         .target(name: "TapedeckShell", dependencies: ["Tapedeck", "TapedeckTooling", "TapedeckOpenAPI", "CLibEdit"]),
-        // `serve` and `proxy`: an HTTP front-end over any HTTPTransport, on swift-nio.
+        // `serve` and `proxy`: an HTTP front-end over any HTTPTransport, on swift-nio, with HTTPS
+        // (a per-user CA, leaves minted per host, TLS interception) on swift-nio-ssl.
         .target(
             name: "TapedeckServer",
             dependencies: [
@@ -57,6 +63,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .executableTarget(

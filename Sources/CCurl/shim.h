@@ -26,6 +26,10 @@ static inline CURLcode tapedeck_curl_setopt_write(CURL *handle, CURLoption optio
 static inline CURLcode tapedeck_curl_setopt_xferinfo(CURL *handle, curl_xferinfo_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
+static inline CURLcode tapedeck_curl_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob = { (void *)data, length, CURL_BLOB_COPY };
+    return curl_easy_setopt(handle, option, &blob);
+}
 static inline CURLcode tapedeck_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -171,6 +171,9 @@ final class CurlTransfer: Sendable {
         _ = tapedeck_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0)
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0)
+        if let roots = options.trustedRoots {
+            _ = roots.withUnsafeBytes { tapedeck_curl_setopt_blob(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
+        }
         _ = tapedeck_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
         _ = tapedeck_curl_setopt_write(easy, CURLOPT_WRITEFUNCTION, curlWriteBody)
         _ = tapedeck_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)

@@ -28,6 +28,9 @@ public final class CurlTransport: HTTPTransport, Sendable {
         /// curl does (on unless set off). `serve` and `proxy` turn it off for their upstream: a
         /// proxy whose own `http_proxy` names itself would send every request around in a loop.
         public var proxyFromEnvironment = true
+        /// PEM certificates trusted as roots in place of the system's store (nil: the system's
+        /// store). ``CurlTransport/systemTrustStore(adding:)`` keeps the system's roots and adds some.
+        public var trustedRoots: Data?
 
         /// Creates options; the defaults suit an API client.
         public init(timeout: TimeInterval = 30, followRedirects: Bool = true, verifyTLS: Bool = true,
@@ -37,6 +40,14 @@ public final class CurlTransport: HTTPTransport, Sendable {
             self.verifyTLS = verifyTLS
             self.limits = limits
         }
+    }
+
+    /// The system's root certificates (PEM) with `extra` appended: what `--upstream-ca FILE`
+    /// trusts. Empty when the system's store is not found in its usual places.
+    public static func systemTrustStore(adding extra: Data) -> Data {
+        let places = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/ca-bundle.pem", "/etc/ssl/cert.pem"]
+        let system = places.lazy.compactMap { FileManager.default.contents(atPath: $0) }.first ?? Data()
+        return system + Data("\n".utf8) + extra
     }
 
     /// The options this transport was made with.

@@ -25,7 +25,7 @@ public final class CassetteServer: Sendable {
         self.deck = deck
     }
 
-    /// `http://HOST:PORT` it listens on.
+    /// `http://HOST:PORT` it listens on (`https://` with ``HTTPSOptions/serveNames``).
     public var url: URL { listener.url }
 
     /// Serves `cassettes` (native JSON, vcrpy YAML or HAR) and `mounts` (path prefix → cassette)
@@ -40,7 +40,10 @@ public final class CassetteServer: Sendable {
 
     /// A reverse proxy to `upstream` (and a forward proxy for absolute-form `http://` targets)
     /// that records into `cassette` in `mode`, on `host:port`.
-    public static func proxy(to upstream: URL, recordingTo cassette: URL, mode: RecordMode = .once, host: String = "127.0.0.1",
+    ///
+    /// With no `upstream`, it is a forward proxy only: it records what clients send through
+    /// it as their proxy (`HTTP_PROXY`, and `HTTPS_PROXY` with ``HTTPSOptions/intercept``).
+    public static func proxy(to upstream: URL?, recordingTo cassette: URL, mode: RecordMode = .once, host: String = "127.0.0.1",
                              port: Int = 0, options: DeckOptions = DeckOptions()) async throws -> CassetteServer {
         var options = options
         options.upstream = upstream
@@ -54,7 +57,11 @@ public final class CassetteServer: Sendable {
     private static func start(host: String, port: Int, options: DeckOptions,
                               loading load: (Deck) throws -> Void) async throws -> CassetteServer {
         let slot = DeckSlot()
-        let listener = try await HTTPListener.bind(host: host, port: port, limits: options.limits) { request in
+        var tls: ListenerTLS?
+        if let https = options.https {
+            tls = ListenerTLS(mint: try LeafMint(authority: https.authority), serveNames: https.serveNames, log: options.log)
+        }
+        let listener = try await HTTPListener.bind(host: host, port: port, limits: options.limits, tls: tls) { request in
             guard let deck = slot.deck else {
                 return .text(503, "the server is still loading its cassettes; try again\n", headers: [ServerMarker.errorHeader: "503"])
             }

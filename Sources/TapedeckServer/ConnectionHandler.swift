@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+import NIOSSL
 import Tapedeck
 
 /// One connection: collects each request under the ``ServerLimits``, hands it to the responder
@@ -27,8 +29,16 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The task writing a streamed reply (``StreamBody``), cancelled when the client leaves.
     private var streaming: Task<Void, Never>?
 
-    init(limits: ServerLimits, responder: @escaping Responder) {
+    /// What terminates TLS inside a `CONNECT` (nil: tunnels are not intercepted).
+    private let tls: ListenerTLS?
+    /// The origin (`https://api.example.com`) an origin-form target is for, inside an
+    /// intercepted tunnel; nil on a connection of the server's own.
+    private let tunnelOrigin: String?
+
+    init(limits: ServerLimits, tls: ListenerTLS? = nil, tunnelOrigin: String? = nil, responder: @escaping Responder) {
         self.limits = limits
+        self.tls = tls
+        self.tunnelOrigin = tunnelOrigin
         self.responder = responder
     }
 
@@ -96,7 +106,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) {
         let headers = Tapedeck.HTTPHeaders(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
-        let request = IncomingRequest(method: head.method.rawValue, target: head.uri, headers: headers,
+        // Inside an intercepted tunnel the target names the tunnel's host: the handlers see
+        // `https://host/path`, as a forward proxy's request for it.
+        let target = tunnelOrigin.map { head.uri.hasPrefix("/") ? $0 + head.uri : head.uri } ?? head.uri
+        let request = IncomingRequest(method: head.method.rawValue, target: target, headers: headers,
                                       body: Data(body.readableBytesView), remoteAddress: context.remoteAddress?.ipAddress)
         let responder = self.responder
         context.eventLoop.makeFutureWithTask { await responder(request) }
@@ -110,6 +123,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func write(_ reply: ServerReply, context: ChannelHandlerContext, head: HTTPRequestHead) {
         // A handler that answers `Connection: close` ends the connection after its answer.
         let keepAlive = head.isKeepAlive && reply.response.headers["Connection"]?.lowercased() != "close"
+        if let tunnel = reply.tunnel {
+            open(tunnel, context: context, head: head)
+            return
+        }
         switch reply.fault {
         case .hang:
             return
@@ -244,6 +261,101 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             headers.add(name: "Connection", value: "keep-alive")
         }
         return headers
+    }
+
+    // MARK: Tunnels
+
+    /// Answers a `CONNECT` with 200 and turns the connection into `tunnel`: TLS terminated
+    /// here with the host's leaf and HTTP inside, or bytes relayed to the host untouched.
+    private func open(_ tunnel: Tunnel, context: ChannelHandlerContext, head: HTTPRequestHead) {
+        deadline?.cancel()
+        let client = Self.describe(head.headers.first(name: "user-agent"), context.remoteAddress)
+        switch tunnel {
+        case .intercept(let host, let port):
+            guard let tls else {
+                reject(context: context, head: head, status: 501, text: "this server does not intercept CONNECT tunnels\n")
+                return
+            }
+            let sslContext: NIOSSLContext
+            do { sslContext = try tls.mint.context(for: host) } catch {
+                reject(context: context, head: head, status: 502, text: (error.errorDescription ?? "\(error)") + "\n")
+                return
+            }
+            let limits = self.limits, responder = self.responder
+            established(context: context, head: head) { sync, anchor in
+                let handler = NIOSSLServerHandler(context: sslContext)
+                let watcher = TLSHandshakeWatcher(host: host, client: client, tunnelled: true, log: tls.log)
+                try sync.addHandler(handler, position: .after(anchor))
+                try sync.addHandler(watcher, position: .after(handler))
+                try HTTPPipeline.install(on: sync, after: watcher, limits: limits, tls: tls, tunnelOrigin: Tunnel.origin(host: host, port: port),
+                                         responder: responder)
+            }
+        case .passThrough(let host, let port):
+            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            ClientBootstrap(group: context.eventLoop)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .connectTimeout(.seconds(10))
+                .connect(host: host, port: port)
+                .whenComplete { result in
+                    let (handler, context) = bound.value
+                    switch result {
+                    case .failure(let error):
+                        guard handler.isOpen else { return }
+                        handler.reject(context: context, head: head, status: 502,
+                                       text: "cannot reach \(host):\(port) to pass the tunnel through: \(error)\n")
+                    case .success(let peer):
+                        guard handler.isOpen else {
+                            peer.close(promise: nil)
+                            return
+                        }
+                        let (ours, theirs) = GlueHandler.matchedPair()
+                        do { try peer.pipeline.syncOperations.addHandler(theirs) } catch {
+                            peer.close(promise: nil)
+                            context.close(promise: nil)
+                            return
+                        }
+                        handler.established(context: context, head: head) { sync, anchor in
+                            try sync.addHandler(ours, position: .after(anchor))
+                        }
+                    }
+                }
+        }
+    }
+
+    /// Writes `200 Connection established`, then swaps this connection's HTTP handlers for
+    /// what `install` adds after the decoder; the decoder goes last, handing any bytes the
+    /// client already sent to the new handlers.
+    private func established(context: ChannelHandlerContext, head: HTTPRequestHead,
+                             install: @escaping (ChannelPipeline.SynchronousOperations, any ChannelHandler) throws -> Void) {
+        let answer = HTTPResponseHead(version: head.version, status: .custom(code: 200, reasonPhrase: "Connection established"))
+        context.write(wrapOutboundOut(.head(answer)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { [self] result in
+            guard case .success = result, isOpen else { return context.close(promise: nil) }
+            let sync = context.pipeline.syncOperations
+            do {
+                let decoder = try sync.context(name: HTTPPipeline.decoder).handler
+                try install(sync, decoder)
+                sync.removeHandler(name: HTTPPipeline.encoder, promise: nil)
+                sync.removeHandler(name: HTTPPipeline.pipelining, promise: nil)
+                sync.removeHandler(context: context, promise: nil)
+                sync.removeHandler(name: HTTPPipeline.decoder, promise: nil)
+            } catch {
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// `curl/8.5.0 at 127.0.0.1:52811`: who a log line is about.
+    static func describe(_ userAgent: String?, _ address: SocketAddress?) -> String {
+        let place = address.map(describe) ?? "a client"
+        guard let userAgent, !userAgent.isEmpty else { return place }
+        return Excerpt.of(userAgent, limit: 80) + " at " + place
+    }
+
+    /// `127.0.0.1:52811` (`[::1]:52811`).
+    static func describe(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress else { return "\(address)" }
+        return (ip.contains(":") ? "[\(ip)]" : ip) + (address.port.map { ":\($0)" } ?? "")
     }
 
     // MARK: Limits

@@ -59,31 +59,36 @@ public final class Deck: Sendable {
 
     /// How the server opens the cassette at `path`: replay only, or recording what goes to
     /// `upstream` in `mode`. Every tape is opened from this one configuration.
-    func configuration(path: String, recording upstream: URL? = nil, mode: RecordMode = .new) -> CassetteConfiguration {
+    func configuration(path: String, recording upstream: URL? = nil, records: Bool? = nil, mode: RecordMode = .new) -> CassetteConfiguration {
         var configuration = CassetteConfiguration(URL(fileURLWithPath: path), matcher: options.matcher, allowRepeats: options.allowRepeats,
-                                                  wording: FixContext.server(upstream: (upstream ?? options.upstream).map { Redactor.redactingPassword($0).absoluteString }),
+                                                  wording: FixContext.server(upstream: (upstream ?? options.upstream).map { Redactor.redactingPassword($0).absoluteString }
+                                                      ?? (options.https?.intercept == true ? "--intercept" : nil)),
                                                   environment: options.environment)
         // The mode the command line or the control endpoint named stands, as it did before
         // cassettes opened through one configuration: TAPEDECK_RECORD_MODE is for test runs.
         configuration.ignoresModeOverride = true
-        if let upstream {
+        if records ?? (upstream != nil) {
             configuration.mode = mode
-            configuration.metadata = [Cassette.MetadataKey.baseURL: upstream.absoluteString]
+            if let upstream { configuration.metadata = [Cassette.MetadataKey.baseURL: upstream.absoluteString] }
             configuration.recordFailures = options.recordFailures
         } else {
             configuration.mode = .replayOnly
-            configuration.origin = origin
+            // Intercepted requests name their own hosts (`https://api.example.com/…`): the
+            // cassette is served at the hosts it was recorded at, not at this server.
+            configuration.origin = options.https?.intercept == true ? nil : origin
         }
         return configuration
     }
 
     /// Opens a tape under `mount` from ``configuration(path:recording:mode:)``.
-    private func tape(path: String, mount: String, recording upstream: URL? = nil, mode: RecordMode = .new) throws(CassetteError) -> Tape {
+    private func tape(path: String, mount: String, recording upstream: URL? = nil, records: Bool? = nil,
+                      mode: RecordMode = .new) throws(CassetteError) -> Tape {
+        let records = records ?? (upstream != nil)
         // A replay tape gets no live transport: its requests are addressed to this server.
-        let live: any HTTPTransport = upstream == nil ? OfflineTransport() : LoopGuardTransport(inner: options.live)
-        let session = try CassetteSession(configuration(path: path, recording: upstream, mode: mode), live: live)
+        let live: any HTTPTransport = records ? LoopGuardTransport(inner: options.live) : OfflineTransport()
+        let session = try CassetteSession(configuration(path: path, recording: upstream, records: records, mode: mode), live: live)
         for warning in session.cassette.warnings { options.log("warning: " + warning) }
-        return Tape(mount: Deck.normalizedMount(mount), path: path, session: session, upstream: upstream)
+        return Tape(mount: Deck.normalizedMount(mount), path: path, session: session, upstream: upstream, isRecording: records)
     }
 
     /// Adds a cassette to replay (any format Tapedeck reads) under `mount` (`""` for all paths).
@@ -92,9 +97,10 @@ public final class Deck: Sendable {
         tapes.withLock { $0.append(tape) }
     }
 
-    /// Adds a cassette that records what goes through to `upstream` in `mode`, under `mount`.
-    public func record(path: String, mode: RecordMode, upstream: URL, mount: String = "") throws(CassetteError) {
-        let tape = try tape(path: path, mount: mount, recording: upstream, mode: mode)
+    /// Adds a cassette that records what goes through to `upstream` in `mode`, under `mount`;
+    /// with no upstream, only what clients send through the server as their proxy is recorded.
+    public func record(path: String, mode: RecordMode, upstream: URL?, mount: String = "") throws(CassetteError) {
+        let tape = try tape(path: path, mount: mount, recording: upstream, records: true, mode: mode)
         tapes.withLock { $0.append(tape) }
     }
 
@@ -120,7 +126,7 @@ public final class Deck: Sendable {
         var reopened: [Tape] = []
         for old in current {
             try old.session.finish(environment: options.environment)
-            reopened.append(try tape(path: old.path, mount: old.mount, recording: old.upstream,
+            reopened.append(try tape(path: old.path, mount: old.mount, recording: old.upstream, records: old.isRecording,
                                      mode: old.session.mode == .all ? .new : old.session.mode))
         }
         tapes.withLock { $0 = reopened }

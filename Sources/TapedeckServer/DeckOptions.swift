@@ -39,6 +39,9 @@ public struct DeckOptions: Sendable {
     /// Whether the live inspector answers at `/__tapedeck/ui/TOKEN/` (`--ui`): a page where
     /// requests appear as they are answered, pushed as server-sent events.
     public var inspector = false
+    /// HTTPS: the CA that signs leaves, whether the socket itself speaks TLS, and whether
+    /// `CONNECT` tunnels are intercepted (``HTTPSOptions``); nil: plain HTTP, and a `CONNECT` gets 501.
+    public var https: HTTPSOptions?
 
     /// Creates options; the defaults match on method + URL, answer unmatched requests 404 and
     /// use `URLSessionTransport` (not following redirects) for the upstream.
@@ -64,5 +67,42 @@ public struct DeckOptions: Sendable {
     public static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+}
+
+/// How a server speaks HTTPS, with leaves a ``LocalCA`` signs.
+///
+/// ```swift
+/// let authority = try LocalCA.openOrCreate(in: LocalCA.defaultDirectory()).authority
+/// var options = DeckOptions()
+/// options.https = HTTPSOptions(authority: authority, serveNames: ["localhost", "127.0.0.1", "::1"])
+/// let server = try await CassetteServer.serve([cassette], options: options)   // https://127.0.0.1:PORT
+/// ```
+public struct HTTPSOptions: Sendable {
+    /// The CA that signs every leaf.
+    public var authority: LocalCA
+    /// The names the socket's own leaf covers (`serve --tls`); nil: the socket speaks plain HTTP.
+    public var serveNames: [String]?
+    /// Whether a `CONNECT` is intercepted: TLS ends here with a leaf for the host, and the
+    /// requests inside are recorded or replayed as `https://host/…` (`--intercept`).
+    public var intercept: Bool
+    /// Hosts whose tunnels are relayed untouched, for clients that pin certificates
+    /// (`--pass-through`); compared without case, with or without the port.
+    public var passThrough: [String]
+
+    /// Creates the options.
+    public init(authority: LocalCA, serveNames: [String]? = nil, intercept: Bool = false, passThrough: [String] = []) {
+        self.authority = authority
+        self.serveNames = serveNames
+        self.intercept = intercept
+        self.passThrough = passThrough
+    }
+
+    /// Whether the tunnel to `host:port` is relayed untouched.
+    func passesThrough(host: String, port: Int) -> Bool {
+        passThrough.contains { entry in
+            let entry = entry.lowercased()
+            return entry == host.lowercased() || entry == "\(host.lowercased()):\(port)"
+        }
     }
 }

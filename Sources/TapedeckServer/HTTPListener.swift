@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A bound HTTP/1.1 socket on swift-nio that hands every complete request to a responder.
@@ -21,51 +22,58 @@ package final class HTTPListener: Sendable {
     private let channel: any Channel
     private let connections: ConnectionSet
 
-    private init(host: String, port: Int, channel: any Channel, connections: ConnectionSet) {
+    private init(host: String, port: Int, isTLS: Bool, channel: any Channel, connections: ConnectionSet) {
         self.host = host
+        self.isTLS = isTLS
         self.port = port
         self.channel = channel
         self.connections = connections
     }
 
-    /// `http://HOST:PORT` (IPv6 hosts in brackets).
+    /// Whether the socket speaks HTTPS.
+    package let isTLS: Bool
+
+    /// `http://HOST:PORT`, or `https://` when the socket speaks TLS (IPv6 hosts in brackets).
     package var url: URL {
         let shown = host.contains(":") ? "[\(host)]" : host
-        return URL(string: "http://\(shown):\(port)") ?? URL(fileURLWithPath: "/")
+        return URL(string: "\(isTLS ? "https" : "http")://\(shown):\(port)") ?? URL(fileURLWithPath: "/")
     }
 
-    /// Binds `host:port` (0 picks a free port) and starts answering.
-    package static func bind(host: String, port: Int, limits: ServerLimits = ServerLimits(),
+    /// Binds `host:port` (0 picks a free port) and starts answering; with `tls` whose
+    /// ``ListenerTLS/serveNames`` are set the socket speaks HTTPS, and with any `tls` a
+    /// `CONNECT` the responder answers with ``Tunnel/intercept(host:port:)`` is terminated here.
+    package static func bind(host: String, port: Int, limits: ServerLimits = ServerLimits(), tls: ListenerTLS? = nil,
                             responder: @escaping @Sendable (IncomingRequest) async -> ServerReply) async throws(ServerError) -> HTTPListener {
         let connections = ConnectionSet()
+        var socketContext: NIOSSLContext?
+        if let tls, let names = tls.serveNames {
+            do { socketContext = try tls.mint.minted(for: names).context } catch {
+                throw .cannotListen(host: host, port: port, reason: error.errorDescription ?? "\(error)")
+            }
+        }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
-            .childChannelInitializer { channel in
+            .childChannelInitializer { [socketContext] channel in
                 let id = ObjectIdentifier(channel)
                 connections.channels.withLock { $0[id] = channel }
                 channel.closeFuture.whenComplete { _ in _ = connections.channels.withLock { $0.removeValue(forKey: id) } }
                 return channel.eventLoop.makeCompletedFuture {
-                    var encoderConfiguration = HTTPResponseEncoder.Configuration()
-                    encoderConfiguration.automaticallySetFramingHeaders = false
-                    var decoderLimits = NIOHTTPDecoderLimitConfiguration()
-                    decoderLimits.maxHeaderFieldSize = limits.maxHeaderBytes
-                    decoderLimits.maxHeaderListSize = limits.maxHeaderBytes
                     let sync = channel.pipeline.syncOperations
-                    try sync.addHandler(HTTPResponseEncoder(configuration: encoderConfiguration))
-                    try sync.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes,
-                                                                                informationalResponseStrategy: .drop,
-                                                                                limitConfiguration: decoderLimits)))
-                    try sync.addHandler(HTTPServerPipelineHandler())
-                    try sync.addHandler(ConnectionHandler(limits: limits, responder: responder))
+                    if let socketContext, let tls {
+                        try sync.addHandler(NIOSSLServerHandler(context: socketContext))
+                        try sync.addHandler(TLSHandshakeWatcher(host: tls.serveNames?.first ?? host, client: channel.remoteAddress.map(ConnectionHandler.describe) ?? "a client",
+                                                                tunnelled: false, log: tls.log))
+                    }
+                    try HTTPPipeline.install(on: sync, limits: limits, tls: tls, tunnelOrigin: nil, responder: responder)
                 }
             }
         do {
             let channel = try await bootstrap.bind(host: host, port: port).get()
             let bound = channel.localAddress?.port ?? port
-            return HTTPListener(host: host, port: bound, channel: channel, connections: connections)
+            return HTTPListener(host: host, port: bound, isTLS: socketContext != nil, channel: channel, connections: connections)
         } catch {
             throw .cannotListen(host: host, port: port, reason: "\(error)")
         }
@@ -82,4 +90,40 @@ package final class HTTPListener: Sendable {
 /// The open connections of one listener, so that closing it closes them too.
 final class ConnectionSet: Sendable {
     let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+}
+
+/// The HTTP/1.1 handlers of one connection, by name, so a `CONNECT` can take them out
+/// (``ConnectionHandler``) and put a new set inside its TLS.
+enum HTTPPipeline {
+    static let encoder = "http-encoder", decoder = "http-decoder", pipelining = "http-pipelining", connection = "http-connection"
+
+    /// Adds the encoder, decoder, pipelining and the ``ConnectionHandler`` after `anchor`
+    /// (at the end when nil). `tunnelOrigin` is the origin (`https://api.example.com`)
+    /// origin-form targets are answered for inside an intercepted tunnel.
+    static func install(on sync: ChannelPipeline.SynchronousOperations, after anchor: (any ChannelHandler)? = nil, limits: ServerLimits,
+                        tls: ListenerTLS?, tunnelOrigin: String?, responder: @escaping ConnectionHandler.Responder) throws {
+        var encoderConfiguration = HTTPResponseEncoder.Configuration()
+        encoderConfiguration.automaticallySetFramingHeaders = false
+        var decoderLimits = NIOHTTPDecoderLimitConfiguration()
+        decoderLimits.maxHeaderFieldSize = limits.maxHeaderBytes
+        decoderLimits.maxHeaderListSize = limits.maxHeaderBytes
+        let handlers: [(any ChannelHandler, String)] = [
+            (HTTPResponseEncoder(configuration: encoderConfiguration), encoder),
+            // Bytes after a CONNECT (a client that does not wait for the 200) go on to the TLS
+            // handler that replaces this one.
+            (ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes, informationalResponseStrategy: .drop,
+                                                     limitConfiguration: decoderLimits)), decoder),
+            (HTTPServerPipelineHandler(), pipelining),
+            (ConnectionHandler(limits: limits, tls: tls, tunnelOrigin: tunnelOrigin, responder: responder), connection),
+        ]
+        var previous = anchor
+        for (handler, name) in handlers {
+            if let previous {
+                try sync.addHandler(handler, name: name, position: .after(previous))
+            } else {
+                try sync.addHandler(handler, name: name)
+            }
+            previous = handler
+        }
+    }
 }

@@ -44,7 +44,8 @@ enum ProxyHeaders {
             result["X-Forwarded-For"] = prior.isEmpty ? client : prior + ", " + client
         }
         if let originalHost, !result.contains("X-Forwarded-Host") { result["X-Forwarded-Host"] = originalHost }
-        if !result.contains("X-Forwarded-Proto") { result["X-Forwarded-Proto"] = "http" }
+        // What the client spoke to this server: https inside an intercepted tunnel.
+        if !result.contains("X-Forwarded-Proto") { result["X-Forwarded-Proto"] = forward && url.scheme == "https" ? "https" : "http" }
         return result
     }
 

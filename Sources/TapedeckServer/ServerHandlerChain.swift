@@ -25,7 +25,7 @@ package struct ServerHandlerChain: ServerHandler, ExpressibleByArrayLiteral {
     /// tapes, then the upstream (`--unmatched forward`), then the unmatched answer, which
     /// always answers. A new kind of answer is one more handler in this list.
     package static func standard(for deck: Deck) -> ServerHandlerChain {
-        [.connect, .loop(deck), .inspector(deck), .control(deck), .mounts(deck), .tapes(deck), .forward(deck), .unmatched(deck)]
+        [.connect(deck), .loop(deck), .inspector(deck), .control(deck), .mounts(deck), .tapes(deck), .forward(deck), .unmatched(deck)]
     }
 
     /// The answer of the first handler that answers `request`, or nil when none does, with

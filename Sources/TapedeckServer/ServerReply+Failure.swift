@@ -6,7 +6,12 @@ extension ServerReply {
     /// connection or transport failure 502, anything else 500, each with
     /// ``ServerMarker/errorHeader``; logged as `error: METHOD URL: TEXT`.
     static func failure(_ error: any Error, request: HTTPRequest, log: @Sendable (String) -> Void) -> ServerReply {
-        let text = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+        var text = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+        if case .tlsFailure(let host, let detail)? = error as? HTTPError {
+            // The fix is the server's own flags, not another transport.
+            text = "TLS failure with \(host): \(detail); the upstream's certificate was not accepted. If a CA of your own signed it, "
+                + "trust that CA with --upstream-ca FILE; to skip verification (a test server, never real credentials), use --insecure-upstream"
+        }
         log("error: \(request.method) \(request.url.absoluteString): \(text)")
         if let http = error as? HTTPError {
             switch http {

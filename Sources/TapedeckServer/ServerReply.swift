@@ -10,12 +10,15 @@ package struct ServerReply: Sendable, Hashable {
     /// A body written as it comes, chunk by chunk, each flushed, after `response`'s head (its
     /// body is not written); the connection closes when the stream ends or the client leaves.
     package var stream: StreamBody?
+    /// For a `CONNECT`: answer 200 and turn the connection into this tunnel (`response` is not written).
+    package var tunnel: Tunnel?
 
     /// Creates a reply.
-    package init(response: HTTPResponse, fault: SocketFault? = nil, stream: StreamBody? = nil) {
+    package init(response: HTTPResponse, fault: SocketFault? = nil, stream: StreamBody? = nil, tunnel: Tunnel? = nil) {
         self.response = response
         self.fault = fault
         self.stream = stream
+        self.tunnel = tunnel
     }
 
     /// A plain-text reply, for control answers and errors.

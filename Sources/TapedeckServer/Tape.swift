@@ -10,10 +10,12 @@ struct Tape: Sendable {
     var path: String
     /// The session: replay only (`serve`) or recording through the live transport (`proxy`).
     var session: CassetteSession
-    /// Where a recording tape sends requests; nil for replay.
+    /// Where a recording tape sends origin-form requests; nil for replay, and for a forward
+    /// proxy's recording (`proxy --intercept` with no upstream), which records only what
+    /// clients send it as their proxy.
     var upstream: URL?
-
-    var isRecording: Bool { upstream != nil }
+    /// Whether the tape records (else it replays).
+    var isRecording: Bool
 
     /// Whether a request path belongs under this tape's mount.
     func covers(_ path: String) -> Bool {

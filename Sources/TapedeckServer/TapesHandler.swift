@@ -27,7 +27,10 @@ package struct TapesHandler: ServerHandler {
             return nil
         }
         let request: HTTPRequest
-        do { request = try TapesHandler.request(incoming, for: first, origin: deck.origin, via: deck.viaName) } catch {
+        do {
+            request = try TapesHandler.request(incoming, for: first, origin: deck.origin, via: deck.viaName,
+                                               intercepting: deck.options.https?.intercept == true)
+        } catch {
             return ServerReply.text(400, error.localizedDescription + "\n", headers: [ServerMarker.errorHeader: "400"])
         }
         // A recording tape whose upstream is this server would record its own 508s.
@@ -57,17 +60,28 @@ package struct TapesHandler: ServerHandler {
         return nil
     }
 
-    /// The request a tape sees: at the serving `origin` for replay, at the upstream (or the
+    /// The request a tape sees: at the serving `origin` for replay (at the host it names, when
+    /// `intercepting` and the client sent it as to a proxy), at the upstream (or the
     /// absolute-form target) with proxy headers for recording.
-    static func request(_ incoming: IncomingRequest, for tape: Tape, origin: URL, via: String) throws -> HTTPRequest {
+    static func request(_ incoming: IncomingRequest, for tape: Tape, origin: URL, via: String, intercepting: Bool = false) throws -> HTTPRequest {
         let method = try HTTPMethod(validating: incoming.method)
         let rest = tape.stripping(incoming.pathAndQuery)
-        guard let upstream = tape.upstream else {
-            guard let url = URL(string: Deck.originText(origin) + rest) else { throw HTTPError.invalidURL(input: rest, reason: "not a valid request target") }
+        guard tape.isRecording else {
+            let target = intercepting && incoming.isAbsoluteForm ? incoming.target : Deck.originText(origin) + rest
+            guard let url = URL(string: target) else { throw HTTPError.invalidURL(input: Excerpt.of(target), reason: "not a valid request target") }
             return HTTPRequest(method: method, url: url, headers: incoming.headers, body: incoming.body.isEmpty ? nil : incoming.body)
         }
         let forward = incoming.isAbsoluteForm
-        let target = forward ? incoming.target : Deck.originText(upstream) + Deck.basePath(upstream) + rest
+        let upstream = tape.upstream
+        let target: String
+        if forward {
+            target = incoming.target
+        } else if let upstream {
+            target = Deck.originText(upstream) + Deck.basePath(upstream) + rest
+        } else {
+            throw HTTPError.invalidURL(input: Excerpt.of(incoming.target), reason: "this proxy has no upstream of its own: send requests through it as "
+                + "a proxy (HTTPS_PROXY or HTTP_PROXY set to its address, or curl -x), or start it with an upstream URL")
+        }
         guard let url = URL(string: target) else { throw HTTPError.invalidURL(input: target, reason: "not a valid request target") }
         let headers = ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: forward, via: via,
                                                 upstream: upstream)

@@ -46,7 +46,7 @@ struct TapedeckCommand: AsyncParsableCommand {
                  (tapedeck run: an assertion failed)
             """),
         version: TapedeckCommand.version,
-        subcommands: [Repl.self, Run.self, Convert.self, CassetteCommand.self, Import.self, Generate.self, Serve.self, Proxy.self]
+        subcommands: [Repl.self, Run.self, Convert.self, CassetteCommand.self, Import.self, Generate.self, Serve.self, Proxy.self, CA.self]
     )
 
     @OptionGroup var request: OneShotOptions

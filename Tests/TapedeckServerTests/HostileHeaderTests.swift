@@ -66,7 +66,7 @@ struct HostileHeaderTests {
         #expect(result.text == "501", "curl's tunnel gets the answer at once: \(result.text) \(result.stderr)")
         let raw = try await Proc.run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(server.url.port ?? 0); "
             + "printf 'CONNECT api.example:443 HTTP/1.1\\r\\nHost: api.example:443\\r\\n\\r\\n' >&3; timeout 5 cat <&3"])
-        #expect(raw.text.hasPrefix("HTTP/1.1 501") && raw.text.contains("does not intercept HTTPS"), "\(raw.text)")
+        #expect(raw.text.hasPrefix("HTTP/1.1 501") && raw.text.contains("is not intercepted: start the server with --intercept"), "\(raw.text)")
         #expect(raw.status == 0, "the server closed the connection (cat ended before its timeout)")
         _ = await server.stop()
     }
@@ -173,7 +173,8 @@ struct UpstreamUserinfoTests {
             return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("ok".utf8), url: request.url)
         }
         let cassette = directory.appendingPathComponent("userinfo.cassette.json")
-        let proxy = try await CassetteServer.proxy(to: try #require(URL(string: "http://alice:PW-s3cret-123@upstream.test")), recordingTo: cassette,
+        let upstreamURL = try #require(URL(string: "http://alice:PW-s3cret-123@upstream.test"))
+        let proxy = try await CassetteServer.proxy(to: upstreamURL, recordingTo: cassette,
                                                    mode: .all, options: DeckOptions(live: upstream, environment: [:]))
         _ = try await Proc.run(Proc.curl, ["-s", proxy.url.absoluteString + "/thing"])
         _ = try await Proc.run(Proc.curl, ["-s", "-x", proxy.url.absoluteString, "http://elsewhere.test/other"])

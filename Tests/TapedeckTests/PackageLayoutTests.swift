@@ -62,6 +62,15 @@ struct PackageLayoutTests {
         #expect(products.isSubset(of: ["Yams"]), "\(name) reaches products \(products.sorted())")
     }
 
+    @Test("TLS (swift-nio-ssl, swift-certificates, swift-crypto) is the server's alone: no other library target names it")
+    func tlsInTheServer() throws {
+        let targets = try Self.describe()
+        let tls: Set<String> = ["NIOSSL", "X509", "Crypto", "SwiftASN1"]
+        #expect(Set(targets["TapedeckServer"]?.product_dependencies ?? []).isSuperset(of: tls))
+        let others = targets.values.filter { $0.name != "TapedeckServer" && !tls.isDisjoint(with: $0.product_dependencies ?? []) }
+        #expect(others.isEmpty, "\(others.map(\.name)) depend on TLS products")
+    }
+
     @Test("libcurl stays in TapedeckCurl, a target the command line uses")
     func curlAtTheEdge() throws {
         let targets = try Self.describe()

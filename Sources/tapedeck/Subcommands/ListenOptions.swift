@@ -83,9 +83,14 @@ struct ListenOptions: ParsableArguments {
     /// The transport `serve` and `proxy` reach their upstream with: redirects recorded hop by
     /// hop, and no proxy from the environment (an `http_proxy` naming this server would loop).
     static func upstreamTransport(timeout: TimeInterval) -> CurlTransport {
+        CurlTransport(options: upstreamOptions(timeout: timeout))
+    }
+
+    /// The options of ``upstreamTransport(timeout:)``.
+    static func upstreamOptions(timeout: TimeInterval) -> CurlTransport.Options {
         var options = CurlTransport.Options(timeout: timeout, followRedirects: false)
         options.proxyFromEnvironment = false
-        return CurlTransport(options: options)
+        return options
     }
 
     /// Whether `host` is a loopback address, reachable from this machine only.

@@ -5,7 +5,8 @@ import TapedeckCurl
 import TapedeckServer
 
 extension TapedeckCommand {
-    /// `tapedeck proxy UPSTREAM --record C`: records what any HTTP client sends through it.
+    /// `tapedeck proxy UPSTREAM --record C`: records what any HTTP client sends through it;
+    /// `tapedeck proxy --intercept --record C`: records HTTPS too, as a forward proxy.
     struct Proxy: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "proxy",
@@ -13,8 +14,15 @@ extension TapedeckCommand {
             discussion: HelpText.prose("""
                 A reverse proxy: point the client at the URL it prints instead of UPSTREAM.
                 Also a forward proxy for plain http:// (HTTP_PROXY=URL): absolute-form
-                requests go to the host they name. HTTPS through CONNECT is not intercepted
-                (a CONNECT gets 501). The upstream is reached without http_proxy from the
+                requests go to the host they name. With --intercept it is an HTTPS proxy
+                too (HTTPS_PROXY=URL): each CONNECT is answered with a certificate for its
+                host from your local CA (tapedeck ca), and the requests inside are recorded
+                as https:// interactions; UPSTREAM may then be left out. Clients trust the
+                CA with eval "$(tapedeck ca env)" or tapedeck ca trust. --pass-through HOST
+                relays a host's tunnel untouched (certificate pinning). The upstream's
+                certificate is verified against the system's roots (--upstream-ca FILE adds
+                one; --insecure-upstream turns verification off). Without --intercept a
+                CONNECT gets 501. The upstream is reached without http_proxy from the
                 environment, and a request that comes back around gets 508.
                 Recording redacts credentials, refuses secrets (TAPEDECK_REDACT,
                 TAPEDECK_SECRET_LINT), stores decoded gzip bodies and each redirect hop, and
@@ -26,8 +34,8 @@ extension TapedeckCommand {
                 """)
         )
 
-        @Argument(help: ArgumentHelp("The server to record, e.g. http://127.0.0.1:8000.", valueName: "upstream"))
-        var upstream: String
+        @Argument(help: ArgumentHelp("The server to record, e.g. http://127.0.0.1:8000 (optional with --intercept).", valueName: "upstream"))
+        var upstream: String?
 
         @Option(name: .long, help: ArgumentHelp("The cassette to record into.", valueName: "cassette"))
         var record: String
@@ -46,7 +54,14 @@ extension TapedeckCommand {
 
         @OptionGroup var listen: ListenOptions
 
+        @OptionGroup var https: HTTPSFlags
+
         func validate() throws {
+            if upstream == nil, !https.intercept {
+                throw ValidationError("give the server to record, e.g. tapedeck proxy http://127.0.0.1:8000 --record api.cassette.json "
+                    + "(or record HTTPS as a forward proxy: tapedeck proxy --intercept --record api.cassette.json)")
+            }
+            if https.tls { throw ValidationError("--tls is for tapedeck serve; a proxy reaches HTTPS upstreams as given, and clients' HTTPS through --intercept") }
             _ = try upstreamURL()
             if let mode, RecordMode(rawValue: mode) == nil {
                 throw ValidationError("--mode '\(mode)' is not a record mode; use once, new or all")
@@ -55,7 +70,8 @@ extension TapedeckCommand {
             guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout \(timeout) must be a positive number of seconds, e.g. --timeout 30") }
         }
 
-        func upstreamURL() throws -> URL {
+        func upstreamURL() throws -> URL? {
+            guard let upstream else { return nil }
             guard let url = URL(string: upstream), url.scheme?.lowercased() == "http" || url.scheme?.lowercased() == "https",
                   url.host?.isEmpty == false else {
                 throw ValidationError("'\(upstream)' is not an upstream URL; give scheme and host, e.g. tapedeck proxy http://127.0.0.1:8000 --record api.cassette.json")
@@ -69,10 +85,11 @@ extension TapedeckCommand {
         }
 
         func run() async throws {
-            var options = DeckOptions(live: ListenOptions.upstreamTransport(timeout: timeout), log: ServerLog.standardError)
+            var options = DeckOptions(live: try https.upstreamTransport(timeout: timeout), log: ServerLog.standardError)
             options.matcher = try matcher()
             options.recordFailures = recordFailures
             try listen.apply(to: &options)
+            try https.apply(to: &options, listeningOn: listen.host)
             let server: CassetteServer
             do {
                 let resolved = try RecordMode.resolve(mode.flatMap(RecordMode.init(rawValue:)))
@@ -82,7 +99,9 @@ extension TapedeckCommand {
                 Console.error(error.errorDescription ?? "\(error)")
                 throw ExitCode(ExitStatus.transport)
             }
-            try await ServerRunner.run(server, banner: "proxying \(server.url.absoluteString) → \(Redactor.redactingPassword(try upstreamURL()).absoluteString), recording into \(record)",
+            let target = try upstreamURL().map { Redactor.redactingPassword($0).absoluteString } ?? "the hosts clients name"
+            let intercepting = https.intercept ? " (HTTPS intercepted: HTTPS_PROXY=\(server.url.absoluteString))" : ""
+            try await ServerRunner.run(server, banner: "proxying \(server.url.absoluteString) → \(target), recording into \(record)\(intercepting)",
                                        portFile: listen.portFile, host: listen.host,
                                        tokenChosen: listen.controlToken != nil)
         }

@@ -17,7 +17,11 @@ extension TapedeckCommand {
                 lets interactions answer again. An unmatched request gets the mismatch report as text with
                 status 404 (or --unmatched STATUS) and the header X-Tapedeck-Unmatched: 1,
                 and is logged to stderr; --unmatched forward --upstream URL sends it there
-                instead. Control endpoints live under /__tapedeck/ (status, reset, load,
+                instead. --tls serves HTTPS with a certificate from your local CA (tapedeck
+                ca). --intercept makes it an HTTPS proxy that answers from the cassettes: a
+                client with HTTPS_PROXY set to the printed URL gets replayed answers for
+                https://api.example.com/… with no change to its URLs, as recorded by
+                tapedeck proxy --intercept. Control endpoints live under /__tapedeck/ (status, reset, load,
                 record/start, record/stop). Ctrl-C or SIGTERM prints the tape summary and
                 exits 0.
                 """)
@@ -29,6 +33,8 @@ extension TapedeckCommand {
         @OptionGroup var listen: ListenOptions
 
         @OptionGroup var cassetteOptions: CassetteMatchOptions
+
+        @OptionGroup var https: HTTPSFlags
 
         @Option(name: .long, help: ArgumentHelp("Status for unmatched requests (default 404), or forward (needs --upstream).", valueName: "status|forward"))
         var unmatched: String?
@@ -57,7 +63,7 @@ extension TapedeckCommand {
         }
 
         func options() throws -> DeckOptions {
-            var options = DeckOptions(live: ListenOptions.upstreamTransport(timeout: 0), log: ServerLog.standardError)
+            var options = DeckOptions(live: try https.upstreamTransport(timeout: 0), log: ServerLog.standardError)
             options.matcher = try cassetteOptions.matcher()
             options.origin = try cassetteOptions.originURL()
             options.allowRepeats = cassetteOptions.repeat
@@ -77,11 +83,18 @@ extension TapedeckCommand {
             return options
         }
 
+        /// ``options()`` with HTTPS set up (the CA made on first use): for running, not validating.
+        func runningOptions() throws -> DeckOptions {
+            var options = try options()
+            try https.apply(to: &options, listeningOn: listen.host)
+            return options
+        }
+
         func run() async throws {
             let server: CassetteServer
             do {
                 server = try await CassetteServer.serve(cassettes.map { URL(fileURLWithPath: $0) }, mounts: try parsedMounts(),
-                                                        host: listen.host, port: listen.port, options: try options())
+                                                        host: listen.host, port: listen.port, options: try runningOptions())
             } catch let error as CassetteError {
                 Console.error(error.errorDescription ?? "\(error)")
                 throw ExitCode(ExitStatus.transport)

@@ -35,7 +35,7 @@ final class ServerProcess: @unchecked Sendable {
             }
             return String(decoding: bytes, as: UTF8.self)
         }
-        guard let found = line.range(of: "http://") else {
+        guard let found = line.range(of: "http://") ?? line.range(of: "https://") else {
             process.terminate()
             let errors = String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             throw Failure.noBanner(line + errors)

@@ -1,0 +1,130 @@
+import Crypto
+import Foundation
+import NIOCore
+import NIOSSL
+import SwiftASN1
+import Synchronization
+import X509
+
+/// Mints the leaf certificates a ``LocalCA`` signs, one per host name, and keeps them: a
+/// second connection for the same host gets the same leaf and the same TLS context.
+///
+/// Each leaf follows the rules Apple's platforms apply to a certificate from a user-trusted
+/// root: the name in `subjectAltName` (a DNS name, or an IP address), extended key usage
+/// `serverAuth`, an ECDSA P-256 key signed with SHA-256, and 397 days of validity at most
+/// (one day back for clock skew). All leaves share one key, made when the mint is, so minting
+/// is one signature.
+package final class LeafMint: Sendable {
+    /// The CA that signs.
+    package let authority: LocalCA
+    private let leafKey = P256.Signing.PrivateKey()
+    private let sslKey: NIOSSLPrivateKey
+    private let contexts = Mutex<[String: Minted]>([:])
+
+    /// A leaf and the TLS context that presents it.
+    package struct Minted: Sendable {
+        /// The leaf certificate.
+        package var certificate: Certificate
+        /// The leaf as NIOSSL holds it.
+        package var sslCertificate: NIOSSLCertificate
+        /// A server context presenting the leaf.
+        package var context: NIOSSLContext
+    }
+
+    /// How long a leaf is valid, counted from a day before it was minted.
+    static let validity: TimeInterval = 397 * 86_400
+
+    /// Creates a mint signing with `authority`.
+    package init(authority: LocalCA) throws(LocalCAError) {
+        self.authority = authority
+        do {
+            sslKey = try NIOSSLPrivateKey(bytes: Array(leafKey.pemRepresentation.utf8), format: .pem)
+        } catch {
+            throw .cannotCreate(path: authority.directory.path, reason: "cannot load a minted key into TLS: \(error)")
+        }
+    }
+
+    /// The leaf and context for `names` (the first is the subject; every one is in the SAN),
+    /// minted on first use and kept.
+    package func minted(for names: [String], now: Date = Date()) throws(LocalCAError) -> Minted {
+        let key = names.map { $0.lowercased() }.joined(separator: ",")
+        if let kept = contexts.withLock({ $0[key] }), kept.certificate.notValidAfter > now.addingTimeInterval(86_400) { return kept }
+        let minted = try mint(names, now: now)
+        return contexts.withLock { stored in
+            // Two connections racing for a new host both mint; the first stored is kept.
+            if let kept = stored[key], kept.certificate.notValidAfter > now.addingTimeInterval(86_400) { return kept }
+            stored[key] = minted
+            return minted
+        }
+    }
+
+    /// A server context for `host` that, when the client names another host in SNI, presents
+    /// that host's leaf instead.
+    package func context(for host: String) throws(LocalCAError) -> NIOSSLContext {
+        try minted(for: [host]).context
+    }
+
+    private func mint(_ names: [String], now: Date) throws(LocalCAError) -> Minted {
+        let subject = names.first ?? "localhost"
+        do {
+            let issuerKey = Certificate.PublicKey(authority.privateKey.publicKey)
+            let extensions = try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectAlternativeNames(names.map(LeafMint.generalName))
+                SubjectKeyIdentifier(hash: Certificate.PublicKey(leafKey.publicKey))
+                AuthorityKeyIdentifier(keyIdentifier: try authority.certificate.extensions.subjectKeyIdentifier?.keyIdentifier
+                    ?? SubjectKeyIdentifier(hash: issuerKey).keyIdentifier)
+            }
+            let certificate = try Certificate(version: .v3, serialNumber: Certificate.SerialNumber(),
+                                              publicKey: Certificate.PublicKey(leafKey.publicKey),
+                                              notValidBefore: now.addingTimeInterval(-86_400),
+                                              notValidAfter: now.addingTimeInterval(-86_400 + LeafMint.validity),
+                                              issuer: authority.certificate.subject,
+                                              subject: try DistinguishedName { OrganizationName("Tapedeck"); CommonName(String(subject.prefix(64))) },
+                                              signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
+                                              issuerPrivateKey: Certificate.PrivateKey(authority.privateKey))
+            var serializer = DER.Serializer()
+            try serializer.serialize(certificate)
+            let leaf = try NIOSSLCertificate(bytes: serializer.serializedBytes, format: .der)
+            // The leaf alone: a client trusts the CA from its own store, and a root in the chain
+            // only makes OpenSSL call the chain self-signed when it does not.
+            var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(leaf)],
+                                                                         privateKey: .privateKey(sslKey))
+            configuration.applicationProtocols = ["http/1.1"]
+            // A client that names another host in SNI than the tunnel's (CONNECT to an
+            // address, SNI with the name) gets that name's leaf.
+            configuration.sslContextCallback = { [weak self] values, promise in
+                guard let self, let asked = values.serverHostname?.lowercased(), !names.contains(where: { $0.lowercased() == asked }),
+                      let other = try? self.minted(for: [asked]) else {
+                    promise.succeed(.noChanges)
+                    return
+                }
+                var override = NIOSSLContextConfigurationOverride()
+                override.certificateChain = [.certificate(other.sslCertificate)]
+                override.privateKey = .privateKey(self.sslKey)
+                promise.succeed(override)
+            }
+            return Minted(certificate: certificate, sslCertificate: leaf, context: try NIOSSLContext(configuration: configuration))
+        } catch let error as LocalCAError {
+            throw error
+        } catch {
+            throw .cannotCreate(path: authority.directory.path, reason: "cannot mint a certificate for \(subject): \(error)")
+        }
+    }
+
+    /// A DNS name, or an IP address (v4 or v6) as its bytes.
+    static func generalName(_ name: String) -> GeneralName {
+        let bare = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        var v4 = in_addr()
+        if inet_pton(AF_INET, bare, &v4) == 1 {
+            return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(withUnsafeBytes(of: &v4) { Array($0) })))
+        }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, bare, &v6) == 1 {
+            return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(withUnsafeBytes(of: &v6) { Array($0) })))
+        }
+        return .dnsName(bare)
+    }
+}
