@@ -31,6 +31,9 @@ package final class LeafMint: Sendable {
         package var context: NIOSSLContext
     }
 
+    /// How many leaves are kept before the cache starts over.
+    static let keptLeaves = 10_000
+
     /// How long a leaf is valid, counted from a day before it was minted.
     static let validity: TimeInterval = 397 * 86_400
 
@@ -53,6 +56,8 @@ package final class LeafMint: Sendable {
         return contexts.withLock { stored in
             // Two connections racing for a new host both mint; the first stored is kept.
             if let kept = stored[key], kept.certificate.notValidAfter > now.addingTimeInterval(86_400) { return kept }
+            // Bounded: a client naming endless hosts costs signatures, not memory.
+            if stored.count >= LeafMint.keptLeaves { stored.removeAll(keepingCapacity: true) }
             stored[key] = minted
             return minted
         }

@@ -100,7 +100,8 @@ extension TapedeckCommand {
                 throw ExitCode(ExitStatus.transport)
             }
             let count = cassettes.count + mounts.count
-            try await ServerRunner.run(server, banner: "serving \(count) cassette\(count == 1 ? "" : "s") at \(server.url.absoluteString)",
+            let intercepting = https.intercept ? " (HTTPS intercepted: HTTPS_PROXY=\(server.url.absoluteString))" : ""
+            try await ServerRunner.run(server, banner: "serving \(count) cassette\(count == 1 ? "" : "s") at \(server.url.absoluteString)\(intercepting)",
                                        portFile: listen.portFile, host: listen.host,
                                        tokenChosen: listen.controlToken != nil)
         }

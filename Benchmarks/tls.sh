@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# HTTPS benchmarks: an nginx HTTPS upstream with a throwaway CA; `tapedeck proxy --intercept`
+# beside `mitmdump` (regular mode, its own CA) in front of it, driven by curl from outside:
+# keep-alive requests/s (one tunnel, and 16 at once), the latency interception adds (p50/p99
+# per request against curl straight to nginx), new TLS connections per second, and the time
+# a new host's certificate costs (the first tunnel to a host against a repeat one).
+# Prints one Markdown section.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
+REQUESTS="${TLS_BENCH_REQUESTS:-2000}"
+CONNECTS="${TLS_BENCH_CONNECTS:-300}"
+HOSTS="${TLS_BENCH_HOSTS:-40}"
+require_built "$BIN"
+for tool in nginx openssl curl; do command -v "$tool" >/dev/null || { echo "needs $tool (make bench installs it)" >&2; exit 1; }; done
+MITM="$VENV/bin/mitmdump"
+
+work="$(mktemp -d -t tapedeck-tls-bench.XXXXXX)"
+chmod 755 "$work"
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done; rm -rf "$work"; }
+trap cleanup EXIT
+export TAPEDECK_USAGE_DIR="$work/usage" TAPEDECK_RECORD_MODE="" TAPEDECK_CA_DIR="$work/ca"
+
+# --- The upstream: nginx over TLS, with a CA of its own -------------------------------------
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/upca.key" -out "$work/upca.pem" -days 2 \
+  -subj "/CN=Bench upstream CA" -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign" 2>/dev/null
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/up.key" -out "$work/up.csr" -subj "/CN=localhost" 2>/dev/null
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >"$work/up.ext"
+openssl x509 -req -in "$work/up.csr" -CA "$work/upca.pem" -CAkey "$work/upca.key" -CAcreateserial -out "$work/up.pem" -days 2 \
+  -extfile "$work/up.ext" 2>/dev/null
+mkdir -p "$work/www/items" && for i in $(seq 0 99); do printf '{"id": %d, "name": "item %d"}' "$i" "$i" >"$work/www/items/$i"; done
+chmod -R a+rX "$work/www"; chmod a+r "$work/up.key"
+NGINX_PORT=$(free_port)
+cat >"$work/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  keepalive_requests 100000;
+  client_body_temp_path $work; proxy_temp_path $work; fastcgi_temp_path $work; uwsgi_temp_path $work; scgi_temp_path $work;
+  server { listen 127.0.0.1:$NGINX_PORT ssl; ssl_certificate $work/up.pem; ssl_certificate_key $work/up.key; root $work/www; location / { } }
+}
+CONF
+nginx -c "$work/nginx.conf" -p "$work" >/dev/null 2>&1 &
+pids+=($!)
+UP="https://localhost:$NGINX_PORT"
+for _ in $(seq 1 50); do curl -s -o /dev/null --cacert "$work/upca.pem" "$UP/items/1" && break; sleep 0.1; done
+
+now_ns() { date +%s%N; }
+per_s() { awk -v n="$1" -v ns="$2" 'BEGIN { if (ns > 0) printf "%.0f", n / (ns / 1e9); else print "n/a" }'; }
+
+# keepalive PROXY CA PARALLEL: requests/s of $REQUESTS GETs from one curl process through
+# PROXY (empty: straight to nginx), over 1 or PARALLEL kept-alive connections.
+keepalive() {
+  local proxy=(); [ -n "$1" ] && proxy=(-x "$1")
+  local parallel=(); [ "$3" -gt 1 ] && parallel=(--parallel --parallel-max "$3")
+  local start; start=$(now_ns)
+  curl -s "${proxy[@]}" "${parallel[@]}" --cacert "$2" "$UP/items/[0-$((REQUESTS - 1))]" >/dev/null 2>&1
+  per_s "$REQUESTS" "$(( $(now_ns) - start ))"
+}
+
+# latency PROXY CA: "p50_ms p99_ms" of each of 500 sequential kept-alive requests (curl's time_total).
+latency() {
+  local proxy=(); [ -n "$1" ] && proxy=(-x "$1")
+  curl -s "${proxy[@]}" --cacert "$2" "$UP/items/[0-499]" -w '\n%{time_total}\n' 2>/dev/null | grep -E '^[0-9.]+$' \
+    | sort -n | awk '{ v[NR] = $1 * 1000 } END { if (NR == 0) print "n/a n/a"; else printf "%.2f %.2f", v[int(NR * 0.5)], v[int(NR * 0.99)] }'
+}
+
+# connects PROXY CA: new TLS connections per second, each request on a tunnel of its own, 8 at once.
+connects() {
+  local proxy=(); [ -n "$1" ] && proxy=(-x "$1")
+  local start; start=$(now_ns)
+  curl -s "${proxy[@]}" --parallel --parallel-max 8 -H 'Connection: close' --cacert "$2" "$UP/items/[0-$((CONNECTS - 1))]" >/dev/null 2>&1
+  per_s "$CONNECTS" "$(( $(now_ns) - start ))"
+}
+
+measure() {  # PROXY CA → "rps1 rps16 p50 p99 conn/s"
+  local r1 r16 p50 p99 c
+  r1=$(keepalive "$1" "$2" 1); r16=$(keepalive "$1" "$2" 16)
+  read -r p50 p99 < <(latency "$1" "$2"); c=$(connects "$1" "$2")
+  echo "$r1 $r16 $p50 $p99 $c"
+}
+
+read -r d_r1 d_r16 d_p50 d_p99 d_c < <(measure "" "$work/upca.pem")
+
+port=$(free_port)
+"$BIN" proxy --intercept --record "$work/rec.cassette.json" --mode all --upstream-ca "$work/upca.pem" --port "$port" >/dev/null 2>"$work/proxy.err" &
+pids+=($!)
+for _ in $(seq 1 100); do [ -f "$work/ca/tapedeck-ca.pem" ] && curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+read -r t_r1 t_r16 t_p50 t_p99 t_c < <(measure "http://127.0.0.1:$port" "$work/ca/tapedeck-ca.pem")
+recorded_ok=$(grep -c 'rejected\|error' "$work/proxy.err")
+
+m_r1=n/a; m_r16=n/a; m_p50=n/a; m_p99=n/a; m_c=n/a
+if [ -x "$MITM" ]; then
+  mport=$(free_port)
+  "$MITM" -q --listen-host 127.0.0.1 -p "$mport" --set confdir="$work/mitm" --set ssl_verify_upstream_trusted_ca="$work/upca.pem" >/dev/null 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 100); do [ -f "$work/mitm/mitmproxy-ca-cert.pem" ] && curl -s -o /dev/null -x "http://127.0.0.1:$mport" --cacert "$work/mitm/mitmproxy-ca-cert.pem" "$UP/items/1" && break; sleep 0.1; done
+  read -r m_r1 m_r16 m_p50 m_p99 m_c < <(measure "http://127.0.0.1:$mport" "$work/mitm/mitmproxy-ca-cert.pem")
+fi
+
+# --- A new host's certificate: serve --intercept answers any host (unmatched, 404) ---------
+printf '{"interactions": [], "version": 1}' >"$work/empty.cassette.json"
+sport=$(free_port)
+"$BIN" serve "$work/empty.cassette.json" --intercept --port "$sport" >/dev/null 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$sport/" && break; sleep 0.1; done
+median() { sort -n | awk '{ v[NR] = $1 * 1000 } END { if (NR == 0) print "n/a"; else printf "%.2f", v[int((NR + 1) / 2)] }'; }
+new_hosts=$(for i in $(seq 1 "$HOSTS"); do curl -s -o /dev/null -x "http://127.0.0.1:$sport" --cacert "$work/ca/tapedeck-ca.pem" \
+  -w '%{time_appconnect}\n' "https://host$i.bench.test/"; done | median)
+same_host=$(for i in $(seq 1 "$HOSTS"); do curl -s -o /dev/null -x "http://127.0.0.1:$sport" --cacert "$work/ca/tapedeck-ca.pem" \
+  -w '%{time_appconnect}\n' "https://host1.bench.test/"; done | median)
+mint=$(awk -v a="$new_hosts" -v b="$same_host" 'BEGIN { if (a + 0 > 0) printf "%.2f", a - b; else print "n/a" }')
+
+cat <<MD
+## HTTPS: interception (\`proxy --intercept\`) against mitmproxy
+
+An nginx HTTPS upstream with a throwaway CA; \`tapedeck proxy --intercept --mode all\`
+(recording every exchange) and \`mitmdump\` (regular mode, its own CA) in front of it. Every
+figure is measured from outside with curl, in this same run: $REQUESTS GETs from one curl
+process over one kept-alive tunnel, and over 16 at once (\`--parallel\`); latency of each of
+500 kept-alive requests (curl's \`time_total\`); $CONNECTS requests each on a new tunnel and TLS
+connection, 8 at once.
+
+| measure | nginx direct | Tapedeck \`--intercept\` | mitmdump | Tapedeck / mitmdump |
+|---|---|---|---|---|
+| requests/s, 1 tunnel, keep-alive | $d_r1 | $t_r1 | $m_r1 | $(ratio "$t_r1" "$m_r1") |
+| requests/s, 16 tunnels, keep-alive | $d_r16 | $t_r16 | $m_r16 | $(ratio "$t_r16" "$m_r16") |
+| latency p50 (ms) | $d_p50 | $t_p50 | $m_p50 | |
+| latency p99 (ms) | $d_p99 | $t_p99 | $m_p99 | |
+| new TLS connections/s (8 at once) | $d_c | $t_c | $m_c | $(ratio "$t_c" "$m_c") |
+
+- Latency interception adds at p50: $(awk -v a="$t_p50" -v b="$d_p50" 'BEGIN { if (a + 0 > 0) printf "%.2f", a - b; else print "n/a" }') ms
+  (Tapedeck), $(awk -v a="$m_p50" -v b="$d_p50" 'BEGIN { if (a + 0 > 0) printf "%.2f", a - b; else print "n/a" }') ms (mitmdump).
+- A new host's certificate: the TLS handshake through \`serve --intercept\` to $HOSTS new
+  hosts took $new_hosts ms at the median (curl's \`time_appconnect\`, CONNECT included), and
+  $same_host ms to a host already minted: about **$mint ms to mint a leaf** (one ECDSA P-256
+  signature; leaves share one key).
+- Log lines with errors or rejections during the Tapedeck run: $recorded_ok.
+MD
