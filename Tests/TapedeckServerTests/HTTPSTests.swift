@@ -15,12 +15,13 @@ import Glibc
 @Suite("HTTPS: the local CA, interception, replay over TLS", .enabled(if: Proc.tapedeck != nil && Proc.hasVenv))
 struct HTTPSTests {
     /// A scratch folder with its own Tapedeck CA folder, and the environment that points there.
+    /// `CI` is cleared so `--record` keeps its interactive default (`once`) on a CI runner too.
     struct Scratch {
         let directory: URL
         var caDirectory: URL { directory.appendingPathComponent("ca") }
         var tapedeckCA: String { caDirectory.appendingPathComponent("tapedeck-ca.pem").path }
         var environment: [String: String] {
-            ["TAPEDECK_CA_DIR": caDirectory.path, "TAPEDECK_USAGE_DIR": directory.path, "TAPEDECK_RECORD_MODE": "",
+            ["TAPEDECK_CA_DIR": caDirectory.path, "TAPEDECK_USAGE_DIR": directory.path, "TAPEDECK_RECORD_MODE": "", "CI": "",
              "HTTPIE_CONFIG_DIR": directory.appendingPathComponent("httpie").path, "HOME": directory.path]
         }
 

@@ -127,6 +127,22 @@ struct ProxyRecordingTests {
         #expect(stored.interactions.first?.request.headers["Host"] == "\(upstream.host!):\(upstream.port!)")
     }
 
+    @Test("on CI, where the default mode is none, a proxy asked to record a missing cassette says why and how to record anyway")
+    func missingCassetteOnCI() async throws {
+        let upstream = try #require(Proc.httpbin)
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let cassette = directory.appendingPathComponent("new.cassette.json").path
+        let environment = Self.noRecordOverride(directory).merging(["CI": "true"]) { $1 }
+        let refused = try await Proc.run(try #require(Proc.tapedeck), ["proxy", upstream.absoluteString, "--record", cassette, "--port", "0"],
+                                         environment: environment)
+        #expect(refused.status != 0 && refused.stderr.contains("CI is set") && refused.stderr.contains("TAPEDECK_RECORD_MODE=once"),
+                "\(refused.stderr)")
+        let proxy = try await ServerProcess(["proxy", upstream.absoluteString, "--record", cassette, "--mode", "once"], environment: environment)
+        let status = await proxy.stop()
+        #expect(status.status == 0, "an explicit mode records on CI: \(status.stderr)")
+    }
+
     @Test("mode new replays what the cassette holds and records the rest")
     func modeNew() async throws {
         let upstream = try #require(Proc.httpbin)

@@ -44,7 +44,7 @@ extension CassetteConfiguration {
         }
         if loaded == nil { loaded = try Self.loadIfPresent(url, limits: limits) }
         guard let cassette = loaded else {
-            throw .missing(path: url.path, context: wording)
+            throw .missing(path: url.path, context: modeCameFromCI ? CIDefaultWording(inner: wording) : wording)
         }
         warnings += cassette.loadWarnings.map { "\(DisplayPath.relative(url.path)): \($0)" }
         // A replay that no environment turns into a recording says so in its fixes (mode nil: it never records).
@@ -68,5 +68,37 @@ public struct OfflineTransport: HTTPTransport {
     /// Fails: replay sessions never use the network.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         throw HTTPError.transport(url: request.url.absoluteString, detail: "replay sessions never use the network")
+    }
+}
+
+extension CassetteConfiguration {
+    /// Whether `CI` alone made this session replay-only (``RecordMode/isCIDefault(_:environment:)``).
+    var modeCameFromCI: Bool { RecordMode.isCIDefault(mode, environment: environment) }
+}
+
+extension RecordMode {
+    /// Whether `CI` alone makes the mode `none`: nothing was requested, `TAPEDECK_RECORD_MODE` is
+    /// unset, and `CI` is `true`/`1` (``resolve(_:environment:)``).
+    public static func isCIDefault(_ requested: RecordMode?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        guard requested == nil, (environment[environmentKey] ?? "").trimmingCharacters(in: .whitespaces).isEmpty else { return false }
+        return (try? resolve(nil, environment: environment)) == .replayOnly
+    }
+}
+
+/// Wording for a cassette that is missing because `CI` made replay-only the default: the
+/// front-end's own fix would repeat the command that was just refused, so it says why and how
+/// to record anyway. Every other fix is worded by `inner`.
+public struct CIDefaultWording: FixWording {
+    /// The front-end's own wording.
+    public let inner: any FixWording
+
+    /// Wraps the front-end's wording.
+    public init(inner: any FixWording) { self.inner = inner }
+
+    /// The CI explanation for ``CassetteFix/recordMissing(path:)``; `inner`'s lines otherwise.
+    public func lines(for fix: CassetteFix) -> [String] {
+        guard case .recordMissing = fix else { return inner.lines(for: fix) }
+        return ["CI is set, so the default record mode is 'none' and a missing cassette is an error; "
+                + "to record here anyway, set TAPEDECK_RECORD_MODE=once (or pass the mode explicitly, such as --mode once)"]
     }
 }

@@ -60,11 +60,12 @@ extension TapedeckCommand.CassetteCommand {
                 Console.warning("listening on \(host), beyond loopback: the cassette's interactions are reachable from other machines "
                     + "by anyone with the address printed below")
             }
+            let stop = ServerRunner.catchStopSignals()
             let address = listener.url.absoluteString + "/\(token)/"
             if let portFile { try OutputPath.write(Data("\(listener.url.port ?? 0)\n".utf8), to: URL(fileURLWithPath: portFile)) }
             Console.write("viewing \(cassette) (\(loaded.interactions.count) interactions) at \(address) · Ctrl-C to stop\n")
             if open { Self.openInBrowser(address) }
-            await ServerRunner.waitForSignal()
+            await stop.wait()
             await listener.close()
         }
 

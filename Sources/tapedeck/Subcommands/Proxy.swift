@@ -91,10 +91,14 @@ extension TapedeckCommand {
             try listen.apply(to: &options)
             try https.apply(to: &options, listeningOn: listen.host)
             let server: CassetteServer
+            let requested = mode.flatMap(RecordMode.init(rawValue:))
             do {
-                let resolved = try RecordMode.resolve(mode.flatMap(RecordMode.init(rawValue:)))
+                let resolved = try RecordMode.resolve(requested)
                 server = try await CassetteServer.proxy(to: try upstreamURL(), recordingTo: URL(fileURLWithPath: record), mode: resolved,
                                                         host: listen.host, port: listen.port, options: options)
+            } catch CassetteError.missing(let path, let context) where RecordMode.isCIDefault(requested) {
+                Console.error(CassetteError.missing(path: path, context: CIDefaultWording(inner: context)).errorDescription ?? path)
+                throw ExitCode(ExitStatus.transport)
             } catch let error as CassetteError {
                 Console.error(error.errorDescription ?? "\(error)")
                 throw ExitCode(ExitStatus.transport)

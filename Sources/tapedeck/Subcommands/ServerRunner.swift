@@ -12,6 +12,7 @@ import TapedeckServer
 enum ServerRunner {
     @MainActor
     static func run(_ server: CassetteServer, banner: String, portFile: String?, host: String, tokenChosen: Bool = false) async throws {
+        let stop = catchStopSignals()
         let token = server.deck.options.controlToken
         if let portFile {
             do {
@@ -35,48 +36,77 @@ enum ServerRunner {
             Console.write("inspector: \(server.url.absoluteString)/__tapedeck/ui/\(tokenChosen ? "YOUR-CONTROL-TOKEN" : token)/\n")
         }
         Console.flush()
-        await waitForSignal()
+        await stop.wait()
         let summary = await server.stop()
         FileHandle.standardError.write(Data((summary + "\n").utf8))
     }
 
-    /// Returns on the first SIGINT/SIGTERM; a second one exits the process at once (130).
-    static func waitForSignal() async {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let queue = DispatchQueue(label: "tapedeck.signals")
-        let state = SignalState()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
-            state.keep(sources)
-            for source in sources {
-                source.setEventHandler {
-                    if state.first() {
-                        FileHandle.standardError.write(Data("stopping (press Ctrl-C again to quit at once)\n".utf8))
-                        continuation.resume()
-                    } else {
-                        _exit(130)
-                    }
-                }
-                source.resume()
+    /// Catches SIGINT and SIGTERM from now on; ``StopSignal/wait()`` returns on the first, and a
+    /// second exits the process at once (130). Install it before printing the address a caller
+    /// waits for, so a signal sent as soon as the banner appears is never lost.
+    static func catchStopSignals() -> StopSignal { StopSignal() }
+}
+
+/// The write end of ``StopSignal``'s pipe, for the signal handler (which can capture nothing).
+private nonisolated(unsafe) var stopSignalPipe: Int32 = -1
+
+/// SIGINT and SIGTERM, caught from the moment it is made: the handler is installed with
+/// `sigaction` before `init` returns and only writes a byte to a pipe (async-signal-safe), so a
+/// signal sent as soon as the banner appears is never lost. A reader thread turns the first byte
+/// into the end of ``wait()``, and the second into an exit at once (130).
+final class StopSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var arrived = false
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    fileprivate init() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        stopSignalPipe = ends[1]
+        for number in [SIGINT, SIGTERM] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { _ in
+                var byte: UInt8 = 1
+                _ = write(stopSignalPipe, &byte, 1)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
+        }
+        let reader = ends[0]
+        Thread.detachNewThread { [self] in
+            var byte: UInt8 = 0
+            var seen = 0
+            while true {
+                let count = read(reader, &byte, 1)
+                if count < 0, errno == EINTR { continue }
+                guard count == 1 else { return }
+                seen += 1
+                if seen > 1 { _exit(130) }
+                received()
             }
         }
     }
-}
 
-/// Whether a signal already arrived; holds the dispatch sources alive.
-private final class SignalState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seen = false
-    private var sources: [any DispatchSourceSignal] = []
+    private func received() {
+        let resume: CheckedContinuation<Void, Never>? = lock.withLock {
+            arrived = true
+            defer { waiter = nil }
+            return waiter
+        }
+        FileHandle.standardError.write(Data("stopping (press Ctrl-C again to quit at once)\n".utf8))
+        resume?.resume()
+    }
 
-    func keep(_ sources: [any DispatchSourceSignal]) { lock.withLock { self.sources = sources } }
-
-    /// True the first time only.
-    func first() -> Bool {
-        lock.withLock {
-            defer { seen = true }
-            return !seen
+    /// Returns once the first signal has arrived (at once when it already has).
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now: Bool = lock.withLock {
+                if arrived { return true }
+                waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
         }
     }
 }

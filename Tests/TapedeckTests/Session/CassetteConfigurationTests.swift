@@ -40,6 +40,23 @@ struct CassetteConfigurationTests {
         }
     }
 
+    @Test("a cassette missing because CI made replay-only the default says so and how to record anyway; an explicit none does not")
+    func missingUnderCI() throws {
+        let url = URL(fileURLWithPath: "/nowhere/api.cassette.json")
+        do {
+            _ = try CassetteConfiguration(url, environment: ["CI": "true"]).open()
+            Issue.record("a missing cassette in mode none opened")
+        } catch {
+            #expect(error.localizedDescription.contains("CI is set") && error.localizedDescription.contains("TAPEDECK_RECORD_MODE=once"))
+        }
+        do {
+            _ = try CassetteConfiguration(url, mode: .replayOnly, environment: ["CI": "true"]).open()
+            Issue.record("a missing cassette in mode none opened")
+        } catch {
+            #expect(!error.localizedDescription.contains("CI is set"))
+        }
+    }
+
     @Test("the environment is applied in one place: mode override, CI, redaction, lint, and only once")
     func environment() throws {
         let url = URL(fileURLWithPath: "/nowhere/api.cassette.json")
