@@ -9,6 +9,8 @@ final class CurlTransfer: Sendable {
     let request: HTTPRequest
     let options: CurlTransport.Options
     let sink: CurlBodySink?
+    /// Told about a streamed response as it arrives (``ResponseObserver``), when one watches.
+    let observer: ResponseObserver?
     private let cancelled = Atomic<Bool>(false)
     /// The easy handle during `perform`, as an address, so callbacks can ask libcurl for counters.
     private let easyAddress = Atomic<Int>(0)
@@ -26,17 +28,35 @@ final class CurlTransfer: Sendable {
         var bodyBytes = 0
         /// Why the transfer was stopped from a callback, if it was.
         var stop: HTTPError?
+        /// When the final head arrived, for a body kept as ``BodyChunk``s (a stream); nil otherwise.
+        var headAt: ContinuousClock.Instant?
+        /// The chunks of a streamed body, as they arrived.
+        var chunks: [BodyChunk] = []
+        /// Whether the observer is told about each chunk.
+        var observed = false
+        /// Whether the observer stopped the transfer (its reader left): what arrived is the response.
+        var endedByReader = false
     }
 
-    init(request: HTTPRequest, options: CurlTransport.Options, sink: CurlBodySink? = nil) {
+    init(request: HTTPRequest, options: CurlTransport.Options, sink: CurlBodySink? = nil, observer: ResponseObserver? = nil) {
         self.request = request
         self.options = options
         self.sink = sink
+        self.observer = observer
     }
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Whether the transfer should end now: cancelled, or an observed stream its observer stops
+    /// (what arrived is then the response).
+    var shouldAbort: Bool {
+        if isCancelled { return true }
+        guard let observer, received.withLock({ $0.observed }), observer.stop() else { return false }
+        received.withLock { $0.endedByReader = true }
+        return true
+    }
 
     /// Body bytes received so far before content decoding (libcurl counts them before it
     /// decodes and hands over a chunk).
@@ -62,14 +82,25 @@ final class CurlTransfer: Sendable {
                 return (state.streaming, state.stop)
             }
             guard !state.streaming else { return (true, nil) }
-            guard state.body.count + bytes.count <= limits.maximumBodySize else {
+            guard state.bodyBytes <= limits.maximumBodySize else {
                 state.stop = .bodyTooLarge(url: url, limit: limits.maximumBodySize)
                 return (false, state.stop)
             }
-            state.body.append(contentsOf: bytes)
+            if let headAt = state.headAt {
+                // A stream's body is its chunks joined, at the end (one copy while it flows).
+                let offset = ContinuousClock.now - headAt
+                state.chunks.append(BodyChunk(offset: Double(offset.components.seconds) + Double(offset.components.attoseconds) / 1e18,
+                                              data: Data(bytes)))
+            } else {
+                state.body.append(contentsOf: bytes)
+            }
             return (false, nil)
         }
         if failure != nil { return false }
+        if let observer, let chunk = received.withLock({ $0.observed ? $0.chunks.last : nil }), !observer.chunk(chunk) {
+            received.withLock { $0.endedByReader = true }
+            return false
+        }
         guard streaming, let sink else { return true }
         do {
             try sink.write(Data(bytes))
@@ -104,6 +135,13 @@ final class CurlTransfer: Sendable {
         }
         if let head, let sink, sink.accept(head) {
             received.withLock { $0.streaming = true }
+        } else if let head, head.isStream, request.method != .head {
+            // A stream keeps its chunks and their times; an observer sees each as it comes.
+            let observed = observer?.head(head) ?? false
+            received.withLock {
+                $0.headAt = .now
+                $0.observed = observed
+            }
         }
     }
 
@@ -143,6 +181,7 @@ final class CurlTransfer: Sendable {
         let elapsed = clock.now - start
         let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if let stop = received.withLock({ $0.stop }) { return .failure(stop) }
+        if received.withLock({ $0.endedByReader }) { return .success(response(easy, duration: elapsed)) }
         guard code == CURLE_OK else { return .failure(error(for: code, detail: detail)) }
         return .success(response(easy, duration: elapsed))
     }
@@ -158,7 +197,18 @@ final class CurlTransfer: Sendable {
 
     private func configure(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = tapedeck_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, CurlTransfer.timeoutMilliseconds(options.timeout))
+        if observer == nil {
+            _ = tapedeck_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, CurlTransfer.timeoutMilliseconds(options.timeout))
+        } else {
+            // A relayed stream may flow for as long as both ends keep it open: the timeout bounds
+            // connecting and any silence (no byte for that long), not the whole transfer.
+            let milliseconds = CurlTransfer.timeoutMilliseconds(options.timeout)
+            _ = tapedeck_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+            if milliseconds > 0 {
+                _ = tapedeck_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+                _ = tapedeck_curl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, (milliseconds + 999) / 1000))
+            }
+        }
         // Redirects are followed by the core's one rule (RedirectFollower), never by libcurl,
         // and libcurl speaks nothing but HTTP even if asked.
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
@@ -214,8 +264,13 @@ final class CurlTransfer: Sendable {
         let finalURL = effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
         let state = received.withLock { $0 }
         let reason = CurlTransfer.reason(in: state.statusLine)
-        return HTTPResponse(status: status, reason: reason, headers: HTTPHeaders(state.headers), body: state.body,
-                            url: finalURL, duration: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        var response = HTTPResponse(status: status, reason: reason, headers: HTTPHeaders(state.headers), body: state.body,
+                                    url: finalURL, duration: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        if state.headAt != nil {
+            response.body = BodyChunk.joined(state.chunks)
+            response.chunks = StreamMedia.keepsChunks(state.chunks, headers: response.headers) ? state.chunks : nil
+        }
+        return response
     }
 
     private func error(for code: CURLcode, detail: String) -> HTTPError {
@@ -261,5 +316,5 @@ private let curlWriteHeader: curl_write_callback = { data, size, count, context 
 }
 
 private let curlProgress: curl_xferinfo_callback = { context, _, _, _, _ in
-    (transfer(context)?.isCancelled ?? false) ? 1 : 0
+    (transfer(context)?.shouldAbort ?? false) ? 1 : 0
 }

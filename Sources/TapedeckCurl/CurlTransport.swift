@@ -95,7 +95,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         guard let handle else {
             throw HTTPError.transport(url: request.url.absoluteString, detail: "libcurl could not create a handle")
         }
-        let transfer = CurlTransfer(request: request, options: options, sink: sink)
+        let transfer = CurlTransfer(request: request, options: options, sink: sink, observer: ResponseObserver.current)
         let outcome: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             // A blocking transfer gets a thread of its own (``TransferThreads``), never one of
             // the few cooperative workers. Not a dispatch queue: on Linux even a private

@@ -43,6 +43,25 @@ package final class StreamBody: Sendable, Hashable {
         self.chunks = chunks
     }
 
+    /// Recorded chunks given back in order, each at the time `latency` gives it after the head
+    /// (``Latency/chunkOffset(_:)``: at once unless the latency is `recorded` or `xFACTOR`).
+    package static func replaying(_ chunks: [BodyChunk], latency: Latency) -> StreamBody {
+        let (stream, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .unbounded)
+        let task = Task {
+            let start = ContinuousClock.now
+            for chunk in chunks {
+                let due = start + .nanoseconds(Int64(min(latency.chunkOffset(chunk.offset), 86_400) * 1_000_000_000))
+                if due > .now {
+                    do { try await Task.sleep(until: due, clock: .continuous) } catch { break }
+                }
+                continuation.yield(chunk.data)
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return StreamBody(stream)
+    }
+
     package static func == (lhs: StreamBody, rhs: StreamBody) -> Bool { lhs === rhs }
     package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

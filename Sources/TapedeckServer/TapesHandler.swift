@@ -41,9 +41,35 @@ package struct TapesHandler: ServerHandler {
         var reports: [String] = []
         for tape in chosen {
             do {
-                let response = try await plan.send(request, applying: TapesHandler.inProcessPart(of: fault), through: tape.session.transport)
+                let response: HTTPResponse
+                if tape.isRecording, fault == nil {
+                    // A streamed answer is relayed chunk by chunk as it arrives, and recorded when it ends.
+                    let relay = StreamRelay()
+                    let sending = Task {
+                        defer { relay.finish() }
+                        return try await ResponseObserver.$current.withValue(relay.observer) {
+                            try await plan.send(request, applying: nil, through: tape.session.transport)
+                        }
+                    }
+                    if let head = await relay.head() {
+                        HandlerNotes.current?.outcome = "recorded"
+                        let summary = Deck.redactedSummary(incoming)
+                        Task {
+                            if case .failure(let error) = await sending.result {
+                                log("the stream from \(summary) ended early: \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
+                            }
+                        }
+                        return ServerReply(response: ProxyHeaders.forClient(head, for: request), stream: StreamBody(relay.chunks))
+                    }
+                    response = try await sending.value
+                } else {
+                    response = try await plan.send(request, applying: TapesHandler.inProcessPart(of: fault), through: tape.session.transport)
+                }
                 let shown = tape.isRecording ? ProxyHeaders.forClient(response, for: request) : response
                 HandlerNotes.current?.outcome = tape.isRecording ? "recorded" : "played"
+                if let chunks = shown.chunks, fault == nil, request.method != .head {
+                    return ServerReply(response: shown, stream: .replaying(chunks, latency: plan.conditions.latency))
+                }
                 return ServerReply(response: shown, fault: TapesHandler.socketPart(of: fault))
             } catch let error as CassetteError {
                 guard case .noMatch(let report) = error else { return ServerReply.failure(error, request: request, log: log) }

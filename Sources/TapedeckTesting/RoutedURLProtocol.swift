@@ -93,23 +93,45 @@ final class RoutedURLProtocol<S: RouteSlot>: URLProtocol, RoutedProtocol {
             }
             try await gate.pass()
             try Task.checkCancellation()
-            deliver(response)
+            // A streamed body is paced as the session's latency says (instant unless recorded or xFACTOR).
+            let latency = ((handler.transport as? ConditionedTransport)?.plan.conditions.latency) ?? .none
+            guard let chunks = response.chunks, latency.chunkOffset(chunks.last?.offset ?? 0) > 0, deliverHead(response) else {
+                deliver(response)
+                return
+            }
+            let start = ContinuousClock.now
+            for chunk in chunks {
+                try await Task.sleep(until: start + .nanoseconds(Int64(min(latency.chunkOffset(chunk.offset), 86_400) * 1_000_000_000)),
+                                     clock: .continuous)
+                if !chunk.data.isEmpty { client?.urlProtocol(self, didLoad: chunk.data) }
+            }
+            client?.urlProtocolDidFinishLoading(self)
         } catch {
             guard !Task.isCancelled else { return }
             client?.urlProtocol(self, didFailWithError: URLErrorMapping.mapped(error, url: request.url))
         }
     }
 
+    /// Reports the whole response: the head, the body (one `didLoad` per recorded chunk of a
+    /// streamed body, so delegate code sees each as it would live), the end.
     private func deliver(_ response: HTTPResponse) {
+        guard deliverHead(response) else { return }
+        for piece in response.chunks?.map(\.data) ?? [response.body] where !piece.isEmpty {
+            client?.urlProtocol(self, didLoad: piece)
+        }
+        client?.urlProtocolDidFinishLoading(self)
+    }
+
+    /// Reports the status and headers; false (with the failure reported) when they cannot be.
+    private func deliverHead(_ response: HTTPResponse) -> Bool {
         let url = response.url ?? request.url ?? URL(fileURLWithPath: "/")
         guard let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1",
                                          headerFields: URLRequestConversion.headerFields(response.headers)) else {
             client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
-            return
+            return false
         }
         client?.urlProtocol(self, didReceive: http, cacheStoragePolicy: .notAllowed)
-        if !response.body.isEmpty { client?.urlProtocol(self, didLoad: response.body) }
-        client?.urlProtocolDidFinishLoading(self)
+        return true
     }
 }
 

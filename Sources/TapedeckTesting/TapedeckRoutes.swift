@@ -28,6 +28,12 @@ enum TapedeckRoutes {
         case replay(ReplayTransport)
         /// Sent through any transport from a background queue.
         case transport(any HTTPTransport)
+
+        /// The transport, when this handler sends through one.
+        var transport: (any HTTPTransport)? {
+            if case .transport(let transport) = self { return transport }
+            return nil
+        }
     }
 
     /// One session's entry: its transport (nil once removed), what it was sent, and its response gate.

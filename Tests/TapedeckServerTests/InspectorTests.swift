@@ -29,7 +29,7 @@ struct InspectorTests {
         _ = try await Proc.run(Proc.curl, ["-s", base + "/missing?api_key=sk_live_SECRET99"])
         let events = try await Proc.run(Proc.curl, ["-s", "-N", "--max-time", "1", base + "/__tapedeck/ui/\(token)/events"])
         let lines = events.text.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
-        #expect(lines.count == 2, "\(events.text)")
+        try #require(lines.count == 2, "\(events.text)")
         let first = try JSONParser.parse(Data(lines[0].utf8)), second = try JSONParser.parse(Data(lines[1].utf8))
         #expect(first.value(at: "/outcome")?.stringValue == "played" && first.value(at: "/status")?.doubleValue == 200)
         #expect(second.value(at: "/outcome")?.stringValue == "unmatched" && second.value(at: "/status")?.doubleValue == 404)

@@ -63,9 +63,7 @@ extension Interaction {
         copy.request.body = request.body.map(body)
         copy.response.url = response.url.map(url)
         copy.response.headers = headers(response.headers)
-        copy.response.body = body(response.body)
-        CassetteCodec.fixContentLength(&copy.response.headers, count: copy.response.body.count,
-                                       describesAnotherBody: request.method == .head || response.status == 304)
+        copy.response.mapBody(describesAnotherBody: request.method == .head || response.status == 304) { data, _ in body(data) }
         if let body = copy.request.body { CassetteCodec.fixContentLength(&copy.request.headers, count: body.count) }
         return copy
     }

@@ -87,7 +87,9 @@ enum CassetteCodec {
             ("url", .string(request.url.absoluteString)),
         ]
         var responseMembers: [(key: String, value: JSONValue)] = []
-        if !response.body.isEmpty {
+        if let chunks = response.chunks {
+            responseMembers.append(("chunks", CassetteChunks.encode(chunks, headers: response.headers)))
+        } else if !response.body.isEmpty {
             responseMembers.append(("body", CassetteBody.encode(response.body, contentType: response.headers["Content-Type"])))
         }
         responseMembers += [
@@ -154,8 +156,17 @@ enum CassetteCodec {
             url: try responseReader.optionalField("url") == nil ? url : try responseReader.url("url"),
             duration: try reader.optionalDouble("duration") ?? 0
         )
-        if let body = try responseReader.optionalField("body") {
+        let body = try responseReader.optionalField("body")
+        if let body {
             response.body = try CassetteBody.decode(body.value, at: body.pointer, in: reader.source)
+        }
+        if let chunks = try responseReader.optionalField("chunks") {
+            guard body == nil else {
+                throw .invalidField(path: reader.source, pointer: chunks.pointer,
+                                    problem: "a response has a body or chunks, not both; the body of a streamed response is its chunks joined, so remove \"body\"")
+            }
+            response.chunks = try CassetteChunks.decode(chunks)
+            response.body = BodyChunk.joined(response.chunks ?? [])
         }
         fixContentLength(&response.headers, count: response.body.count, describesAnotherBody: method == .head || status == 304)
         let recordedAt = try reader.string("recordedAt")

@@ -232,11 +232,7 @@ public struct Redactor: Sendable, Hashable {
         var response = interaction.response
         response.headers = redact(response.headers, collecting: &secrets)
         response.url = response.url.map { redact($0, collecting: &secrets) }
-        let body = redactBody(response.body, contentType: response.headers["Content-Type"], collecting: &secrets)
-        if body != response.body {
-            response.body = body
-            CassetteCodec.fixContentLength(&response.headers, count: body.count)
-        }
+        response.mapBody { body, contentType in redactBody(body, contentType: contentType, collecting: &secrets) }
         result.response = response
         return result
     }

@@ -34,11 +34,7 @@ struct SecretScrubber {
         var response = interaction.response
         response.url = response.url.map(scrub(url:))
         response.headers = scrub(response.headers)
-        let body = scrub(body: response.body, contentType: response.headers["Content-Type"])
-        if body != response.body {
-            response.body = body
-            CassetteCodec.fixContentLength(&response.headers, count: body.count)
-        }
+        response.mapBody { body, contentType in scrub(body: body, contentType: contentType) }
         result.response = response
         return result
     }

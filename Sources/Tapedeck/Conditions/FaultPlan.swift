@@ -54,11 +54,11 @@ package final class FaultPlan: Sendable {
             throw HTTPError.noResponse(url: url, detail: "connection closed mid-body (fault rule truncate)")
         case .slow(let rate)?:
             let response = try await inner.send(request)
-            try await pause(conditions.latency.delay(recordedDuration: response.duration) + Double(response.body.count) / Double(rate))
+            try await pause(conditions.latency.delay(recordedDuration: response.timeToHead) + Double(response.body.count) / Double(rate))
             return response
         case nil:
             let response = try await inner.send(request)
-            try await pause(conditions.latency.delay(recordedDuration: response.duration))
+            try await pause(conditions.latency.delay(recordedDuration: response.timeToHead))
             return response
         }
     }

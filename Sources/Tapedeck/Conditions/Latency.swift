@@ -32,6 +32,17 @@ public enum Latency: Sendable, Hashable {
         }
     }
 
+    /// When a recorded chunk (``BodyChunk``) that arrived `offset` seconds after its head is
+    /// delivered, counted from the head: at its recorded time (`recorded`), scaled (`xFACTOR`),
+    /// or at once (no latency, or a fixed delay, which applies to the head only).
+    public func chunkOffset(_ offset: TimeInterval) -> TimeInterval {
+        switch self {
+        case .none, .fixed: 0
+        case .recorded: max(0, offset)
+        case .scaled(let factor): max(0, offset) * factor
+        }
+    }
+
     /// The delay for a response whose recorded duration is `recordedDuration` seconds.
     public func delay(recordedDuration: TimeInterval) -> TimeInterval {
         switch self {

@@ -14,6 +14,9 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
     public var url: URL?
     /// Time from sending to the complete response, in seconds.
     public var duration: TimeInterval
+    /// The body as it arrived, piece by piece, when it was a stream (``isStream``) recorded or
+    /// relayed as one; nil for a body received whole. Their joined bytes are ``body``.
+    public var chunks: [BodyChunk]?
 
     /// Creates a response; everything but the status has a default.
     public init(

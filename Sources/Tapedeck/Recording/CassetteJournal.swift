@@ -23,7 +23,14 @@ enum CassetteJournal {
         case interaction(Interaction, metadata: [String: String])
         /// The writer replaces the cassette file that had this stamp when it opened it.
         case replaces(CassetteFileStamp)
+        /// One more chunk of the stream whose interaction record carries `stream` (``streamKey``).
+        case chunk(stream: String, BodyChunk)
     }
+
+    /// The metadata key that marks an interaction record as a stream's: the first such record is
+    /// the head (recorded as the stream began), chunk records add to it, and a later record with
+    /// the same key (the stream's end) replaces it and them. It never reaches the cassette's metadata.
+    static let streamKey = "tapedeck.stream"
 
     /// What ``read(_:path:)`` found.
     struct Contents: Sendable {
@@ -36,6 +43,8 @@ enum CassetteJournal {
     static let separator: UInt8 = 0x1E
     /// How a replace record starts (an interaction record is a pretty-printed cassette: `{` and a newline).
     private static let replacesPrefix = #"{"journal":"replaces""#
+    /// How a chunk record starts.
+    private static let chunkPrefix = #"{"journal":"chunk""#
     private static let newline = UInt8(ascii: "\n")
 
     /// `api.cassette.json.journal` beside `api.cassette.json`.
@@ -51,6 +60,16 @@ enum CassetteJournal {
     /// The record saying its writer replaces the file that had `stamp`.
     static func replacesRecord(_ stamp: CassetteFileStamp) -> Data {
         frame(Data((replacesPrefix + #","file":"# + "\"\(stamp.text)\"}\n").utf8))
+    }
+
+    /// The record adding `chunk` to the stream `stream`.
+    static func chunkRecord(_ chunk: BodyChunk, stream: String) -> Data {
+        let value: JSONValue = .object([("journal", "chunk"), ("stream", .string(stream)),
+                                        ("ms", .number(CassetteChunks.millisecondsLiteral(chunk.offset))),
+                                        ("base64", .string(chunk.data.base64EncodedString()))])
+        var payload: Data = JSONWriter.write(value, options: [])
+        payload.append(newline)
+        return frame(payload)
     }
 
     private static func frame(_ payload: Data) -> Data {
@@ -100,6 +119,13 @@ enum CassetteJournal {
             }
             return .replaces(stamp)
         }
+        if payload.starts(with: Array(chunkPrefix.utf8)) {
+            guard let value = try? JSONParser.parse(payload), let stream = value["stream"]?.stringValue,
+                  let milliseconds = value["ms"]?.doubleValue, let data = value["base64"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
+                throw unreadable("not a journal record")
+            }
+            return .chunk(stream: stream, BodyChunk(offset: milliseconds / 1000, data: data))
+        }
         let cassette: Cassette
         do {
             cassette = try CassetteCodec.decode(payload, source: place)
@@ -118,11 +144,29 @@ enum CassetteJournal {
     static func apply(_ records: [Record], to cassette: Cassette, stamp: CassetteFileStamp?) -> Cassette {
         var result = cassette
         var appended: [Interaction] = []
+        var streams: [String: Int] = [:]
         for record in records {
             switch record {
-            case .interaction(let interaction, let metadata):
-                appended.append(interaction)
+            case .interaction(let interaction, var metadata):
+                if let stream = metadata.removeValue(forKey: streamKey) {
+                    if let index = streams[stream] {
+                        appended[index] = interaction
+                    } else {
+                        streams[stream] = appended.count
+                        appended.append(interaction)
+                    }
+                } else {
+                    appended.append(interaction)
+                }
                 result.metadata.merge(metadata) { _, journal in journal }
+            case .chunk(let stream, let chunk):
+                guard let index = streams[stream] else { continue }
+                var response = appended[index].response
+                let head = response.timeToHead
+                response.chunks = (response.chunks ?? []) + [chunk]
+                response.body.append(chunk.data)
+                response.duration = head + chunk.offset
+                appended[index].response = response
             case .replaces(let replaced):
                 if replaced == stamp { result.interactions = [] }
             }

@@ -107,15 +107,34 @@ final class CassetteStore: Sendable {
     var count: Int { state.withLock { $0.cassette.interactions.count } }
 
     /// Appends `interaction` to the journal (one record, one `write`), creating the directory if needed.
-    func append(_ interaction: Interaction) throws(CassetteError) {
+    func append(_ interaction: Interaction, stream: String? = nil) throws(CassetteError) {
         try state.withLock { (state: inout State) throws(CassetteError) in
-            if options.journalEachInteraction {
+            if let stream {
+                // A stream's end replaces its head and chunks in the journal.
+                try journal(CassetteJournal.record(interaction, metadata: metadata.merging([CassetteJournal.streamKey: stream]) { $1 }), &state)
+            } else if options.journalEachInteraction {
                 try journal([interaction], &state)
             } else {
                 state.pending.append(interaction)
             }
             state.cassette.interactions.append(interaction)
             state.appended += 1
+        }
+    }
+
+    /// Journals the head of a stream that has begun (`interaction`, its body empty so far) under
+    /// `stream`, so that a process killed mid-stream leaves it, with the chunks journaled after it,
+    /// in the cassette; ``append(_:stream:)`` with the same name records its end.
+    func beginStream(_ interaction: Interaction, stream: String) throws(CassetteError) {
+        try state.withLock { (state: inout State) throws(CassetteError) in
+            try journal(CassetteJournal.record(interaction, metadata: metadata.merging([CassetteJournal.streamKey: stream]) { $1 }), &state)
+        }
+    }
+
+    /// Journals one more chunk of `stream` (``beginStream(_:stream:)``).
+    func appendChunk(_ chunk: BodyChunk, stream: String) throws(CassetteError) {
+        try state.withLock { (state: inout State) throws(CassetteError) in
+            try journal(CassetteJournal.chunkRecord(chunk, stream: stream), &state)
         }
     }
 
@@ -137,8 +156,16 @@ final class CassetteStore: Sendable {
     /// Writes records for `interactions` (after the replace record, the first time) under the lock.
     private func journal(_ interactions: [Interaction], _ state: inout State) throws(CassetteError) {
         var data = Data()
-        if let stamp = state.replaces { data.append(CassetteJournal.replacesRecord(stamp)) }
         for interaction in interactions { data.append(CassetteJournal.record(interaction, metadata: metadata)) }
+        try journal(data, &state)
+    }
+
+    /// Appends `records` (framed journal records) to the journal, after the replace record when
+    /// one is still due.
+    private func journal(_ records: Data, _ state: inout State) throws(CassetteError) {
+        var data = Data()
+        if let stamp = state.replaces { data.append(CassetteJournal.replacesRecord(stamp)) }
+        data.append(records)
         let lock: DirectoryLock
         if let existing = state.lock {
             lock = existing

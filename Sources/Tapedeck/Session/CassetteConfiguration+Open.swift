@@ -99,6 +99,6 @@ public struct CIDefaultWording: FixWording {
     public func lines(for fix: CassetteFix) -> [String] {
         guard case .recordMissing = fix else { return inner.lines(for: fix) }
         return ["CI is set, so the default record mode is 'none' and a missing cassette is an error; "
-                + "to record here anyway, set TAPEDECK_RECORD_MODE=once (or pass the mode explicitly, such as --mode once)"]
+                + "to record here anyway, set TAPEDECK_RECORD_MODE=once or ask for a record mode explicitly"]
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Wraps any transport and records what goes through it into a cassette file, replaying what
 /// is already recorded as the ``RecordMode`` says.
@@ -92,14 +93,56 @@ public final class RecordingTransport: HTTPTransport, Sendable {
             }
         }
         let response: HTTPResponse
+        // A stream relayed as it arrives (a front-end observes it) is journaled chunk by chunk.
+        let stream = ResponseObserver.current.map { StreamJournal(recorder: self, request: request, relay: $0) }
         do {
-            response = try await inner.send(request)
+            if let stream {
+                response = try await ResponseObserver.$current.withValue(stream.observer) { try await inner.send(request) }
+                try stream.check()
+            } else {
+                response = try await inner.send(request)
+            }
         } catch let error as HTTPError {
             try recordFailure(error, for: request)
             throw error
         }
-        try record(Interaction(request: request, response: RecordingTransport.normalized(response, for: request), recordedAt: Date()))
+        try record(Interaction(request: request, response: RecordingTransport.normalized(response, for: request), recordedAt: Date()),
+                   stream: stream?.began == true ? stream?.name : nil)
         return response
+    }
+
+    /// The interaction as it is stored: redacted (with every secret learned so far), rewritten to
+    /// the recorded origin, named, and passed through `beforeRecord`.
+    private func prepared(_ interaction: Interaction) -> Interaction {
+        var stored = secrets.redact(interaction, with: configuration.redactor)
+        if let origin = configuration.origin, let recordedOrigin {
+            stored = stored.rewriting(Cassette.originReplacements(from: origin, to: recordedOrigin))
+        }
+        if stored.recordedBy == nil { stored.recordedBy = CassetteScope.name }
+        if let beforeRecord = configuration.beforeRecord { stored = beforeRecord(stored) }
+        return stored
+    }
+
+    /// Journals the head of a stream that began (its body still empty) under `name`.
+    fileprivate func beginStream(_ interaction: Interaction, name: String) throws(CassetteError) {
+        let stored = prepared(interaction)
+        if let (pointer, problem) = stored.unsendableHeader(index: store.count) {
+            throw .invalidField(path: url.path, pointer: pointer, problem: "not recorded: " + problem)
+        }
+        if configuration.lint {
+            let findings = SecretLint.findings(in: stored, index: store.count)
+            if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings, context: configuration.wording) }
+        }
+        try store.beginStream(stored, stream: name)
+    }
+
+    /// Journals one chunk of the stream `name`, redacted as the whole body will be.
+    fileprivate func appendChunk(_ chunk: BodyChunk, of interaction: Interaction, name: String) throws(CassetteError) {
+        var single = interaction
+        single.response.chunks = [chunk]
+        single.response.body = chunk.data
+        let stored = prepared(single).response.chunks?.first ?? chunk
+        try store.appendChunk(stored, stream: name)
     }
 
     /// Stores `error` as the answer to `request` when ``CassetteConfiguration/recordFailures`` is on and it is a
@@ -114,12 +157,13 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 
     /// Redacts, lints and stores one interaction (journaled at once when `autosave` is on).
     public func record(_ interaction: Interaction) throws(CassetteError) {
-        var stored = secrets.redact(interaction, with: configuration.redactor)
-        if let origin = configuration.origin, let recordedOrigin {
-            stored = stored.rewriting(Cassette.originReplacements(from: origin, to: recordedOrigin))
-        }
-        if stored.recordedBy == nil { stored.recordedBy = CassetteScope.name }
-        if let beforeRecord = configuration.beforeRecord { stored = beforeRecord(stored) }
+        try record(interaction, stream: nil)
+    }
+
+    /// ``record(_:)``; a stream's end (`stream`, the name its head was journaled under) replaces
+    /// the head and chunks journaled while it flowed.
+    private func record(_ interaction: Interaction, stream: String?) throws(CassetteError) {
+        let stored = prepared(interaction)
         if let (pointer, problem) = stored.unsendableHeader(index: store.count) {
             throw .invalidField(path: url.path, pointer: pointer, problem: "not recorded: " + problem)
         }
@@ -127,7 +171,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
             let findings = SecretLint.findings(in: stored, index: store.count)
             if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings, context: configuration.wording) }
         }
-        try store.append(stored)
+        try store.append(stored, stream: stream)
     }
 
     /// Merges what this session recorded into the cassette file (atomically), keeping what
@@ -167,5 +211,57 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         result.headers.remove(name: "Transfer-Encoding")
         CassetteCodec.fixContentLength(&result.headers, count: result.body.count, describesAnotherBody: describesAnotherBody)
         return result
+    }
+}
+
+/// The observer a recording session puts between a live transport and a front-end that relays
+/// a stream (``ResponseObserver``): it journals the head when the stream begins and each chunk
+/// before the front-end passes it on, so `kill -9` mid-stream keeps what a client already saw.
+/// A journal that cannot be written stops the transfer; ``check()`` then throws why.
+private final class StreamJournal: Sendable {
+    let name = UUID().uuidString
+    private let recorder: RecordingTransport
+    private let request: HTTPRequest
+    private let relay: ResponseObserver
+    private let state = Mutex<(head: Interaction?, failure: CassetteError?)>((nil, nil))
+
+    init(recorder: RecordingTransport, request: HTTPRequest, relay: ResponseObserver) {
+        self.recorder = recorder
+        self.request = request
+        self.relay = relay
+    }
+
+    /// Whether the stream's head was journaled.
+    var began: Bool { state.withLock { $0.head != nil } }
+
+    /// Throws the journal's failure, if writing it failed.
+    func check() throws(CassetteError) {
+        if let failure = state.withLock({ $0.failure }) { throw failure }
+    }
+
+    var observer: ResponseObserver {
+        ResponseObserver(head: { [self] head in
+            let interaction = Interaction(request: request, response: RecordingTransport.normalized(head, for: request), recordedAt: Date())
+            do throws(CassetteError) {
+                try recorder.beginStream(interaction, name: name)
+                state.withLock { $0.head = interaction }
+            } catch {
+                // Observed all the same, so the first chunk stops the transfer (an endless stream would never end).
+                state.withLock { $0.failure = error }
+                return true
+            }
+            return relay.head(head)
+        }, chunk: { [self] chunk in
+            let (head, failed) = state.withLock { ($0.head, $0.failure != nil) }
+            guard !failed else { return false }
+            guard let head else { return relay.chunk(chunk) }
+            do throws(CassetteError) {
+                try recorder.appendChunk(chunk, of: head, name: name)
+            } catch {
+                state.withLock { $0.failure = error }
+                return false
+            }
+            return relay.chunk(chunk)
+        })
     }
 }

@@ -17,9 +17,39 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
     case url
     /// The first capture group (or the whole match) of a regular expression on the body.
     case regex(Word)
+    /// The server-sent events of the body, an array of `{"event", "data", "id"}` objects.
+    case events
+    /// One field of the server-sent event at an index (negative counts from the end).
+    case event(Word, EventField)
+    /// The chunks a streamed body arrived in, an array of their texts.
+    case chunks
+
+    /// What `event N` looks at.
+    public enum EventField: Hashable, Sendable, CustomStringConvertible {
+        /// The event's type (`message` when none was sent).
+        case event
+        /// Its data lines, joined with line feeds.
+        case data
+        /// Its `id` (the last one sent at or before it).
+        case id
+        /// A JSONPath into its data, read as JSON.
+        case json(Word)
+
+        /// Field keywords, for errors.
+        public static let keywords = ["event", "data", "id", "json"]
+
+        public var description: String {
+            switch self {
+            case .event: "event"
+            case .data: "data"
+            case .id: "id"
+            case .json(let path): "json \(path.text)"
+            }
+        }
+    }
 
     /// Query keywords, for errors and completion.
-    public static let keywords = ["status", "header", "json", "body", "duration", "url", "regex"]
+    public static let keywords = ["status", "header", "json", "body", "duration", "url", "regex", "events", "event", "chunks"]
 
     public var description: String {
         switch self {
@@ -30,6 +60,9 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
         case .duration: "duration"
         case .url: "url"
         case .regex(let pattern): "regex \"\(pattern.text)\""
+        case .events: "events"
+        case .event(let index, let field): "event \(index.text) \(field)"
+        case .chunks: "chunks"
         }
     }
 
@@ -38,7 +71,8 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
     var yieldsText: Bool {
         switch self {
         case .header, .body, .regex, .url: true
-        case .status, .json, .duration: false
+        case .event(_, let field): if case .json = field { false } else { true }
+        case .status, .json, .duration, .events, .chunks: false
         }
     }
 
@@ -53,21 +87,8 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
             if values.isEmpty { return (nil, "the response has no '\(argument ?? "")' header") }
             return (values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string)), nil)
         case .json(let word):
-            let path: JSONPath
-            do {
-                path = try JSONPath(argument ?? "")
-            } catch {
-                throw .parse(ParseError(.invalidJSONPath(error.path, reason: "column \(error.column): \(error.reason)"), at: word.location))
-            }
-            let document: JSONValue
-            do {
-                document = try JSONParser.parse(response.body)
-            } catch {
-                let type = response.headers["Content-Type"] ?? "no Content-Type"
-                return (nil, "the body is not JSON (\(type)): \(error.localizedDescription)")
-            }
-            let value = path.evaluate(on: document)
-            return (value, value == nil ? path.missingReason(in: document) : nil)
+            let type = response.headers["Content-Type"] ?? "no Content-Type"
+            return try Self.json(at: argument ?? "", word: word, in: response.body, what: "the body", type: type)
         case .body:
             guard let text = response.text else { return (nil, "the body is not UTF-8 text (\(response.body.count) bytes)") }
             return (.string(text), nil)
@@ -85,7 +106,56 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
             let group = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
             guard let found = Range(group, in: text) else { return (nil, "the capture group did not participate") }
             return (.string(String(text[found])), nil)
+        case .events:
+            return (.array(ServerSentEvents.parse(response.body).map(Self.value(of:))), nil)
+        case .event(let word, let field):
+            let events = ServerSentEvents.parse(response.body)
+            guard let index = Int(argument ?? "") else {
+                throw .parse(ParseError(.missingArgument(command: "expect", expected: "an event index such as 0 or -1 (the last), not '\(argument ?? "")'"),
+                                        at: word.location))
+            }
+            let position = index < 0 ? events.count + index : index
+            guard events.indices.contains(position) else {
+                let type = response.headers["Content-Type"] ?? "no Content-Type"
+                return (nil, "the body holds \(events.count) server-sent event\(events.count == 1 ? "" : "s") (\(type)); there is no event \(index)")
+            }
+            let event = events[position]
+            switch field {
+            case .event: return (.string(event.event), nil)
+            case .data: return (.string(event.data), nil)
+            case .id: return (event.id.map(JSONValue.string), event.id == nil ? "event \(index) has no id" : nil)
+            case .json(let path):
+                return try Self.json(at: path.text, word: path, in: Data(event.data.utf8), what: "event \(index)'s data", type: "text/event-stream")
+            }
+        case .chunks:
+            let chunks = response.chunks ?? (response.body.isEmpty ? [] : [BodyChunk(offset: 0, data: response.body)])
+            return (.array(chunks.map { .string(String(decoding: $0.data, as: UTF8.self)) }), nil)
         }
+    }
+
+    /// The value at JSONPath `text` in `data`, or nil with why.
+    private static func json(at text: String, word: Word, in data: Data, what: String, type: String) throws(ShellError) -> (value: JSONValue?, note: String?) {
+        let path: JSONPath
+        do {
+            path = try JSONPath(text)
+        } catch {
+            throw .parse(ParseError(.invalidJSONPath(error.path, reason: "column \(error.column): \(error.reason)"), at: word.location))
+        }
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(data)
+        } catch {
+            return (nil, "\(what) is not JSON (\(type)): \(error.localizedDescription)")
+        }
+        let value = path.evaluate(on: document)
+        return (value, value == nil ? path.missingReason(in: document) : nil)
+    }
+
+    /// An event as `{"event", "data", "id"}` (no `id` when none was sent).
+    private static func value(of event: ServerSentEvents.Event) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("event", .string(event.event)), ("data", .string(event.data))]
+        if let id = event.id { members.append(("id", .string(id))) }
+        return .object(members)
     }
 }
 

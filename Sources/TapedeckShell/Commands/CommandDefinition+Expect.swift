@@ -6,6 +6,8 @@ extension CommandDefinition {
         summary: """
             assert on the last response (a script stops at the first failure)
             queries:    status · header NAME · json $.path · body · duration (ms) · url · regex "RE"
+            streams:    events (server-sent events) · event N event|data|id · event N json $.path
+                        (N from 0, -1 the last) · chunks (the pieces a stream arrived in)
             predicates: == != < <= > >= VALUE · contains · startsWith · endsWith · matches /re/
                         exists · isString isNumber isBool isArray isObject isNull · count OP N
             values are typed: 36 and true are JSON, "36" is a string; 'expect 200' means status == 200

@@ -12,8 +12,11 @@ import Tapedeck
 public enum Exchange {
     /// Sends `request`; fails with ``HTTPError/timedOut(url:seconds:)`` when no final response
     /// arrives within `timeout` seconds (zero or less: no limit).
+    /// `streaming` says whether a streamed response's head has arrived: from then on the
+    /// deadline no longer applies, and the stream flows until it ends.
     public static func perform(_ request: HTTPRequest, through transport: any HTTPTransport,
-                               timeout: TimeInterval, followRedirects: Bool) async throws -> HTTPResponse {
+                               timeout: TimeInterval, followRedirects: Bool,
+                               streaming: @escaping @Sendable () -> Bool = { false }) async throws -> HTTPResponse {
         guard timeout > 0, timeout.isFinite else {
             return try await send(request, through: transport, followRedirects: followRedirects)
         }
@@ -21,6 +24,8 @@ public enum Exchange {
             group.addTask { try await send(request, through: transport, followRedirects: followRedirects) }
             group.addTask {
                 try await Task.sleep(for: .milliseconds(Int64((timeout * 1000).rounded(.up))))
+                // A stream that began runs on; the send ending cancels this sleep.
+                while streaming() { try await Task.sleep(for: .seconds(3600)) }
                 throw HTTPError.timedOut(url: request.url.absoluteString, seconds: timeout)
             }
             defer { group.cancelAll() }

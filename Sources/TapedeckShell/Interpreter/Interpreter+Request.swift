@@ -14,8 +14,15 @@ extension Interpreter {
         state.paths.insert(request.url.path)
         for field in request.headers { state.headerNames.insert(field.name) }
         let response: HTTPResponse
+        // At the prompt a stream is shown as it arrives (a script waits for the whole response).
+        let live = options.echoResponses && command.print == nil ? LiveStream(output: output, colors: options.colors) : nil
+        defer { live?.finish() }
         do {
-            response = try await Exchange.perform(request, through: transport, timeout: timeout, followRedirects: follow)
+            // A stream flows until it ends or Ctrl-C: the timeout bounds the wait for its head, not its length.
+            response = try await ResponseObserver.$current.withValue(live?.observer) {
+                try await Exchange.perform(request, through: transport, timeout: timeout, followRedirects: follow,
+                                           streaming: { live?.began ?? false })
+            }
         } catch let error as HTTPError {
             // One line: the request's own error already showed the whole report.
             let headline = error.failure.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? error.failure
@@ -42,6 +49,10 @@ extension Interpreter {
         }
         guard options.echoResponses else { return warnAgainstOpenAPI(request, response) }
         defer { warnAgainstOpenAPI(request, response) }
+        if let live, live.began {
+            output.line(live.summary(of: response))
+            return
+        }
         if let parts = command.print {
             let renderer = ResponseRenderer(options: RenderOptions(colors: options.colors, parts: parts))
             let requestText = renderer.render(request)

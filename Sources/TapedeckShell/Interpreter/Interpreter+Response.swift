@@ -61,8 +61,8 @@ extension Interpreter {
     /// The query's argument with templates expanded.
     private func queryArgument(_ query: ResponseQuery) throws(ShellError) -> String? {
         switch query {
-        case .header(let word), .json(let word), .regex(let word): try expand(word)
-        case .status, .body, .duration, .url: nil
+        case .header(let word), .json(let word), .regex(let word), .event(let word, _): try expand(word)
+        case .status, .body, .duration, .url, .events, .chunks: nil
         }
     }
 

@@ -55,6 +55,40 @@ enum AssertionParser {
             let regex = stripSlashes(pattern)
             try checkRegex(regex)
             return .regex(regex)
+        case "events": return .events
+        case "chunks": return .chunks
+        case "event":
+            guard let index = try scanner.word() else {
+                throw ParseError(.missingArgument(command: command, expected: "an event index after 'event' (e.g. event 0 data, event -1 json $.done)"),
+                                 at: scanner.location)
+            }
+            if !index.text.contains("{{"), Int(index.text) == nil {
+                throw ParseError(.missingArgument(command: command, expected: "an event index such as 0 or -1 (the last), not '\(index.text)'"),
+                                 at: index.location)
+            }
+            guard let field = try scanner.word() else {
+                throw ParseError(.missingArgument(command: command, expected: "what to look at in the event: \(ResponseQuery.EventField.keywords.joined(separator: ", "))"),
+                                 at: scanner.location)
+            }
+            switch field.text.lowercased() {
+            case "event": return .event(index, .event)
+            case "data": return .event(index, .data)
+            case "id": return .event(index, .id)
+            case "json":
+                guard let path = try scanner.jsonPath() else {
+                    throw ParseError(.missingArgument(command: command, expected: "a JSONPath after 'json' (e.g. $.choices[0].delta)"), at: scanner.location)
+                }
+                if !path.text.contains("{{") {
+                    do {
+                        _ = try JSONPath(path.text)
+                    } catch {
+                        throw ParseError(.invalidJSONPath(path.text, reason: error.reason), at: path.location.advanced(by: error.column - 1))
+                    }
+                }
+                return .event(index, .json(path))
+            default:
+                throw ParseError.unknown(field.text, kind: "event field", valid: ResponseQuery.EventField.keywords, at: field.location)
+            }
         default:
             throw ParseError.unknown(word.text, kind: "query", valid: ResponseQuery.keywords, at: word.location)
         }

@@ -108,7 +108,8 @@ public final class ReplSession {
         }
         let watcher = Task { @MainActor in
             while !Task.isCancelled {
-                if InterruptSignal.consume() {
+                // While a stream is shown, Ctrl-C ends the stream (LiveStream), not the command.
+                if !LiveStream.active.load(ordering: .relaxed), InterruptSignal.consume() {
                     work.cancel()
                     return
                 }

@@ -1,0 +1,129 @@
+import Foundation
+
+/// Server-sent events (`text/event-stream`, WHATWG HTML §9.2): parsing a body into events for
+/// assertions, and the exact field lists a cassette writes a chunk as, so a diff shows which
+/// event changed.
+///
+/// ```swift
+/// let events = ServerSentEvents.parse(Data("event: tick\nid: 1\ndata: {\"i\":0}\n\n".utf8))
+/// events[0].event   // "tick"
+/// events[0].data    // "{\"i\":0}"
+/// ```
+public enum ServerSentEvents {
+    /// One dispatched event.
+    public struct Event: Hashable, Sendable {
+        /// The `event` field; "message" when none was sent.
+        public var event: String
+        /// The `data` lines joined with line feeds.
+        public var data: String
+        /// The last `id` field seen, at or before this event; nil when none was.
+        public var id: String?
+        /// The `retry` field of this event, in milliseconds.
+        public var retry: Int?
+
+        /// Creates an event.
+        public init(event: String = "message", data: String, id: String? = nil, retry: Int? = nil) {
+            self.event = event
+            self.data = data
+            self.id = id
+            self.retry = retry
+        }
+    }
+
+    /// The events in `body` as a browser's `EventSource` dispatches them: CR, LF and CRLF end
+    /// lines, comments are skipped, and an event without data is not dispatched; an unfinished
+    /// last event (no blank line after it) is dispatched too, since a recording may end mid-stream.
+    public static func parse(_ body: Data) -> [Event] {
+        let text = String(decoding: body, as: UTF8.self)
+        var events: [Event] = []
+        var lastID: String?
+        var event = "", data: [String] = [], retry: Int?, sawData = false
+        func dispatch() {
+            if sawData { events.append(Event(event: event.isEmpty ? "message" : event, data: data.joined(separator: "\n"), id: lastID, retry: retry)) }
+            event = ""; data = []; retry = nil; sawData = false
+        }
+        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        for line in lines {
+            if line.isEmpty { dispatch(); continue }
+            if line.hasPrefix(":") { continue }
+            let (name, value) = field(line)
+            switch name {
+            case "event": event = value
+            case "data": data.append(value); sawData = true
+            case "id" where !value.contains("\0"): lastID = value
+            case "retry": retry = Int(value)
+            default: break
+            }
+        }
+        dispatch()
+        return events
+    }
+
+    /// `name: value` → (name, value): one space after the colon is dropped, as the standard says.
+    static func field(_ line: Substring) -> (String, String) {
+        guard let colon = line.firstIndex(of: ":") else { return (String(line), "") }
+        var value = line[line.index(after: colon)...]
+        if value.first == " " { value = value.dropFirst() }
+        return (String(line[..<colon]), String(value))
+    }
+
+    // MARK: - Cassette form
+
+    /// The chunk as a list of events, each its fields in order (`[["event", "tick"], ["data", "…"]]`,
+    /// a comment as `[":", " text"]`), when writing them back gives exactly `chunk`'s bytes; nil
+    /// otherwise (a chunk that cuts an event, CR line ends, a field without a space after its colon).
+    static func fields(of chunk: Data) -> [[(String, String)]]? {
+        guard let text = String(validating: chunk, as: UTF8.self), text.hasSuffix("\n\n"), !text.contains("\r") else { return nil }
+        var events: [[(String, String)]] = []
+        for block in text.dropLast(2).components(separatedBy: "\n\n") {
+            var fields: [(String, String)] = []
+            for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix(":") {
+                    fields.append((":", String(line.dropFirst())))
+                } else {
+                    fields.append(field(line))
+                }
+            }
+            events.append(fields)
+        }
+        return render(events) == chunk ? events : nil
+    }
+
+    /// The bytes of events given as field lists (the inverse of ``fields(of:)``).
+    static func render(_ events: [[(String, String)]]) -> Data {
+        var text = ""
+        for fields in events {
+            for (name, value) in fields {
+                text += name == ":" ? ":" + value + "\n" : name + ": " + value + "\n"
+            }
+            text += "\n"
+        }
+        return Data(text.utf8)
+    }
+
+    /// `chunk` with each `data:` line's value replaced by `transform` of it (kept when it is not
+    /// UTF-8 or does not change), every other byte as it was.
+    package static func mapData(_ chunk: Data, _ transform: (Data) -> Data) -> Data {
+        guard let text = String(validating: chunk, as: UTF8.self) else { return transform(chunk) }
+        var changed = false
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard line.hasPrefix("data:") else { lines.append(String(line)); continue }
+            var prefix = "data:"
+            var value = line.dropFirst(5)
+            if value.first == " " { prefix += " "; value = value.dropFirst() }
+            let carriage = value.hasSuffix("\r")
+            if carriage { value = value.dropLast() }
+            let mapped = transform(Data(value.utf8))
+            if mapped != Data(value.utf8), let replaced = String(validating: mapped, as: UTF8.self) {
+                changed = true
+                lines.append(prefix + replaced + (carriage ? "\r" : ""))
+            } else {
+                lines.append(String(line))
+            }
+        }
+        return changed ? Data(lines.joined(separator: "\n").utf8) : chunk
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+/// Streamed bodies in the native cassette: chunks with their times, events readable in the file.
+@Suite("Streamed bodies in cassettes")
+struct StreamCassetteTests {
+    static func interaction(_ chunks: [BodyChunk], type: String) -> Interaction {
+        Interaction(request: HTTPRequest(url: URL(string: "http://api.test/stream")!),
+                    response: HTTPResponse(status: 200, headers: ["Content-Type": type], chunks: chunks),
+                    recordedAt: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
+    static func roundTrip(_ interaction: Interaction) throws -> (Interaction, String) {
+        let data = CassetteCodec.encode(Cassette(interactions: [interaction]))
+        let decoded = try CassetteCodec.decode(data)
+        #expect(CassetteCodec.encode(decoded) == data, "decoding and encoding again gives the same bytes")
+        return (try #require(decoded.interactions.first), String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("server-sent events read as their fields, each chunk with its time; the body is the chunks joined")
+    func eventsInTheFile() throws {
+        let chunks = [BodyChunk(offset: 0, data: Data("id: 1\nevent: tick\ndata: {\"i\":0}\n\n".utf8)),
+                      BodyChunk(offset: 0.3004, data: Data(": keep-alive\n\nid: 2\ndata: line one\ndata: line two\n\n".utf8))]
+        let (decoded, text) = try Self.roundTrip(Self.interaction(chunks, type: "text/event-stream"))
+        #expect(decoded.response.chunks == [chunks[0], BodyChunk(offset: 0.3004, data: chunks[1].data)])
+        #expect(decoded.response.body == BodyChunk.joined(chunks))
+        #expect(text.contains("\"ms\": 300.4"), "\(text)")
+        #expect(text.contains("[\"event\", \"tick\"]") && text.contains("[\"data\", \"{\\\"i\\\":0}\"]") && text.contains("[\":\", \" keep-alive\"]"), "\(text)")
+        #expect(!text.contains("\"body\""), "a streamed body is written once, as its chunks")
+    }
+
+    @Test("a chunk that cuts an event, uses CR line ends or is binary stays exact, as text or base64", arguments: [
+        ("data: half an ev", "text"), ("data: a\r\n\r\n", "text"), ("\u{0}\u{1}binary", "base64"),
+    ])
+    func exactFallbacks(body: String, kind: String) throws {
+        let chunks = [BodyChunk(offset: 0.01, data: Data(body.utf8)), BodyChunk(offset: 0.02, data: Data("data: end\n\n".utf8))]
+        let (decoded, text) = try Self.roundTrip(Self.interaction(chunks, type: "text/event-stream"))
+        #expect(decoded.response.chunks?.map(\.data) == chunks.map(\.data))
+        #expect(text.contains("\"\(kind)\""), "\(text)")
+    }
+
+    @Test("NDJSON and binary chunks round-trip byte for byte with their boundaries")
+    func otherStreams() throws {
+        let lines = (0..<3).map { BodyChunk(offset: Double($0) * 0.05, data: Data("{\"i\":\($0)}\n".utf8)) }
+        #expect(try Self.roundTrip(Self.interaction(lines, type: "application/x-ndjson")).0.response.chunks == lines)
+        let bytes = (0..<3).map { i in BodyChunk(offset: Double(i) * 0.05, data: Data((0..<256).map { UInt8(($0 + i) % 256) })) }
+        #expect(try Self.roundTrip(Self.interaction(bytes, type: "application/octet-stream")).0.response.chunks == bytes)
+    }
+
+    @Test("a cassette without chunks loads exactly as before: a whole body, no chunks")
+    func wholeBodiesUnchanged() throws {
+        let data = Data("""
+            {"interactions":[{"duration":0.1,"recordedAt":"2026-01-02T10:00:00.000Z","request":{"headers":[],"method":"GET","url":"http://a.test/"},\
+            "response":{"body":{"text":"hello"},"headers":[["Content-Type","text/plain"]],"reason":"OK","status":200}}],"version":1}
+            """.utf8)
+        let cassette = try CassetteCodec.decode(data)
+        #expect(cassette.interactions[0].response.chunks == nil && cassette.interactions[0].response.body == Data("hello".utf8))
+        #expect(!String(decoding: CassetteCodec.encode(cassette), as: UTF8.self).contains("chunks"))
+    }
+
+    @Test("bad chunks are refused with the place and the fix", arguments: [
+        (#""body":{"text":"x"},"chunks":[{"ms":0,"text":"x"}]"#, "/interactions/0/response/chunks", "not both"),
+        (#""chunks":[{"ms":5,"text":"a"},{"ms":1,"text":"b"}]"#, "/interactions/0/response/chunks/1/ms", "arrival order"),
+        (#""chunks":[{"ms":0}]"#, "/interactions/0/response/chunks/0", "one of \"events\", \"text\" or \"base64\""),
+        (#""chunks":[{"ms":0,"events":[[["data"]]]}]"#, "/interactions/0/response/chunks/0/events/0/0", "[field, value] pair"),
+        (#""chunks":{"text":"x"}"#, "/interactions/0/response/chunks", "an array of chunks"),
+    ])
+    func badChunks(member: String, pointer: String, message: String) throws {
+        let data = Data("""
+            {"interactions":[{"duration":0,"recordedAt":"2026-01-02T10:00:00.000Z","request":{"headers":[],"method":"GET","url":"http://a.test/"},\
+            "response":{\(member),"headers":[],"reason":"OK","status":200}}],"version":1}
+            """.utf8)
+        #expect {
+            try CassetteCodec.decode(data, source: "s.json")
+        } throws: { error in
+            let text = (error as? CassetteError)?.errorDescription ?? ""
+            return text.contains(pointer) && text.contains(message)
+        }
+    }
+
+    @Test("redaction reaches JSON inside events, chunk by chunk, and the body stays the chunks joined")
+    func redactedEvents() throws {
+        let chunks = [BodyChunk(offset: 0, data: Data("data: {\"access_token\":\"sk-live-123456\",\"i\":0}\n\n".utf8)),
+                      BodyChunk(offset: 0.1, data: Data("data: {\"i\":1}\n\n".utf8))]
+        let redacted = Redactor.standard.redact(Self.interaction(chunks, type: "text/event-stream"))
+        let stored = try #require(redacted.response.chunks)
+        #expect(!String(decoding: redacted.response.body, as: UTF8.self).contains("sk-live-123456"))
+        #expect(String(decoding: stored[0].data, as: UTF8.self).hasPrefix("data: {\"access_token\":\""))
+        #expect(stored[1] == chunks[1] && redacted.response.body == BodyChunk.joined(stored))
+    }
+
+    @Test("events parse as EventSource does: CRLF, comments, multi-line data, the last id, an unfinished last event")
+    func parsing() {
+        let events = ServerSentEvents.parse(Data(": hi\r\nid: 7\r\nevent: a\r\ndata: x\r\ndata: y\r\n\r\ndata:z\n\nevent: only\n\ndata: tail".utf8))
+        #expect(events == [ServerSentEvents.Event(event: "a", data: "x\ny", id: "7"),
+                           ServerSentEvents.Event(data: "z", id: "7"),
+                           ServerSentEvents.Event(data: "tail", id: "7")])
+    }
+
+    @Test("a stream's head and chunks journaled as it flows merge into the cassette; its end replaces them")
+    func journaledStream() throws {
+        let head = Self.interaction([], type: "text/event-stream")
+        let one = BodyChunk(offset: 0.1, data: Data("data: 1\n\n".utf8)), two = BodyChunk(offset: 0.2, data: Data("data: 2\n\n".utf8))
+        var records = CassetteJournal.record(head, metadata: [CassetteJournal.streamKey: "s"])
+        records.append(CassetteJournal.chunkRecord(one, stream: "s"))
+        records.append(CassetteJournal.chunkRecord(two, stream: "s"))
+        let partial = CassetteJournal.apply(try CassetteJournal.read(records, path: "j").records, to: Cassette(), stamp: nil)
+        #expect(partial.interactions.count == 1 && partial.metadata.isEmpty)
+        #expect(partial.interactions[0].response.chunks == [one, two])
+        #expect(partial.interactions[0].response.body == Data("data: 1\n\ndata: 2\n\n".utf8))
+
+        records.append(CassetteJournal.record(Self.interaction([one], type: "text/event-stream"), metadata: [CassetteJournal.streamKey: "s"]))
+        let ended = CassetteJournal.apply(try CassetteJournal.read(records, path: "j").records, to: Cassette(), stamp: nil)
+        #expect(ended.interactions.count == 1 && ended.interactions[0].response.chunks == [one])
+    }
+}
