@@ -27,6 +27,14 @@ public final class CassetteServer: Sendable {
 
     /// `http://HOST:PORT` it listens on (`https://` with ``HTTPSOptions/serveNames``).
     public var url: URL { listener.url }
+    /// The same address for WebSocket clients (`ws://127.0.0.1:PORT`, `wss://` over TLS): a
+    /// recorded WebSocket session replays to `URLSessionWebSocketTask` or any client opened on
+    /// `webSocketURL.appending(path: "/chat")`.
+    public var webSocketURL: URL {
+        var components = URLComponents(url: listener.url, resolvingAgainstBaseURL: false)
+        components?.scheme = listener.isTLS ? "wss" : "ws"
+        return components?.url ?? listener.url
+    }
 
     /// Serves `cassettes` (native JSON, vcrpy YAML or HAR) and `mounts` (path prefix → cassette)
     /// on `host:port`; port 0 picks a free one.

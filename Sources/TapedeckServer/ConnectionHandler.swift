@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import NIOWebSocket
 import Tapedeck
 
 /// One connection: collects each request under the ``ServerLimits``, hands it to the responder
@@ -125,6 +126,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let keepAlive = head.isKeepAlive && reply.response.headers["Connection"]?.lowercased() != "close"
         if let tunnel = reply.tunnel {
             open(tunnel, context: context, head: head)
+            return
+        }
+        if let plan = reply.webSocket {
+            upgrade(plan, response: reply.response, context: context, head: head)
             return
         }
         switch reply.fault {
@@ -326,22 +331,90 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// what `install` adds after the decoder; the decoder goes last, handing any bytes the
     /// client already sent to the new handlers.
     private func established(context: ChannelHandlerContext, head: HTTPRequestHead,
+                             answer: HTTPResponseHead? = nil,
                              install: @escaping (ChannelPipeline.SynchronousOperations, any ChannelHandler) throws -> Void) {
-        let answer = HTTPResponseHead(version: head.version, status: .custom(code: 200, reasonPhrase: "Connection established"))
+        let answer = answer ?? HTTPResponseHead(version: head.version, status: .custom(code: 200, reasonPhrase: "Connection established"))
         context.write(wrapOutboundOut(.head(answer)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { [self] result in
-            guard case .success = result, isOpen else { return context.close(promise: nil) }
-            let sync = context.pipeline.syncOperations
-            do {
-                let decoder = try sync.context(name: HTTPPipeline.decoder).handler
-                try install(sync, decoder)
-                sync.removeHandler(name: HTTPPipeline.encoder, promise: nil)
-                sync.removeHandler(name: HTTPPipeline.pipelining, promise: nil)
-                sync.removeHandler(context: context, promise: nil)
-                sync.removeHandler(name: HTTPPipeline.decoder, promise: nil)
-            } catch {
-                context.close(promise: nil)
+            guard case .success = result else { return context.close(promise: nil) }
+            swapHandlers(context: context, install: install)
+        }
+    }
+
+    /// Replaces this connection's HTTP handlers with what `install` adds after the decoder; the
+    /// decoder goes last, handing any bytes the client already sent to the new handlers.
+    private func swapHandlers(context: ChannelHandlerContext,
+                              install: @escaping (ChannelPipeline.SynchronousOperations, any ChannelHandler) throws -> Void) {
+        guard isOpen else { return context.close(promise: nil) }
+        let sync = context.pipeline.syncOperations
+        do {
+            let decoder = try sync.context(name: HTTPPipeline.decoder).handler
+            try install(sync, decoder)
+            sync.removeHandler(name: HTTPPipeline.encoder, promise: nil)
+            sync.removeHandler(name: HTTPPipeline.pipelining, promise: nil)
+            sync.removeHandler(context: context, promise: nil)
+            sync.removeHandler(name: HTTPPipeline.decoder, promise: nil)
+        } catch {
+            context.close(promise: nil)
+        }
+    }
+
+    /// A WebSocket upgrade: answer `101` and play the recorded session, or connect to the
+    /// upstream, hand it the upgrade request and relay both ways while recording.
+    private func upgrade(_ plan: WebSocketPlan, response: HTTPResponse, context: ChannelHandlerContext, head: HTTPRequestHead) {
+        deadline?.cancel()
+        switch plan {
+        case .replay(let frames, let label, let log):
+            var headers = NIOHTTP1.HTTPHeaders([("Upgrade", "websocket"), ("Connection", "Upgrade"),
+                                                ("Sec-WebSocket-Accept", WebSocketPlan.accept(forKey: head.headers.first(name: "sec-websocket-key") ?? ""))])
+            if let chosen = response.headers["Sec-WebSocket-Protocol"] { headers.add(name: "Sec-WebSocket-Protocol", value: chosen) }
+            let answer = HTTPResponseHead(version: head.version, status: .switchingProtocols, headers: headers)
+            let maxFrame = limits.maxBodyBytes
+            established(context: context, head: head, answer: answer) { sync, anchor in
+                let decoder = ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: max(125, min(maxFrame, 1 << 24))))
+                let aggregator = NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 10_000,
+                                                             maxAccumulatedFrameSize: max(125, min(maxFrame, 1 << 24)))
+                let replayer = WebSocketReplayer(frames: frames, label: label, log: log)
+                // Outbound frames pass the encoder on their way to the socket, so it sits nearer the head than the replayer.
+                let encoder = WebSocketFrameEncoder()
+                try sync.addHandler(encoder, position: .after(anchor))
+                try sync.addHandler(decoder, position: .after(encoder))
+                try sync.addHandler(aggregator, position: .after(decoder))
+                try sync.addHandler(replayer, position: .after(aggregator))
             }
+        case .record(let host, let port, let request, let recording):
+            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            ClientBootstrap(group: context.eventLoop)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .connectTimeout(.seconds(10))
+                .connect(host: host, port: port)
+                .whenComplete { result in
+                    let (handler, context) = bound.value
+                    switch result {
+                    case .failure(let error):
+                        guard handler.isOpen else { return }
+                        handler.reject(context: context, head: head, status: 502, text: "cannot reach \(host):\(port) to open the WebSocket: \(error)\n")
+                    case .success(let peer):
+                        guard handler.isOpen else { return peer.close(promise: nil) }
+                        let (ours, theirs) = GlueHandler.matchedPair()
+                        do {
+                            try peer.pipeline.syncOperations.addHandler(WebSocketTap(recording, from: .server))
+                            try peer.pipeline.syncOperations.addHandler(theirs)
+                        } catch {
+                            peer.close(promise: nil)
+                            return context.close(promise: nil)
+                        }
+                        var buffer = peer.allocator.buffer(capacity: request.count)
+                        buffer.writeBytes(request)
+                        peer.writeAndFlush(buffer, promise: nil)
+                        // The upstream's own 101 reaches the client through the relay.
+                        handler.swapHandlers(context: context) { sync, anchor in
+                            let tap = WebSocketTap(recording, from: .client)
+                            try sync.addHandler(tap, position: .after(anchor))
+                            try sync.addHandler(ours, position: .after(tap))
+                        }
+                    }
+                }
         }
     }
 

@@ -12,13 +12,18 @@ package struct ServerReply: Sendable, Hashable {
     package var stream: StreamBody?
     /// For a `CONNECT`: answer 200 and turn the connection into this tunnel (`response` is not written).
     package var tunnel: Tunnel?
+    /// For a WebSocket upgrade: replay a recorded session, or relay and record one (`response`
+    /// is the `101` to answer with, for a replay).
+    package var webSocket: WebSocketPlan?
 
     /// Creates a reply.
-    package init(response: HTTPResponse, fault: SocketFault? = nil, stream: StreamBody? = nil, tunnel: Tunnel? = nil) {
+    package init(response: HTTPResponse, fault: SocketFault? = nil, stream: StreamBody? = nil, tunnel: Tunnel? = nil,
+                 webSocket: WebSocketPlan? = nil) {
         self.response = response
         self.fault = fault
         self.stream = stream
         self.tunnel = tunnel
+        self.webSocket = webSocket
     }
 
     /// A plain-text reply, for control answers and errors.

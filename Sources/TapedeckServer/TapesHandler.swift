@@ -37,6 +37,9 @@ package struct TapesHandler: ServerHandler {
         if first.isRecording, deck.isSelf(request.url) { return LoopHandler.reply(for: Deck.redactedSummary(incoming), deck: deck) }
         let plan = deck.faultPlan
         let log = deck.options.log
+        if first.isRecording, WebSocketPlan.isUpgrade(incoming.headers) {
+            return TapesHandler.recordWebSocket(request, on: first, incoming: incoming, log: log)
+        }
         let fault = plan.fault(for: request)
         var reports: [String] = []
         for tape in chosen {
@@ -67,6 +70,13 @@ package struct TapesHandler: ServerHandler {
                 }
                 let shown = tape.isRecording ? ProxyHeaders.forClient(response, for: request) : response
                 HandlerNotes.current?.outcome = tape.isRecording ? "recorded" : "played"
+                if let frames = shown.webSocket {
+                    guard WebSocketPlan.isUpgrade(incoming.headers) else {
+                        return ServerReply.text(426, "\(Deck.redactedSummary(incoming)) was recorded as a WebSocket session: open it with a WebSocket client (ws://)\n",
+                                                headers: ["Upgrade": "websocket", ServerMarker.errorHeader: "426"])
+                    }
+                    return ServerReply(response: shown, webSocket: .replay(frames: frames, label: Deck.redactedSummary(incoming), log: log))
+                }
                 if let chunks = shown.chunks, fault == nil, request.method != .head {
                     return ServerReply(response: shown, stream: .replaying(chunks, latency: plan.conditions.latency))
                 }
@@ -112,6 +122,38 @@ package struct TapesHandler: ServerHandler {
         let headers = ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: forward, via: via,
                                                 upstream: upstream)
         return HTTPRequest(method: method, url: url, headers: headers, body: incoming.body.isEmpty ? nil : incoming.body)
+    }
+
+    /// A WebSocket upgrade on a recording tape: relayed to the upstream byte for byte and recorded
+    /// as one interaction (the upgrade, the `101`, every frame) when either end leaves.
+    static func recordWebSocket(_ request: HTTPRequest, on tape: Tape, incoming: IncomingRequest,
+                                log: @escaping @Sendable (String) -> Void) -> ServerReply {
+        let summary = Deck.redactedSummary(incoming)
+        guard let recorder = tape.session.cassette.recorder else {
+            return ServerReply.text(502, "\(summary): this tape does not record\n", headers: [ServerMarker.errorHeader: "502"])
+        }
+        guard request.url.scheme?.lowercased() == "http", let host = request.url.host() else {
+            return ServerReply.text(501, "\(summary): WebSockets are recorded over plain HTTP (ws://) only; wss:// through --intercept is not "
+                + "recorded yet: record against the ws:// address of the server, or pass the host through with --pass-through\n",
+                headers: [ServerMarker.errorHeader: "501"])
+        }
+        var upgrade = request
+        // The proxy drops hop-by-hop headers; an upgrade needs its own back.
+        upgrade.headers["Connection"] = "Upgrade"
+        upgrade.headers["Upgrade"] = incoming.headers["Upgrade"] ?? "websocket"
+        // No extension is negotiated, so frames are recorded as the application sent them
+        // (permessage-deflate would record compressed bytes), as mitmproxy does.
+        upgrade.headers.remove(name: "Sec-WebSocket-Extensions")
+        let recording = WebSocketRecording(request: upgrade) { interaction in
+            do throws(CassetteError) {
+                try recorder.record(interaction)
+            } catch {
+                log("the WebSocket session \(summary) was not recorded: \(error.errorDescription ?? "\(error)")")
+            }
+        }
+        HandlerNotes.current?.outcome = "recorded"
+        return ServerReply(response: HTTPResponse(status: 101),
+                           webSocket: .record(host: host, port: request.url.port ?? 80, request: WebSocketPlan.wire(upgrade), recording: recording))
     }
 
     /// The part of a fault the transport plays (status, and latency for everything).

@@ -100,6 +100,9 @@ enum CassetteCodec {
         if let url = response.url, url != request.url {
             responseMembers.append(("url", .string(url.absoluteString)))
         }
+        if let frames = response.webSocket {
+            responseMembers.append(("webSocket", CassetteWebSocket.encode(frames)))
+        }
         let owner: [(key: String, value: JSONValue)] = interaction.recordedBy.map { [("recordedBy", .string($0))] } ?? []
         if let failure = interaction.failure {
             return .object([
@@ -167,6 +170,9 @@ enum CassetteCodec {
             }
             response.chunks = try CassetteChunks.decode(chunks)
             response.body = BodyChunk.joined(response.chunks ?? [])
+        }
+        if let frames = try responseReader.optionalField("webSocket") {
+            response.webSocket = try CassetteWebSocket.decode(frames)
         }
         fixContentLength(&response.headers, count: response.body.count, describesAnotherBody: method == .head || status == 304)
         let recordedAt = try reader.string("recordedAt")

@@ -102,6 +102,8 @@ public struct Redactor: Sendable, Hashable {
 
     /// `*_token`, `*_key`, `*_secret`, `*password*`, `*-token`, `*-key` (lower-case input).
     static func isKeyLike(_ lower: String) -> Bool {
+        // The WebSocket handshake's key is a random nonce, not a credential (RFC 6455 §4.1).
+        if lower == "sec-websocket-key" { return false }
         let normalized = lower.replacingOccurrences(of: "-", with: "_")
         return normalized.hasSuffix("_token") || normalized.hasSuffix("_key") || normalized.hasSuffix("_secret")
             || normalized.contains("password") || normalized.hasSuffix("apikey")

@@ -17,6 +17,9 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
     /// The body as it arrived, piece by piece, when it was a stream (``isStream``) recorded or
     /// relayed as one; nil for a body received whole. Their joined bytes are ``body``.
     public var chunks: [BodyChunk]?
+    /// The frames of the WebSocket session this `101 Switching Protocols` answer opened, in
+    /// order, both directions; nil for any other response.
+    public var webSocket: [WebSocketMessage]?
 
     /// Creates a response; everything but the status has a default.
     public init(

@@ -115,3 +115,38 @@ struct StreamCassetteTests {
         #expect(ended.interactions.count == 1 && ended.interactions[0].response.chunks == [one])
     }
 }
+
+/// WebSocket sessions in the native cassette.
+@Suite("WebSocket sessions in cassettes")
+struct WebSocketCassetteTests {
+    @Test("frames of every kind round-trip with sender and time; a bad frame names its place")
+    func roundTrip() throws {
+        var response = HTTPResponse(status: 101)
+        response.webSocket = [
+            WebSocketMessage(offset: 0, sender: .server, kind: .text, data: Data("welcome".utf8)),
+            WebSocketMessage(offset: 0.0125, sender: .client, kind: .binary, data: Data([0, 1, 2])),
+            WebSocketMessage(offset: 0.02, sender: .client, kind: .ping, data: Data("p".utf8)),
+            WebSocketMessage(offset: 0.03, sender: .server, kind: .close, data: WebSocketMessage.closePayload(code: 1001, reason: "going away")),
+        ]
+        let interaction = Interaction(request: HTTPRequest(url: URL(string: "http://a.test/ws")!), response: response,
+                                      recordedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        let data = CassetteCodec.encode(Cassette(interactions: [interaction]))
+        let decoded = try CassetteCodec.decode(data)
+        #expect(decoded.interactions[0].response.webSocket == response.webSocket)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"close\": 1001") && text.contains("\"reason\": \"going away\"") && text.contains("\"ms\": 12.5"), "\(text)")
+        let bad = Data(text.replacingOccurrences(of: "\"from\": \"client\"", with: "\"from\": \"browser\"").utf8)
+        #expect {
+            try CassetteCodec.decode(bad, source: "w.json")
+        } throws: { error in
+            ((error as? CassetteError)?.errorDescription ?? "").contains("/interactions/0/response/webSocket/1/from")
+        }
+    }
+
+    @Test("the Sec-WebSocket-Key nonce is not taken for a secret")
+    func handshakeKeyIsNoSecret() {
+        let request = HTTPRequest(url: URL(string: "http://a.test/ws")!, headers: ["Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="])
+        let findings = SecretLint.findings(in: Interaction(request: request, response: HTTPResponse(status: 101)), index: 0)
+        #expect(findings.isEmpty, "\(findings)")
+    }
+}

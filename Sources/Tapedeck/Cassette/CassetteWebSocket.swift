@@ -1,0 +1,79 @@
+import Foundation
+
+/// How a WebSocket session looks inside a native cassette: the `101` response's `"webSocket"`
+/// member, one object per frame in order.
+///
+/// ```json
+/// "webSocket": [
+///   {"from": "client", "ms": 12, "text": "hello"},
+///   {"from": "server", "ms": 13.5, "text": "echo: hello"},
+///   {"base64": "AAEC", "from": "server", "ms": 20},
+///   {"close": 1000, "from": "client", "ms": 31, "reason": "bye"}
+/// ]
+/// ```
+///
+/// `from` is `client` or `server`, `ms` the time after the upgrade answer; the payload is one of
+/// `text`, `base64` (binary), `close` (its code, with `reason`), `ping` or `pong` (base64).
+enum CassetteWebSocket {
+    static func encode(_ frames: [WebSocketMessage]) -> JSONValue {
+        .array(frames.map { frame in
+            var members: [(key: String, value: JSONValue)] = []
+            switch frame.kind {
+            case .text: members.append(("text", .string(String(decoding: frame.data, as: UTF8.self))))
+            case .binary: members.append(("base64", .string(frame.data.base64EncodedString())))
+            case .close:
+                members.append(("close", JSONValue(frame.closeCode)))
+                if !frame.closeReason.isEmpty { members.append(("reason", .string(frame.closeReason))) }
+            case .ping: members.append(("ping", .string(frame.data.base64EncodedString())))
+            case .pong: members.append(("pong", .string(frame.data.base64EncodedString())))
+            }
+            members += [("from", .string(frame.sender.rawValue)), ("ms", .number(CassetteChunks.millisecondsLiteral(frame.offset)))]
+            return .object(members.sorted { $0.key < $1.key })
+        })
+    }
+
+    static func decode(_ reader: FieldReader) throws(CassetteError) -> [WebSocketMessage] {
+        guard case .array(let elements) = reader.value else {
+            throw .invalidField(path: reader.source, pointer: reader.pointer,
+                                problem: "expected an array of frames such as [{\"from\": \"client\", \"ms\": 0, \"text\": \"hi\"}], found \(CassetteBody.describe(reader.value))")
+        }
+        var frames: [WebSocketMessage] = []
+        for (index, element) in elements.enumerated() {
+            let item = FieldReader(value: element, pointer: reader.pointer + "/\(index)", source: reader.source)
+            guard case .object = element else {
+                throw .invalidField(path: item.source, pointer: item.pointer, problem: "expected a frame object, found \(CassetteBody.describe(element))")
+            }
+            let from = try item.string("from")
+            guard let sender = WebSocketMessage.Sender(rawValue: from) else {
+                throw .invalidField(path: item.source, pointer: item.pointer + "/from", problem: "'\(from)' is not a sender; use \"client\" or \"server\"")
+            }
+            let milliseconds = try item.optionalDouble("ms") ?? 0
+            guard milliseconds >= 0, milliseconds.isFinite else {
+                throw .invalidField(path: item.source, pointer: item.pointer + "/ms", problem: "a frame's time must be 0 or more milliseconds after the upgrade")
+            }
+            let (kind, data) = try payload(of: item)
+            frames.append(WebSocketMessage(offset: milliseconds / 1000, sender: sender, kind: kind, data: data))
+        }
+        return frames
+    }
+
+    private static func payload(of item: FieldReader) throws(CassetteError) -> (WebSocketMessage.Kind, Data) {
+        if let text = try item.optionalString("text") { return (.text, Data(text.utf8)) }
+        if let field = try item.optionalField("close") {
+            guard case .number(let literal) = field.value, let code = Int(literal), (1000...4999).contains(code) else {
+                throw .invalidField(path: item.source, pointer: field.pointer, problem: "a close code is a whole number from 1000 to 4999, such as 1000")
+            }
+            return (.close, WebSocketMessage.closePayload(code: code, reason: try item.optionalString("reason") ?? ""))
+        }
+        for (key, kind) in [("base64", WebSocketMessage.Kind.binary), ("ping", .ping), ("pong", .pong)] {
+            guard let text = try item.optionalString(key) else { continue }
+            guard let data = Data(base64Encoded: text) else {
+                throw .invalidField(path: item.source, pointer: item.pointer + "/" + key,
+                                    problem: "invalid base64 (\(CassetteBody.preview(text))); it must be padded standard base64")
+            }
+            return (kind, data)
+        }
+        throw .invalidField(path: item.source, pointer: item.pointer,
+                            problem: "a frame needs one of \"text\", \"base64\", \"close\", \"ping\" or \"pong\" beside \"from\" and \"ms\"")
+    }
+}

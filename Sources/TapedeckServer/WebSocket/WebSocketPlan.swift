@@ -1,0 +1,50 @@
+import Crypto
+import Foundation
+import Tapedeck
+
+/// What a connection does with a WebSocket upgrade (``ServerReply/webSocket``).
+package enum WebSocketPlan: Sendable {
+    /// Answer `101` and play the recorded session (``WebSocketReplayer``).
+    case replay(frames: [WebSocketMessage], label: String, log: @Sendable (String) -> Void)
+    /// Relay the upgrade to `host:port` byte for byte, recording both directions
+    /// (``WebSocketRecording``); `finish` stores the session when either end leaves.
+    case record(host: String, port: Int, request: Data, recording: WebSocketRecording)
+
+    /// The `Sec-WebSocket-Accept` value for a client's `Sec-WebSocket-Key` (RFC 6455 §4.2.2).
+    static func accept(forKey key: String) -> String {
+        Data(Insecure.SHA1.hash(data: Data((key.trimmingCharacters(in: .whitespaces) + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
+            .base64EncodedString()
+    }
+
+    /// Whether a request asks to upgrade to a WebSocket.
+    static func isUpgrade(_ headers: HTTPHeaders) -> Bool {
+        headers.values(for: "Upgrade").contains { $0.lowercased().contains("websocket") }
+    }
+
+    /// The request as bytes on the wire (HTTP/1.1), for relaying the upgrade upstream.
+    static func wire(_ request: HTTPRequest) -> Data {
+        let target = request.url.path(percentEncoded: true).isEmpty ? "/" : request.url.path(percentEncoded: true)
+        let query = request.url.query(percentEncoded: true).map { "?" + $0 } ?? ""
+        var text = "\(request.method.rawValue) \(target)\(query) HTTP/1.1\r\n"
+        for field in request.headers { text += "\(field.name): \(field.value)\r\n" }
+        text += "\r\n"
+        return Data(text.utf8)
+    }
+}
+
+extension WebSocketPlan: Hashable {
+    package static func == (lhs: WebSocketPlan, rhs: WebSocketPlan) -> Bool {
+        switch (lhs, rhs) {
+        case (.replay(let a, let x, _), .replay(let b, let y, _)): a == b && x == y
+        case (.record(let h1, let p1, let r1, let s1), .record(let h2, let p2, let r2, let s2)): h1 == h2 && p1 == p2 && r1 == r2 && s1 === s2
+        default: false
+        }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .replay(let frames, let label, _): hasher.combine(frames); hasher.combine(label)
+        case .record(let host, let port, let request, _): hasher.combine(host); hasher.combine(port); hasher.combine(request)
+        }
+    }
+}

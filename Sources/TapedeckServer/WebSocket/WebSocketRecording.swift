@@ -1,0 +1,153 @@
+import Foundation
+import NIOCore
+import Synchronization
+import Tapedeck
+
+/// A WebSocket session recorded as it is relayed: the upstream's `101` head, then each frame
+/// of either direction as it passes, read from the raw bytes (the relay never changes them).
+/// When either end leaves, the session becomes one interaction: the upgrade request, the `101`
+/// answer, and its frames (``HTTPResponse/webSocket``).
+package final class WebSocketRecording: Sendable {
+    private struct State {
+        var head = Data()
+        var response: HTTPResponse?
+        var start = ContinuousClock.now
+        var frames: [WebSocketMessage] = []
+        var readers: [WebSocketMessage.Sender: WebSocketFrameReader] = [.client: .init(), .server: .init()]
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    private let request: HTTPRequest
+    private let sentAt = ContinuousClock.now
+    private let store: @Sendable (Interaction) -> Void
+
+    /// Records the session opened by `request`; `store` receives it at the end.
+    package init(request: HTTPRequest, store: @escaping @Sendable (Interaction) -> Void) {
+        self.request = request
+        self.store = store
+    }
+
+    /// Bytes that passed from `sender`.
+    func saw(_ bytes: ByteBuffer, from sender: WebSocketMessage.Sender) {
+        state.withLock { state in
+            guard !state.finished else { return }
+            var input = Array(bytes.readableBytesView)
+            if sender == .server, state.response == nil {
+                state.head.append(contentsOf: input)
+                guard let end = state.head.firstRange(of: Data("\r\n\r\n".utf8)) else { return }
+                state.response = Self.head(state.head[..<end.lowerBound], url: request.url)
+                state.start = .now
+                input = Array(state.head[end.upperBound...])
+            }
+            let offset = ContinuousClock.now - state.start
+            let seconds = Double(offset.components.seconds) + Double(offset.components.attoseconds) / 1e18
+            let messages = state.readers[sender]?.feed(input) ?? []
+            state.frames += messages.map { WebSocketMessage(offset: seconds, sender: sender, kind: $0.kind, data: $0.data) }
+        }
+    }
+
+    /// Either end left: store the session (once).
+    func finish() {
+        let interaction: Interaction? = state.withLock { state in
+            guard !state.finished, var response = state.response else { return nil }
+            state.finished = true
+            let elapsed = ContinuousClock.now - sentAt
+            response.duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            response.webSocket = state.frames
+            return Interaction(request: request, response: response, recordedAt: Date())
+        }
+        if let interaction { store(interaction) }
+    }
+
+    /// `HTTP/1.1 101 Switching Protocols` and its header lines.
+    private static func head(_ bytes: Data, url: URL) -> HTTPResponse {
+        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
+        let status = lines.first?.split(separator: " ", maxSplits: 2) ?? []
+        var fields: [HTTPHeader] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields.append(HTTPHeader(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+        let headers = HTTPHeaders(fields)
+        return HTTPResponse(status: status.count > 1 ? Int(status[1]) ?? 0 : 0, reason: status.count > 2 ? String(status[2]) : nil,
+                            headers: headers, url: url)
+    }
+}
+
+/// Reads WebSocket frames (RFC 6455 §5.2) out of one direction's bytes as they come, unmasking
+/// client frames and joining fragmented messages. A frame larger than ``limit`` stops the reading
+/// of that direction (the relay goes on).
+struct WebSocketFrameReader: Sendable {
+    static let limit = 16 << 20
+    private var buffer: [UInt8] = []
+    private var fragments: (kind: WebSocketMessage.Kind, data: Data)?
+    private var gaveUp = false
+
+    mutating func feed(_ bytes: [UInt8]) -> [(kind: WebSocketMessage.Kind, data: Data)] {
+        guard !gaveUp else { return [] }
+        buffer += bytes
+        var messages: [(kind: WebSocketMessage.Kind, data: Data)] = []
+        while let (fin, opcode, payload, used) = frame() {
+            buffer.removeFirst(used)
+            let kinds: [UInt8: WebSocketMessage.Kind] = [1: .text, 2: .binary, 8: .close, 9: .ping, 10: .pong]
+            if opcode == 0 {
+                guard var partial = fragments else { continue }
+                partial.data.append(payload)
+                if fin { messages.append(partial); fragments = nil } else { fragments = partial }
+            } else if let kind = kinds[opcode] {
+                if fin || opcode >= 8 { messages.append((kind, payload)) } else { fragments = (kind, payload) }
+            }
+        }
+        return messages
+    }
+
+    /// The first whole frame in the buffer: (FIN, opcode, unmasked payload, bytes used).
+    private mutating func frame() -> (Bool, UInt8, Data, Int)? {
+        guard buffer.count >= 2 else { return nil }
+        let fin = buffer[0] & 0x80 != 0, opcode = buffer[0] & 0x0F, masked = buffer[1] & 0x80 != 0
+        var length = Int(buffer[1] & 0x7F), at = 2
+        if length == 126 {
+            guard buffer.count >= 4 else { return nil }
+            length = Int(buffer[2]) << 8 | Int(buffer[3]); at = 4
+        } else if length == 127 {
+            guard buffer.count >= 10 else { return nil }
+            length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }; at = 10
+        }
+        guard length >= 0, length <= Self.limit else {
+            gaveUp = true
+            buffer = []
+            return nil
+        }
+        let mask = masked ? Array(buffer[at..<min(at + 4, buffer.count)]) : []
+        if masked { at += 4 }
+        guard buffer.count >= at + length else { return nil }
+        var payload = Array(buffer[at..<at + length])
+        if masked { for index in payload.indices { payload[index] ^= mask[index % 4] } }
+        return (fin, opcode, Data(payload), at + length)
+    }
+}
+
+/// Passes bytes on unchanged and shows them to a ``WebSocketRecording``; tells it when the connection ends.
+final class WebSocketTap: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let recording: WebSocketRecording
+    private let sender: WebSocketMessage.Sender
+
+    init(_ recording: WebSocketRecording, from sender: WebSocketMessage.Sender) {
+        self.recording = recording
+        self.sender = sender
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        recording.saw(unwrapInboundIn(data), from: sender)
+        context.fireChannelRead(data)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        recording.finish()
+        context.fireChannelInactive()
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import NIOCore
+import NIOWebSocket
+import Tapedeck
+
+/// Plays a recorded WebSocket session to a client after the `101`: the recorded server frames
+/// in order, and before a server frame that followed a client frame in the recording, the wait
+/// for a client frame that matches it. A client frame that does not match ends the session with
+/// a close frame (1008) whose reason says what differed; the whole report goes to the log.
+/// Pings are answered with pongs and recorded pings and pongs are not replayed: their timing is
+/// the network's, not the application's.
+final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let frames: [WebSocketMessage]
+    private let label: String
+    private let log: @Sendable (String) -> Void
+    private var next = 0
+    private var received = 0
+    private var closing = false
+
+    init(frames: [WebSocketMessage], label: String, log: @escaping @Sendable (String) -> Void) {
+        self.frames = frames.filter { $0.kind != .ping && $0.kind != .pong }
+        self.label = label
+        self.log = log
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // The HTTP handlers leave the pipeline right after this one joins it: the first frames go after that.
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        context.eventLoop.execute {
+            let (handler, context) = bound.value
+            handler.advance(context: context)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        guard !closing else { return }
+        let kinds: [WebSocketOpcode: WebSocketMessage.Kind] = [.text: .text, .binary: .binary, .connectionClose: .close, .ping: .ping, .pong: .pong]
+        guard let kind = kinds[frame.opcode] else { return }
+        let payload = Data(frame.unmaskedData.readableBytesView)
+        switch kind {
+        case .ping:
+            send(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData), context: context)
+            return
+        case .pong:
+            return
+        default:
+            break
+        }
+        let actual = WebSocketMessage(offset: 0, sender: .client, kind: kind, data: payload)
+        received += 1
+        guard next < frames.count, frames[next].sender == .client else {
+            if kind == .close { return closeBack(payload, context: context) }
+            return mismatch(actual, expected: nil, context: context)
+        }
+        let expected = frames[next]
+        guard expected.kind == kind, expected.data == payload || (kind == .close && expected.closeCode == actual.closeCode) else {
+            if kind == .close { return closeBack(payload, context: context) }
+            return mismatch(actual, expected: expected, context: context)
+        }
+        next += 1
+        if kind == .close, !(next < frames.count && frames[next].sender == .server && frames[next].kind == .close) {
+            return closeBack(payload, context: context)
+        }
+        advance(context: context)
+    }
+
+    /// Sends the server frames due before the next client frame.
+    private func advance(context: ChannelHandlerContext) {
+        while next < frames.count, frames[next].sender == .server, !closing {
+            let frame = frames[next]
+            next += 1
+            var buffer = context.channel.allocator.buffer(capacity: frame.data.count)
+            buffer.writeBytes(frame.data)
+            let opcodes: [WebSocketMessage.Kind: WebSocketOpcode] = [.text: .text, .binary: .binary, .close: .connectionClose]
+            guard let opcode = opcodes[frame.kind] else { continue }
+            if frame.kind == .close {
+                closing = true
+                context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: buffer))).assumeIsolated().whenComplete { _ in
+                    context.close(promise: nil)
+                }
+                return
+            }
+            send(WebSocketFrame(fin: true, opcode: opcode, data: buffer), context: context)
+        }
+    }
+
+    private func send(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+    }
+
+    /// Answers a client's close with the same code, then closes.
+    private func closeBack(_ payload: Data, context: ChannelHandlerContext) {
+        closing = true
+        var buffer = context.channel.allocator.buffer(capacity: 2)
+        buffer.writeBytes(payload.prefix(2).isEmpty ? WebSocketMessage.closePayload(code: 1000, reason: "") : Data(payload.prefix(2)))
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: buffer))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+
+    /// Ends the session with 1008 and what differed.
+    private func mismatch(_ actual: WebSocketMessage, expected: WebSocketMessage?, context: ChannelHandlerContext) {
+        let wanted = expected.map { "the recording expects \($0.summary)" } ?? "the recording has no more client frames here"
+        let report = "WebSocket \(label): client frame \(received) (\(actual.summary)) does not match: \(wanted); "
+            + "record the session again or send what was recorded"
+        log(report)
+        let reason = "Tapedeck: client frame \(received) differs: " + (expected.map { "expected \($0.summary)" } ?? "none expected")
+        closing = true
+        var buffer = context.channel.allocator.buffer(capacity: 125)
+        buffer.writeBytes(WebSocketMessage.closePayload(code: 1008, reason: reason))
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: buffer))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        log("WebSocket \(label): \(error); the connection is closed")
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,49 @@
+"""A WebSocket client for Tapedeck's WebSocket tests (PyPI `websockets`).
+
+    ws_client.py URL MESSAGE...
+
+Connects, sends each MESSAGE in turn (one starting "b:" is sent as binary bytes of the hex
+after it), reads what arrives until the server has nothing more for 0.5 s after the last
+message, closes, and prints JSON: {"received": [...], "close": [code, reason] or null}.
+Binary frames received are shown as "b:HEX".
+"""
+import asyncio
+import json
+import sys
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+
+async def main(url, messages):
+    received = []
+    close = None
+
+    async def drain(connection, seconds):
+        while True:
+            message = await asyncio.wait_for(connection.recv(), seconds)
+            received.append("b:" + message.hex() if isinstance(message, bytes) else message)
+
+    try:
+        async with connect(url, open_timeout=5, close_timeout=2) as connection:
+            try:
+                try:
+                    await drain(connection, 0.5)
+                except asyncio.TimeoutError:
+                    pass
+                for message in messages:
+                    await connection.send(bytes.fromhex(message[2:]) if message.startswith("b:") else message)
+                    try:
+                        await drain(connection, 0.5)
+                    except asyncio.TimeoutError:
+                        pass
+            except ConnectionClosed as closed:
+                if closed.rcvd is not None:
+                    close = [closed.rcvd.code, closed.rcvd.reason]
+    except ConnectionClosed as closed:
+        if closed.rcvd is not None:
+            close = [closed.rcvd.code, closed.rcvd.reason]
+    print(json.dumps({"received": received, "close": close}))
+
+
+asyncio.run(main(sys.argv[1], sys.argv[2:]))

@@ -1,0 +1,93 @@
+import Foundation
+import Tapedeck
+import TapedeckServer
+import TapedeckTestSupport
+import Testing
+
+/// WebSocket sessions recorded through `proxy` and replayed by `serve` and the in-process server.
+@Suite("WebSockets: recorded through the proxy, replayed frame by frame", .enabled(if: Proc.tapedeck != nil && Proc.hasVenv))
+struct WebSocketTests {
+    struct Session: Decodable {
+        var received: [String]
+        var close: [Close]?
+        enum Close: Decodable, Equatable {
+            case code(Int), reason(String)
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let code = try? container.decode(Int.self) { self = .code(code) } else { self = .reason(try container.decode(String.self)) }
+            }
+        }
+    }
+
+    /// Runs `ws_client.py URL MESSAGES…`.
+    static func client(_ url: String, _ messages: [String]) async throws -> Session {
+        let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_client.py").path
+        let result = try await Proc.run(Proc.python, [script, url] + messages)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try JSONDecoder().decode(Session.self, from: result.stdout)
+    }
+
+    static func ws(_ url: URL) -> String {
+        url.absoluteString.replacingOccurrences(of: "http://", with: "ws://")
+    }
+
+    static let messages = ["hello", "push", "b:0001"]
+    static let replies = ["welcome", "echo: hello", "echo: push", "tick 1", "tick 2", "b:0100"]
+
+    @Test("a Python websockets session recorded through proxy replays through serve: the same frames back; a different client frame gets the mismatch report in the close reason and the log")
+    func recordAndReplay() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let upstream = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path],
+                                                             expecting: 1)
+        let cassette = directory.appendingPathComponent("chat.cassette.json")
+        let environment = ["TAPEDECK_RECORD_MODE": "", "CI": "", "TAPEDECK_USAGE_DIR": directory.path]
+        let proxy = try await ServerProcess(["proxy", "http://127.0.0.1:\(upstream.ports[0])", "--record", cassette.path, "--mode", "all"],
+                                            environment: environment)
+        let live = try await Self.client(Self.ws(proxy.url) + "/chat", Self.messages)
+        #expect(live.received == Self.replies)
+        let stopped = await proxy.stop()
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        upstream.stop()
+
+        let recorded = try #require(try Cassette.load(from: cassette).interactions.first)
+        #expect(recorded.response.status == 101)
+        let frames = try #require(recorded.response.webSocket)
+        #expect(frames.filter { $0.sender == .client && $0.kind == .text }.map { String(decoding: $0.data, as: UTF8.self) } == ["hello", "push"])
+        #expect(frames.contains { $0.sender == .server && $0.kind == .binary && $0.data == Data([1, 0]) })
+        #expect(!recorded.request.headers.contains("Sec-WebSocket-Extensions"), "no compression is negotiated, so frames are recorded as sent")
+        let text = try String(contentsOf: cassette, encoding: .utf8)
+        #expect(text.contains("\"webSocket\"") && text.contains("\"text\": \"echo: push\""), "\(text.prefix(2000))")
+
+        let serve = try await ServerProcess(["serve", cassette.path, "--repeat"], environment: environment)
+        let replayed = try await Self.client(Self.ws(serve.url) + "/chat", Self.messages)
+        #expect(replayed.received == Self.replies)
+        let different = try await Self.client(Self.ws(serve.url) + "/chat", ["hello", "pull"])
+        #expect(different.received == ["welcome", "echo: hello"])
+        #expect(different.close?.first == .code(1008))
+        guard case .reason(let reason)? = different.close?.last else { Issue.record("no close reason: \(String(describing: different.close))"); return }
+        #expect(reason.contains("client frame 2") && reason.contains("\"push\""), "\(reason)")
+        let plain = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", serve.url.absoluteString + "/chat"])
+        #expect(plain.text == "426", "a plain GET of a WebSocket URL is told to use a WebSocket client")
+        let log = await serve.stop()
+        #expect(log.stderr.contains("client frame 2 (client text \"pull\") does not match: the recording expects client text \"push\""), "\(log.stderr)")
+    }
+
+    @Test("CassetteServer gives tests a ws:// URL in process, and replays a session written by hand")
+    func inProcess() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        var response = HTTPResponse(status: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
+        response.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .text, data: Data("welcome".utf8)),
+                              WebSocketMessage(offset: 0.01, sender: .client, kind: .text, data: Data("hello".utf8)),
+                              WebSocketMessage(offset: 0.02, sender: .server, kind: .text, data: Data("echo: hello".utf8))]
+        let cassette = directory.appendingPathComponent("ws.cassette.json")
+        try Cassette(interactions: [Interaction(request: HTTPRequest(url: URL(string: "http://chat.test/room")!), response: response)]).write(to: cassette)
+        let server = try await CassetteServer.serve([cassette])
+        let url = server.webSocketURL
+        #expect(url.scheme == "ws")
+        let session = try await Self.client(url.absoluteString + "/room", ["hello"])
+        #expect(session.received == ["welcome", "echo: hello"])
+        _ = await server.stop()
+    }
+}
