@@ -1,5 +1,6 @@
 import Foundation
 import Tapedeck
+import TapedeckCurl
 import TapedeckTestSupport
 import Testing
 #if canImport(Glibc)
@@ -235,5 +236,20 @@ struct StreamTests {
         let missing = try await Proc.run(try #require(Proc.tapedeck), ["run", "--replay", cassette.path, script.path],
                                          environment: Self.environment(directory))
         #expect((missing.text + missing.stderr).contains("3 server-sent events"), "\(missing.text)\(missing.stderr)")
+    }
+
+    @Test("the live transports keep a stream's chunks as they arrive: curl's write callback and URLSession's delegate")
+    func liveTransportsKeepChunks() async throws {
+        let (server, base) = try Self.upstream()
+        defer { server.stop() }
+        let request = HTTPRequest(url: URL(string: base + "/events?count=3&gap=150")!)
+        for (name, transport) in [("URLSession", URLSessionTransport() as any HTTPTransport), ("curl", CurlTransport() as any HTTPTransport)] {
+            let response = try await transport.send(request)
+            let chunks = try #require(response.chunks, "\(name) kept no chunks")
+            #expect(chunks.count == 3, "\(name): \(chunks.map(\.data.count))")
+            #expect(response.body == BodyChunk.joined(chunks))
+            let gaps = zip(chunks.dropFirst(), chunks).map { $0.offset - $1.offset }
+            #expect(gaps.allSatisfy { $0 > 0.1 && $0 < 0.3 }, "\(name): gaps \(gaps)")
+        }
     }
 }

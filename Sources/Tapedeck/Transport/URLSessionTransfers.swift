@@ -10,18 +10,22 @@ import FoundationNetworking
 /// response ends in ``HTTPError/bodyTooLarge(url:limit:)`` instead of filling memory.
 final class URLSessionTransfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Transfer {
-        var continuation: CheckedContinuation<(Data, URLResponse), any Error>
+        var continuation: CheckedContinuation<(Data, URLResponse, [BodyChunk]), any Error>
         var url: String
         var limit: Int
         var body = Data()
         var overLimit = false
+        /// When the head arrived; each piece of the body is kept with its time after it.
+        var headAt: ContinuousClock.Instant?
+        var chunks: [BodyChunk] = []
     }
 
     private let transfers = Mutex<[Int: Transfer]>([:])
 
-    /// Runs `task` to completion and returns its body and response; throws what the task failed
-    /// with, or ``HTTPError/bodyTooLarge(url:limit:)``.
-    func run(_ task: URLSessionDataTask, url: String, limit: Int) async throws -> (Data, URLResponse) {
+    /// Runs `task` to completion and returns its body and response, with the body as the pieces
+    /// the delegate received it in (one `didReceive data` each) and their times after the head;
+    /// throws what the task failed with, or ``HTTPError/bodyTooLarge(url:limit:)``.
+    func run(_ task: URLSessionDataTask, url: String, limit: Int) async throws -> (Data, URLResponse, [BodyChunk]) {
         let box = TaskBox(task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -41,6 +45,12 @@ final class URLSessionTransfers: NSObject, URLSessionDataDelegate, @unchecked Se
         completionHandler(nil)
     }
 
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        transfers.withLock { $0[dataTask.taskIdentifier]?.headAt = .now }
+        completionHandler(.allow)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let stop = transfers.withLock { transfers -> Bool in
             guard var transfer = transfers[dataTask.taskIdentifier], !transfer.overLimit else { return false }
@@ -49,6 +59,8 @@ final class URLSessionTransfers: NSObject, URLSessionDataDelegate, @unchecked Se
                 transfer.body = Data()
             } else {
                 transfer.body.append(data)
+                let offset = ContinuousClock.now - (transfer.headAt ?? .now)
+                transfer.chunks.append(BodyChunk(offset: Double(offset.components.seconds) + Double(offset.components.attoseconds) / 1e18, data: data))
             }
             transfers[dataTask.taskIdentifier] = transfer
             return transfer.overLimit
@@ -63,7 +75,7 @@ final class URLSessionTransfers: NSObject, URLSessionDataDelegate, @unchecked Se
         } else if let error {
             transfer.continuation.resume(throwing: error)
         } else if let response = task.response {
-            transfer.continuation.resume(returning: (transfer.body, response))
+            transfer.continuation.resume(returning: (transfer.body, response, transfer.chunks))
         } else {
             transfer.continuation.resume(throwing: URLError(.badServerResponse))
         }

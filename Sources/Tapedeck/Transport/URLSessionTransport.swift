@@ -97,11 +97,12 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         let start = clock.now
         let data: Data
         let urlResponse: URLResponse
+        var chunks: [BodyChunk] = []
         do {
             try Task.checkCancellation()
             if let transfers {
                 let task = session.dataTask(with: urlRequest)
-                (data, urlResponse) = try await transfers.run(task, url: request.url.absoluteString, limit: options.limits.maximumBodySize)
+                (data, urlResponse, chunks) = try await transfers.run(task, url: request.url.absoluteString, limit: options.limits.maximumBodySize)
             } else {
                 (data, urlResponse) = try await session.data(for: urlRequest)
             }
@@ -112,13 +113,16 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         guard let http = urlResponse as? HTTPURLResponse else {
             throw HTTPError.noResponse(url: request.url.absoluteString, detail: "the reply was not HTTP")
         }
-        return HTTPResponse(
+        var response = HTTPResponse(
             status: http.statusCode,
             headers: HTTPHeaders(foundationFields: http.allHeaderFields),
             body: data,
             url: http.url ?? request.url,
             duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         )
+        // A stream keeps the pieces the delegate received, as curl's transport does.
+        if response.isStream, StreamMedia.keepsChunks(chunks, headers: response.headers) { response.chunks = chunks }
+        return response
     }
 
     /// Turns a `URLError` into the ``HTTPError`` case app code switches on (``HTTPError/notConnected(url:)``,
