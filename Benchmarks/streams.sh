@@ -25,13 +25,14 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 export TAPEDECK_USAGE_DIR="$work/usage" TAPEDECK_RECORD_MODE=""
 
-# url_from FILE: the first http:// address on FILE's first line, once its process has printed
-# it (30 s at most; a debug build starts slowly).
+# url_from FILE PID: the first http:// address on FILE's first line, once process PID has
+# printed it there (30 s at most, a debug build starts slowly; fails at once if PID is gone).
 url_from() {
   local url
   for _ in $(seq 1 300); do
     url=$(head -1 "$1" 2>/dev/null | grep -o 'http://[^ ]*' | head -1)
     [ -n "$url" ] && { echo "$url"; return 0; }
+    kill -0 "$2" 2>/dev/null || return 1
     sleep 0.1
   done
   return 1
@@ -59,7 +60,7 @@ direct=$("$PY" Benchmarks/stream_latency.py "$UP$LATENCY_PATH") || direct=""
 cassette="$work/streams.cassette.json"
 "$BIN" proxy "$UP" --record "$cassette" --mode all --port 0 >"$work/proxy.out" 2>"$work/proxy.err" &
 proxy_pid=$!; pids+=("$proxy_pid")
-proxy_url=$(url_from "$work/proxy.out") || { echo "tapedeck proxy did not start" >&2; cat "$work/proxy.err" >&2; exit 1; }
+proxy_url=$(url_from "$work/proxy.out" "$proxy_pid") || { echo "tapedeck proxy did not start" >&2; cat "$work/proxy.err" >&2; exit 1; }
 proxied=$("$PY" Benchmarks/stream_latency.py "$proxy_url$LATENCY_PATH") || proxied=""
 
 # Record the stream serve replays below: $EVENTS events, written as fast as the upstream can.
@@ -75,7 +76,7 @@ p_p50=$(num "$proxied" p50_ms); p_p99=$(num "$proxied" p99_ms); p_n=$(num "$prox
 # --- 2. Events per second from tapedeck serve ----------------------------------------------
 "$BIN" serve "$cassette" --repeat --port 0 >"$work/serve.out" 2>"$work/serve.err" &
 serve_pid=$!; pids+=("$serve_pid")
-serve_url=$(url_from "$work/serve.out") || { echo "tapedeck serve did not start" >&2; cat "$work/serve.err" >&2; exit 1; }
+serve_url=$(url_from "$work/serve.out" "$serve_pid") || { echo "tapedeck serve did not start" >&2; cat "$work/serve.err" >&2; exit 1; }
 
 # rate N: "events/s bytes/event" — best of $ROUNDS runs of one curl process reading the replayed
 # stream over N connections at once (--parallel). The time is the longest transfer's time_total
