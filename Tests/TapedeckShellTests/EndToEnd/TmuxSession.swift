@@ -21,11 +21,14 @@ final class TmuxSession {
 
     var historyFile: URL { home.appendingPathComponent("state/tapedeck/history") }
 
-    /// Starts `tapedeck ARGUMENTS` in a 120×40 terminal. With `holdAfterExit` the pane stays
-    /// open after the program ends and shows `[exit N]`, so a short command's output can be read.
-    func start(_ arguments: [String], holdAfterExit: Bool = false) throws {
-        var command = (["env", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state", "LANG=C.UTF-8", "TERM=xterm-256color", "NO_COLOR=1",
-                        Binary.path ?? "tapedeck"] + arguments).map(Self.shellQuote).joined(separator: " ")
+    /// Starts `tapedeck ARGUMENTS` in a 120×40 terminal, with `environment` set over the test's
+    /// (an empty value sets the variable empty, e.g. `CI` so recording is not refused). With
+    /// `holdAfterExit` the pane stays open after the program ends and shows `[exit N]`, so a
+    /// short command's output can be read.
+    func start(_ arguments: [String], environment: [String: String] = [:], holdAfterExit: Bool = false) throws {
+        let settings = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        var command = (["env", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state", "LANG=C.UTF-8", "TERM=xterm-256color", "NO_COLOR=1"]
+                       + settings + [Binary.path ?? "tapedeck"] + arguments).map(Self.shellQuote).joined(separator: " ")
         if holdAfterExit { command += "; echo \"[exit $?]\"; sleep 120" }
         try spawn(["tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", command])
     }
