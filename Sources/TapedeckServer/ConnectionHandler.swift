@@ -296,35 +296,44 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                                          responder: responder)
             }
         case .passThrough(let host, let port):
-            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-            ClientBootstrap(group: context.eventLoop)
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .connectTimeout(.seconds(10))
-                .connect(host: host, port: port)
-                .whenComplete { result in
-                    let (handler, context) = bound.value
-                    switch result {
-                    case .failure(let error):
-                        guard handler.isOpen else { return }
-                        handler.reject(context: context, head: head, status: 502,
-                                       text: "cannot reach \(host):\(port) to pass the tunnel through: \(error)\n")
-                    case .success(let peer):
-                        guard handler.isOpen else {
-                            peer.close(promise: nil)
-                            return
-                        }
-                        let (ours, theirs) = GlueHandler.matchedPair()
-                        do { try peer.pipeline.syncOperations.addHandler(theirs) } catch {
-                            peer.close(promise: nil)
-                            context.close(promise: nil)
-                            return
-                        }
-                        handler.established(context: context, head: head) { sync, anchor in
-                            try sync.addHandler(ours, position: .after(anchor))
-                        }
-                    }
+            relay(to: host, port: port, purpose: "pass the tunnel through", context: context, head: head) { handler, context, _, ours in
+                handler.established(context: context, head: head) { sync, anchor in
+                    try sync.addHandler(ours, position: .after(anchor))
                 }
+            }
         }
+    }
+
+    /// Connects to `host:port` and glues it to this connection: `theirs` of a ``GlueHandler``
+    /// pair (after the `upstream` handlers) goes on the new channel, and `start` puts `ours` on
+    /// this one. A failure to connect answers 502, naming the `purpose`.
+    private func relay(to host: String, port: Int, purpose: String, upstream: [any ChannelHandler] = [],
+                       context: ChannelHandlerContext, head: HTTPRequestHead,
+                       start: @escaping (ConnectionHandler, ChannelHandlerContext, any Channel, GlueHandler) -> Void) {
+        let bound = NIOLoopBound((handler: self, context: context, upstream: upstream, start: start), eventLoop: context.eventLoop)
+        ClientBootstrap(group: context.eventLoop)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connectTimeout(.seconds(10))
+            .connect(host: host, port: port)
+            .whenComplete { result in
+                let (handler, context, upstream, start) = bound.value
+                switch result {
+                case .failure(let error):
+                    guard handler.isOpen else { return }
+                    handler.reject(context: context, head: head, status: 502, text: "cannot reach \(host):\(port) to \(purpose): \(error)\n")
+                case .success(let peer):
+                    guard handler.isOpen else { return peer.close(promise: nil) }
+                    let (ours, theirs) = GlueHandler.matchedPair()
+                    do {
+                        for extra in upstream { try peer.pipeline.syncOperations.addHandler(extra) }
+                        try peer.pipeline.syncOperations.addHandler(theirs)
+                    } catch {
+                        peer.close(promise: nil)
+                        return context.close(promise: nil)
+                    }
+                    start(handler, context, peer, ours)
+                }
+            }
     }
 
     /// Writes `200 Connection established`, then swaps this connection's HTTP handlers for
@@ -383,38 +392,18 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 try sync.addHandler(replayer, position: .after(aggregator))
             }
         case .record(let host, let port, let request, let recording):
-            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-            ClientBootstrap(group: context.eventLoop)
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .connectTimeout(.seconds(10))
-                .connect(host: host, port: port)
-                .whenComplete { result in
-                    let (handler, context) = bound.value
-                    switch result {
-                    case .failure(let error):
-                        guard handler.isOpen else { return }
-                        handler.reject(context: context, head: head, status: 502, text: "cannot reach \(host):\(port) to open the WebSocket: \(error)\n")
-                    case .success(let peer):
-                        guard handler.isOpen else { return peer.close(promise: nil) }
-                        let (ours, theirs) = GlueHandler.matchedPair()
-                        do {
-                            try peer.pipeline.syncOperations.addHandler(WebSocketTap(recording, from: .server))
-                            try peer.pipeline.syncOperations.addHandler(theirs)
-                        } catch {
-                            peer.close(promise: nil)
-                            return context.close(promise: nil)
-                        }
-                        var buffer = peer.allocator.buffer(capacity: request.count)
-                        buffer.writeBytes(request)
-                        peer.writeAndFlush(buffer, promise: nil)
-                        // The upstream's own 101 reaches the client through the relay.
-                        handler.swapHandlers(context: context) { sync, anchor in
-                            let tap = WebSocketTap(recording, from: .client)
-                            try sync.addHandler(tap, position: .after(anchor))
-                            try sync.addHandler(ours, position: .after(tap))
-                        }
-                    }
+            relay(to: host, port: port, purpose: "open the WebSocket", upstream: [WebSocketTap(recording, from: .server)],
+                  context: context, head: head) { handler, context, peer, ours in
+                var buffer = peer.allocator.buffer(capacity: request.count)
+                buffer.writeBytes(request)
+                peer.writeAndFlush(buffer, promise: nil)
+                // The upstream's own 101 reaches the client through the relay.
+                handler.swapHandlers(context: context) { sync, anchor in
+                    let tap = WebSocketTap(recording, from: .client)
+                    try sync.addHandler(tap, position: .after(anchor))
+                    try sync.addHandler(ours, position: .after(tap))
                 }
+            }
         }
     }
 

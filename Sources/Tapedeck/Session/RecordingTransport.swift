@@ -123,9 +123,8 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         return stored
     }
 
-    /// Journals the head of a stream that began (its body still empty) under `name`.
-    fileprivate func beginStream(_ interaction: Interaction, name: String) throws(CassetteError) {
-        let stored = prepared(interaction)
+    /// `stored`, once it is known to be sendable and, with the lint on, free of secrets.
+    private func checked(_ stored: Interaction) throws(CassetteError) -> Interaction {
         if let (pointer, problem) = stored.unsendableHeader(index: store.count) {
             throw .invalidField(path: url.path, pointer: pointer, problem: "not recorded: " + problem)
         }
@@ -133,7 +132,12 @@ public final class RecordingTransport: HTTPTransport, Sendable {
             let findings = SecretLint.findings(in: stored, index: store.count)
             if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings, context: configuration.wording) }
         }
-        try store.beginStream(stored, stream: name)
+        return stored
+    }
+
+    /// Journals the head of a stream that began (its body still empty) under `name`.
+    fileprivate func beginStream(_ interaction: Interaction, name: String) throws(CassetteError) {
+        try store.beginStream(try checked(prepared(interaction)), stream: name)
     }
 
     /// Journals one chunk of the stream `name`, redacted as the whole body will be.
@@ -163,15 +167,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// ``record(_:)``; a stream's end (`stream`, the name its head was journaled under) replaces
     /// the head and chunks journaled while it flowed.
     private func record(_ interaction: Interaction, stream: String?) throws(CassetteError) {
-        let stored = prepared(interaction)
-        if let (pointer, problem) = stored.unsendableHeader(index: store.count) {
-            throw .invalidField(path: url.path, pointer: pointer, problem: "not recorded: " + problem)
-        }
-        if configuration.lint {
-            let findings = SecretLint.findings(in: stored, index: store.count)
-            if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings, context: configuration.wording) }
-        }
-        try store.append(stored, stream: stream)
+        try store.append(try checked(prepared(interaction)), stream: stream)
     }
 
     /// Merges what this session recorded into the cassette file (atomically), keeping what
@@ -262,6 +258,6 @@ private final class StreamJournal: Sendable {
                 return false
             }
             return relay.chunk(chunk)
-        })
+        }, stop: { [relay] in relay.stop() })
     }
 }

@@ -24,19 +24,24 @@ final class LiveStream: Sendable {
     /// The observer to send under.
     var observer: ResponseObserver {
         ResponseObserver(head: { [self] head in
+            // A document that happens to arrive chunked (JSON, HTML, XML) is shown whole, pretty, as before.
+            guard LiveStream.showsLive(head.headers) else { return false }
             state.withLock { $0.began = true }
             LiveStream.active.store(true, ordering: .relaxed)
-            let renderer = ResponseRenderer(options: RenderOptions(colors: colors, parts: .responseHeaders))
-            output.line(renderer.render(head))
+            // The time and size are not known yet: the summary after the stream gives them.
+            var options = RenderOptions(colors: colors, parts: .responseHeaders)
+            options.showTiming = false
+            output.line(ResponseRenderer(options: options).render(head))
             output.line("")
             return true
         }, chunk: { [self] chunk in
+            // A chunk that arrives with Ctrl-C pending is shown too: it is in the response and the recording.
+            state.withLock { $0.chunks += 1 }
+            output.control(Self.shown(chunk.data))
             if InterruptSignal.consume() {
                 state.withLock { $0.stopped = true }
                 return false
             }
-            state.withLock { $0.chunks += 1 }
-            output.control(Self.shown(chunk.data))
             return true
         }, stop: { [self] in
             guard InterruptSignal.consume() else { return false }
@@ -49,11 +54,20 @@ final class LiveStream: Sendable {
     func summary(of response: HTTPResponse) -> String {
         let count = state.withLock { $0.chunks }
         let how = stopped ? "stopped with Ctrl-C" : "ended"
-        return "(stream \(how): \(count) chunk\(count == 1 ? "" : "s"), \(response.body.count) bytes in \(Int((response.duration * 1000).rounded())) ms)"
+        // After Ctrl-C the terminal has echoed ^C where the cursor was: the summary starts on a line of its own.
+        return (stopped ? "\n" : "") + "(stream \(how): \(count) chunk\(count == 1 ? "" : "s"), \(response.body.count) bytes in \(Int((response.duration * 1000).rounded())) ms)"
     }
 
     /// Ends the stream's hold on Ctrl-C.
     func finish() { LiveStream.active.store(false, ordering: .relaxed) }
+
+    /// Whether a response with `headers` is shown as it arrives: a stream, unless its type is a
+    /// whole document (JSON, HTML, XML) that was merely sent chunked.
+    static func showsLive(_ headers: HTTPHeaders) -> Bool {
+        guard let type = headers["Content-Type"] else { return true }
+        let essence = MediaType.essence(type)
+        return !(MediaType.isJSON(type) || essence == "text/html" || essence.hasSuffix("xml"))
+    }
 
     /// Text as it is, control characters made visible; bytes that are not UTF-8 as a count.
     static func shown(_ data: Data) -> String {

@@ -37,17 +37,7 @@ enum AssertionParser {
             }
             return .header(name)
         case "json":
-            guard let path = try scanner.jsonPath() else {
-                throw ParseError(.missingArgument(command: command, expected: "a JSONPath after 'json' (e.g. $.items[0].id)"), at: scanner.location)
-            }
-            if !path.text.contains("{{") {
-                do {
-                    _ = try JSONPath(path.text)
-                } catch {
-                    throw ParseError(.invalidJSONPath(path.text, reason: error.reason), at: path.location.advanced(by: error.column - 1))
-                }
-            }
-            return .json(path)
+            return .json(try jsonPath(&scanner, command: command, example: "$.items[0].id"))
         case "regex":
             guard let pattern = try scanner.word() else {
                 throw ParseError(.missingArgument(command: command, expected: "a pattern after 'regex' (e.g. regex \"id=(\\d+)\")"), at: scanner.location)
@@ -75,23 +65,28 @@ enum AssertionParser {
             case "data": return .event(index, .data)
             case "id": return .event(index, .id)
             case "json":
-                guard let path = try scanner.jsonPath() else {
-                    throw ParseError(.missingArgument(command: command, expected: "a JSONPath after 'json' (e.g. $.choices[0].delta)"), at: scanner.location)
-                }
-                if !path.text.contains("{{") {
-                    do {
-                        _ = try JSONPath(path.text)
-                    } catch {
-                        throw ParseError(.invalidJSONPath(path.text, reason: error.reason), at: path.location.advanced(by: error.column - 1))
-                    }
-                }
-                return .event(index, .json(path))
+                return .event(index, .json(try jsonPath(&scanner, command: command, example: "$.choices[0].delta")))
             default:
                 throw ParseError.unknown(field.text, kind: "event field", valid: ResponseQuery.EventField.keywords, at: field.location)
             }
         default:
             throw ParseError.unknown(word.text, kind: "query", valid: ResponseQuery.keywords, at: word.location)
         }
+    }
+
+    /// The JSONPath after `json`, checked unless it holds a template.
+    private static func jsonPath(_ scanner: inout LineScanner, command: String, example: String) throws(ParseError) -> Word {
+        guard let path = try scanner.jsonPath() else {
+            throw ParseError(.missingArgument(command: command, expected: "a JSONPath after 'json' (e.g. \(example))"), at: scanner.location)
+        }
+        if !path.text.contains("{{") {
+            do {
+                _ = try JSONPath(path.text)
+            } catch {
+                throw ParseError(.invalidJSONPath(path.text, reason: error.reason), at: path.location.advanced(by: error.column - 1))
+            }
+        }
+        return path
     }
 
     private static func predicate(_ word: Word, _ scanner: inout LineScanner) throws(ParseError) -> Predicate {
