@@ -373,7 +373,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func upgrade(_ plan: WebSocketPlan, response: HTTPResponse, context: ChannelHandlerContext, head: HTTPRequestHead) {
         deadline?.cancel()
         switch plan {
-        case .replay(let frames, let label, let log):
+        case .replay(let frames, let label, let latency, let log):
             var headers = NIOHTTP1.HTTPHeaders([("Upgrade", "websocket"), ("Connection", "Upgrade"),
                                                 ("Sec-WebSocket-Accept", WebSocketPlan.accept(forKey: head.headers.first(name: "sec-websocket-key") ?? ""))])
             if let chosen = response.headers["Sec-WebSocket-Protocol"] { headers.add(name: "Sec-WebSocket-Protocol", value: chosen) }
@@ -383,7 +383,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 let decoder = ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: max(125, min(maxFrame, 1 << 24))))
                 let aggregator = NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 10_000,
                                                              maxAccumulatedFrameSize: max(125, min(maxFrame, 1 << 24)))
-                let replayer = WebSocketReplayer(frames: frames, label: label, log: log)
+                let replayer = WebSocketReplayer(frames: frames, label: label, latency: latency, log: log)
                 // Outbound frames pass the encoder on their way to the socket, so it sits nearer the head than the replayer.
                 let encoder = WebSocketFrameEncoder()
                 try sync.addHandler(encoder, position: .after(anchor))
@@ -391,8 +391,19 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 try sync.addHandler(aggregator, position: .after(decoder))
                 try sync.addHandler(replayer, position: .after(aggregator))
             }
-        case .record(let host, let port, let request, let recording):
-            relay(to: host, port: port, purpose: "open the WebSocket", upstream: [WebSocketTap(recording, from: .server)],
+        case .record(let host, let port, let tls, let request, let recording):
+            var upstream: [any ChannelHandler] = []
+            if let tls {
+                // An IP address is no server name to send in SNI or to check as one.
+                let name = host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? nil : host
+                do {
+                    upstream.append(try NIOSSLClientHandler(context: tls, serverHostname: name))
+                } catch {
+                    return reject(context: context, head: head, status: 502, text: "cannot start TLS to \(host):\(port) for the WebSocket: \(error)\n")
+                }
+            }
+            upstream.append(WebSocketTap(recording, from: .server))
+            relay(to: host, port: port, purpose: "open the WebSocket", upstream: upstream,
                   context: context, head: head) { handler, context, peer, ours in
                 var buffer = peer.allocator.buffer(capacity: request.count)
                 buffer.writeBytes(request)

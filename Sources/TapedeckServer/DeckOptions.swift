@@ -90,12 +90,21 @@ public struct HTTPSOptions: Sendable {
     /// (`--pass-through`); compared without case, with or without the port.
     public var passThrough: [String]
 
+    /// More CA certificates (PEM) to trust for upstreams this server reaches itself (a `wss://`
+    /// WebSocket recorded through ``intercept``), beside the system's store (`--upstream-ca`).
+    public var upstreamRoots: Data?
+    /// Whether those upstreams' certificates are verified (`--insecure-upstream` turns it off).
+    public var verifiesUpstream: Bool
+
     /// Creates the options.
-    public init(authority: LocalCA, serveNames: [String]? = nil, intercept: Bool = false, passThrough: [String] = []) {
+    public init(authority: LocalCA, serveNames: [String]? = nil, intercept: Bool = false, passThrough: [String] = [],
+                upstreamRoots: Data? = nil, verifiesUpstream: Bool = true) {
         self.authority = authority
         self.serveNames = serveNames
         self.intercept = intercept
         self.passThrough = passThrough
+        self.upstreamRoots = upstreamRoots
+        self.verifiesUpstream = verifiesUpstream
     }
 
     /// Whether the tunnel to `host:port` is relayed untouched.

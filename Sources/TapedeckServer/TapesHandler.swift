@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import Tapedeck
 
 /// Answers from the tapes ``MountsHandler`` chose (the longest mount that covers the path), through each tape's
@@ -38,7 +39,7 @@ package struct TapesHandler: ServerHandler {
         let plan = deck.faultPlan
         let log = deck.options.log
         if first.isRecording, WebSocketPlan.isUpgrade(incoming.headers) {
-            return TapesHandler.recordWebSocket(request, on: first, incoming: incoming, log: log)
+            return TapesHandler.recordWebSocket(request, on: first, incoming: incoming, https: deck.options.https, log: log)
         }
         let fault = plan.fault(for: request)
         var reports: [String] = []
@@ -75,7 +76,8 @@ package struct TapesHandler: ServerHandler {
                         return ServerReply.text(426, "\(Deck.redactedSummary(incoming)) was recorded as a WebSocket session: open it with a WebSocket client (ws://)\n",
                                                 headers: ["Upgrade": "websocket", ServerMarker.errorHeader: "426"])
                     }
-                    return ServerReply(response: shown, webSocket: .replay(frames: frames, label: Deck.redactedSummary(incoming), log: log))
+                    return ServerReply(response: shown, webSocket: .replay(frames: frames, label: Deck.redactedSummary(incoming),
+                                                                                 latency: plan.conditions.latency, log: log))
                 }
                 if let chunks = shown.chunks, fault == nil, request.method != .head {
                     return ServerReply(response: shown, stream: .replaying(chunks, latency: plan.conditions.latency))
@@ -126,16 +128,21 @@ package struct TapesHandler: ServerHandler {
 
     /// A WebSocket upgrade on a recording tape: relayed to the upstream byte for byte and recorded
     /// as one interaction (the upgrade, the `101`, every frame) when either end leaves.
-    static func recordWebSocket(_ request: HTTPRequest, on tape: Tape, incoming: IncomingRequest,
+    static func recordWebSocket(_ request: HTTPRequest, on tape: Tape, incoming: IncomingRequest, https: HTTPSOptions?,
                                 log: @escaping @Sendable (String) -> Void) -> ServerReply {
         let summary = Deck.redactedSummary(incoming)
         guard let recorder = tape.session.cassette.recorder else {
             return ServerReply.text(502, "\(summary): this tape does not record\n", headers: [ServerMarker.errorHeader: "502"])
         }
-        guard request.url.scheme?.lowercased() == "http", let host = request.url.host() else {
-            return ServerReply.text(501, "\(summary): WebSockets are recorded over plain HTTP (ws://) only; wss:// through --intercept is not "
-                + "recorded yet: record against the ws:// address of the server, or pass the host through with --pass-through\n",
-                headers: [ServerMarker.errorHeader: "501"])
+        let scheme = request.url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https", let host = request.url.host() else {
+            return ServerReply.text(400, "\(summary): a WebSocket upgrade needs an http:// or https:// target\n", headers: [ServerMarker.errorHeader: "400"])
+        }
+        var tls: NIOSSLContext?
+        if scheme == "https" {
+            do { tls = try WebSocketPlan.upstreamTLS(https) } catch {
+                return ServerReply.text(502, "\(summary): cannot set up TLS to the upstream: \(error)\n", headers: [ServerMarker.errorHeader: "502"])
+            }
         }
         var upgrade = request
         // The proxy drops hop-by-hop headers; an upgrade needs its own back.
@@ -144,7 +151,7 @@ package struct TapesHandler: ServerHandler {
         // No extension is negotiated, so frames are recorded as the application sent them
         // (permessage-deflate would record compressed bytes), as mitmproxy does.
         upgrade.headers.remove(name: "Sec-WebSocket-Extensions")
-        let recording = WebSocketRecording(request: upgrade) { interaction in
+        let recording = WebSocketRecording(request: upgrade, log: log) { interaction in
             do throws(CassetteError) {
                 try recorder.record(interaction)
             } catch {
@@ -153,7 +160,8 @@ package struct TapesHandler: ServerHandler {
         }
         HandlerNotes.current?.outcome = "recorded"
         return ServerReply(response: HTTPResponse(status: 101),
-                           webSocket: .record(host: host, port: request.url.port ?? 80, request: WebSocketPlan.wire(upgrade), recording: recording))
+                           webSocket: .record(host: host, port: request.url.port ?? (tls == nil ? 80 : 443), tls: tls,
+                                              request: WebSocketPlan.wire(upgrade), recording: recording))
     }
 
     /// The part of a fault the transport plays (status, and latency for everything).

@@ -90,4 +90,83 @@ struct WebSocketTests {
         #expect(session.received == ["welcome", "echo: hello"])
         _ = await server.stop()
     }
+
+    @Test("with latency recorded each server frame waits its recorded gap after the frame before it, within 20%, by the client's clock")
+    func recordedTiming() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        var response = HTTPResponse(status: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
+        response.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .text, data: Data("a".utf8)),
+                              WebSocketMessage(offset: 0.1, sender: .client, kind: .text, data: Data("go".utf8)),
+                              WebSocketMessage(offset: 0.4, sender: .server, kind: .text, data: Data("b".utf8)),
+                              WebSocketMessage(offset: 0.6, sender: .server, kind: .text, data: Data("c".utf8))]
+        let cassette = directory.appendingPathComponent("timed.cassette.json")
+        try Cassette(interactions: [Interaction(request: HTTPRequest(url: URL(string: "http://chat.test/room")!), response: response)]).write(to: cassette)
+        let server = try await CassetteServer.serve([cassette], options: DeckOptions(conditions: NetworkConditions(latency: .recorded)))
+        let script = """
+            import sys, time
+            from websockets.sync.client import connect
+            with connect(sys.argv[1]) as ws:
+                first = ws.recv()
+                sent = time.time()
+                ws.send("go")
+                b = ws.recv(); at_b = time.time()
+                c = ws.recv(); at_c = time.time()
+                print(first, b, c, round((at_b - sent) * 1000), round((at_c - at_b) * 1000))
+            """
+        let result = try await Proc.run(Proc.python, ["-c", script, server.webSocketURL.absoluteString + "/room"])
+        _ = await server.stop()
+        let fields = result.text.split(separator: " ").map(String.init)
+        #expect(fields.prefix(3) == ["a", "b", "c"], "\(result.text)\(result.stderr)")
+        let toB = Double(fields.dropFirst(3).first ?? "") ?? 0, toC = Double(fields.dropFirst(4).first?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        #expect(abs(toB - 300) <= 60 && abs(toC - 200) <= 40, "gaps of 300 and 200 ms replayed as \(toB) and \(toC) ms")
+    }
+
+    @Test("wss:// through proxy --intercept is recorded against a TLS upstream the proxy verifies, and replays through serve --intercept")
+    func secureWebSocket() async throws {
+        let scratch = try HTTPSTests.Scratch()
+        defer { Proc.cleanUp(scratch.directory) }
+        let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path
+        let upstream = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [script, scratch.directory.path], expecting: 1)
+        let url = "wss://localhost:\(upstream.ports[0])/chat"
+        let cassette = scratch.directory.appendingPathComponent("wss.cassette.json")
+        let upstreamCA = scratch.directory.appendingPathComponent("upstream-ca.pem").path
+        func client(through proxy: URL, _ messages: [String]) async throws -> Session {
+            let result = try await Proc.run(Proc.python, [Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_client.py").path, url] + messages,
+                                            environment: scratch.environment.merging(["WS_PROXY": proxy.absoluteString, "WS_CA": scratch.tapedeckCA]) { $1 })
+            #expect(result.status == 0, "\(result.stderr)")
+            return try JSONDecoder().decode(Session.self, from: result.stdout)
+        }
+        let proxy = try await ServerProcess(["proxy", "--intercept", "--record", cassette.path, "--upstream-ca", upstreamCA], environment: scratch.environment)
+        let live = try await client(through: proxy.url, ["hello", "push"])
+        #expect(live.received == ["welcome", "echo: hello", "echo: push", "tick 1", "tick 2"])
+        _ = await proxy.stop()
+        upstream.stop()
+        let recorded = try #require(try Cassette.load(from: cassette).interactions.first)
+        #expect(recorded.request.url.absoluteString == "https://localhost:\(upstream.ports[0])/chat" && recorded.response.webSocket?.isEmpty == false)
+
+        let serve = try await ServerProcess(["serve", cassette.path, "--intercept"], environment: scratch.environment)
+        let replayed = try await client(through: serve.url, ["hello", "push"])
+        #expect(replayed.received == live.received)
+        _ = await serve.stop()
+    }
+
+    @Test("an upstream whose certificate the proxy does not trust is logged with the flag to use, and nothing is recorded")
+    func untrustedSecureUpstream() async throws {
+        let scratch = try HTTPSTests.Scratch()
+        defer { Proc.cleanUp(scratch.directory) }
+        let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path
+        let upstream = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [script, scratch.directory.path], expecting: 1)
+        defer { upstream.stop() }
+        let cassette = scratch.directory.appendingPathComponent("wss.cassette.json")
+        let proxy = try await ServerProcess(["proxy", "--intercept", "--record", cassette.path], environment: scratch.environment)
+        let result = try await Proc.run(Proc.python, [Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_client.py").path,
+                                                      "wss://localhost:\(upstream.ports[0])/chat", "hello"],
+                                        environment: scratch.environment.merging(["WS_PROXY": proxy.url.absoluteString, "WS_CA": scratch.tapedeckCA]) { $1 })
+        #expect(result.status != 0 || !result.text.contains("echo: hello"))
+        let stopped = await proxy.stop()
+        #expect(stopped.stderr.contains("failed before the upstream answered") && stopped.stderr.contains("--upstream-ca"), "\(stopped.stderr)")
+        let kept = FileManager.default.fileExists(atPath: cassette.path) ? try Cassette.load(from: cassette).interactions.count : 0
+        #expect(kept == 0)
+    }
 }

@@ -1,19 +1,33 @@
 import Crypto
 import Foundation
+import NIOSSL
 import Tapedeck
 
 /// What a connection does with a WebSocket upgrade (``ServerReply/webSocket``).
 package enum WebSocketPlan: Sendable {
     /// Answer `101` and play the recorded session (``WebSocketReplayer``).
-    case replay(frames: [WebSocketMessage], label: String, log: @Sendable (String) -> Void)
+    case replay(frames: [WebSocketMessage], label: String, latency: Latency, log: @Sendable (String) -> Void)
     /// Relay the upgrade to `host:port` byte for byte, recording both directions
     /// (``WebSocketRecording``); `finish` stores the session when either end leaves.
-    case record(host: String, port: Int, request: Data, recording: WebSocketRecording)
+    /// `tls` is the client context for a `wss://` upstream (nil: plain `ws://`).
+    case record(host: String, port: Int, tls: NIOSSLContext?, request: Data, recording: WebSocketRecording)
 
     /// The `Sec-WebSocket-Accept` value for a client's `Sec-WebSocket-Key` (RFC 6455 §4.2.2).
     static func accept(forKey key: String) -> String {
         Data(Insecure.SHA1.hash(data: Data((key.trimmingCharacters(in: .whitespaces) + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
             .base64EncodedString()
+    }
+
+    /// The TLS client context for a `wss://` upstream: the system's roots plus `https`'s extra
+    /// CAs, verification on unless `--insecure-upstream`.
+    static func upstreamTLS(_ https: HTTPSOptions?) throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if https?.verifiesUpstream == false {
+            configuration.certificateVerification = .none
+        } else if let pem = https?.upstreamRoots {
+            configuration.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(pem)))]
+        }
+        return try NIOSSLContext(configuration: configuration)
     }
 
     /// Whether a request asks to upgrade to a WebSocket.
@@ -35,16 +49,17 @@ package enum WebSocketPlan: Sendable {
 extension WebSocketPlan: Hashable {
     package static func == (lhs: WebSocketPlan, rhs: WebSocketPlan) -> Bool {
         switch (lhs, rhs) {
-        case (.replay(let a, let x, _), .replay(let b, let y, _)): a == b && x == y
-        case (.record(let h1, let p1, let r1, let s1), .record(let h2, let p2, let r2, let s2)): h1 == h2 && p1 == p2 && r1 == r2 && s1 === s2
+        case (.replay(let a, let x, let l, _), .replay(let b, let y, let m, _)): a == b && x == y && l == m
+        case (.record(let h1, let p1, let t1, let r1, let s1), .record(let h2, let p2, let t2, let r2, let s2)):
+            h1 == h2 && p1 == p2 && t1 === t2 && r1 == r2 && s1 === s2
         default: false
         }
     }
 
     package func hash(into hasher: inout Hasher) {
         switch self {
-        case .replay(let frames, let label, _): hasher.combine(frames); hasher.combine(label)
-        case .record(let host, let port, let request, _): hasher.combine(host); hasher.combine(port); hasher.combine(request)
+        case .replay(let frames, let label, _, _): hasher.combine(frames); hasher.combine(label)
+        case .record(let host, let port, _, let request, _): hasher.combine(host); hasher.combine(port); hasher.combine(request)
         }
     }
 }

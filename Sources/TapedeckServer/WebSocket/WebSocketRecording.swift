@@ -21,11 +21,27 @@ package final class WebSocketRecording: Sendable {
     private let request: HTTPRequest
     private let sentAt = ContinuousClock.now
     private let store: @Sendable (Interaction) -> Void
+    private let log: @Sendable (String) -> Void
 
-    /// Records the session opened by `request`; `store` receives it at the end.
-    package init(request: HTTPRequest, store: @escaping @Sendable (Interaction) -> Void) {
+    /// Records the session opened by `request`; `store` receives it at the end, and `log` hears
+    /// why when there is none to store.
+    package init(request: HTTPRequest, log: @escaping @Sendable (String) -> Void, store: @escaping @Sendable (Interaction) -> Void) {
         self.request = request
+        self.log = log
         self.store = store
+    }
+
+    /// The upstream connection failed (a TLS handshake, a reset): say so once.
+    func failed(_ error: any Error) {
+        let first = state.withLock { state -> Bool in
+            guard !state.finished, state.response == nil else { return false }
+            state.finished = true
+            return true
+        }
+        if first {
+            log("the WebSocket upgrade to \(Redactor.redactingPassword(request.url).absoluteString) failed before the upstream answered: \(error); "
+                + "nothing was recorded (for a certificate the upstream's CA signed, add --upstream-ca FILE)")
+        }
     }
 
     /// Bytes that passed from `sender`.
@@ -149,5 +165,10 @@ final class WebSocketTap: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         recording.finish()
         context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        recording.failed(error)
+        context.close(promise: nil)
     }
 }

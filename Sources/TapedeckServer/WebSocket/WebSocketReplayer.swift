@@ -8,7 +8,8 @@ import Tapedeck
 /// for a client frame that matches it. A client frame that does not match ends the session with
 /// a close frame (1008) whose reason says what differed; the whole report goes to the log.
 /// Pings are answered with pongs and recorded pings and pongs are not replayed: their timing is
-/// the network's, not the application's.
+/// the network's, not the application's. With `--latency recorded` (or `xFACTOR`) each server
+/// frame waits its recorded gap after the frame before it.
 final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
@@ -19,11 +20,22 @@ final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
     private var next = 0
     private var received = 0
     private var closing = false
+    /// How server frames are paced (``Latency/chunkOffset(_:)``): at once unless recorded or xFACTOR.
+    private let latency: Latency
+    /// The last frame that happened (sent or received) in this replay: when, and its recorded offset.
+    private var anchor: (at: NIODeadline, offset: TimeInterval) = (.now(), 0)
+    /// A server frame waiting for its time.
+    private var pending: Scheduled<Void>?
 
-    init(frames: [WebSocketMessage], label: String, log: @escaping @Sendable (String) -> Void) {
+    init(frames: [WebSocketMessage], label: String, latency: Latency = .none, log: @escaping @Sendable (String) -> Void) {
         self.frames = frames.filter { $0.kind != .ping && $0.kind != .pong }
         self.label = label
+        self.latency = latency
         self.log = log
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        pending?.cancel()
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -57,6 +69,7 @@ final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
             return mismatch(actual, expected: nil, context: context)
         }
         let expected = frames[next]
+        anchor = (.now(), expected.offset)
         guard expected.kind == kind, expected.data == payload || (kind == .close && expected.closeCode == actual.closeCode) else {
             if kind == .close { return closeBack(payload, context: context) }
             return mismatch(actual, expected: expected, context: context)
@@ -68,24 +81,46 @@ final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
         advance(context: context)
     }
 
-    /// Sends the server frames due before the next client frame.
+    /// Sends the server frames due before the next client frame, each after its recorded gap
+    /// from the frame before when the latency asks for it.
     private func advance(context: ChannelHandlerContext) {
-        while next < frames.count, frames[next].sender == .server, !closing {
+        while next < frames.count, frames[next].sender == .server, !closing, pending == nil {
             let frame = frames[next]
-            next += 1
-            var buffer = context.channel.allocator.buffer(capacity: frame.data.count)
-            buffer.writeBytes(frame.data)
-            let opcodes: [WebSocketMessage.Kind: WebSocketOpcode] = [.text: .text, .binary: .binary, .close: .connectionClose]
-            guard let opcode = opcodes[frame.kind] else { continue }
-            if frame.kind == .close {
-                closing = true
-                context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: buffer))).assumeIsolated().whenComplete { _ in
-                    context.close(promise: nil)
+            let gap = latency.chunkOffset(max(0, frame.offset - anchor.offset))
+            let due = anchor.at + .nanoseconds(Int64(min(gap, 86_400) * 1_000_000_000))
+            if gap > 0, due > .now() {
+                let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+                pending = context.eventLoop.scheduleTask(deadline: due) {
+                    let (handler, context) = bound.value
+                    handler.pending = nil
+                    handler.anchor = (due, frame.offset)
+                    handler.sendServerFrame(context: context)
+                    handler.advance(context: context)
                 }
                 return
             }
-            send(WebSocketFrame(fin: true, opcode: opcode, data: buffer), context: context)
+            anchor = (due > .now() ? due : .now(), frame.offset)
+            sendServerFrame(context: context)
         }
+    }
+
+    /// Sends the next recorded frame (a server frame); after a close, the connection ends.
+    private func sendServerFrame(context: ChannelHandlerContext) {
+        guard next < frames.count, !closing else { return }
+        let frame = frames[next]
+        next += 1
+        var buffer = context.channel.allocator.buffer(capacity: frame.data.count)
+        buffer.writeBytes(frame.data)
+        let opcodes: [WebSocketMessage.Kind: WebSocketOpcode] = [.text: .text, .binary: .binary, .close: .connectionClose]
+        guard let opcode = opcodes[frame.kind] else { return }
+        if frame.kind == .close {
+            closing = true
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: buffer))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+            return
+        }
+        send(WebSocketFrame(fin: true, opcode: opcode, data: buffer), context: context)
     }
 
     private func send(_ frame: WebSocketFrame, context: ChannelHandlerContext) {

@@ -76,6 +76,7 @@ struct HTTPSFlags: ParsableArguments {
             if !ListenOptions.isLoopback(host), host != "0.0.0.0", host != "::" { names?.append(host) }
             names? += tlsNames
         }
-        options.https = HTTPSOptions(authority: try ca.authority(), serveNames: names, intercept: intercept, passThrough: passThrough)
+        options.https = HTTPSOptions(authority: try ca.authority(), serveNames: names, intercept: intercept, passThrough: passThrough,
+                                     upstreamRoots: try upstreamRoots(), verifiesUpstream: !insecureUpstream)
     }
 }

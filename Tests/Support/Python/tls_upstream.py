@@ -43,8 +43,8 @@ def pem(cert):
     return cert.public_bytes(serialization.Encoding.PEM)
 
 
-def main():
-    directory, mode = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "valid")
+def write_certificates(directory, mode="valid"):
+    """Writes DIR/upstream-ca.pem, upstream.pem and upstream-key.pem; returns (cert path, key path)."""
     now = datetime.datetime.now(datetime.timezone.utc)
     day = datetime.timedelta(days=1)
     leaf_key = ec.generate_private_key(ec.SECP256R1())
@@ -65,6 +65,12 @@ def main():
     with open(key_path, "wb") as out:
         out.write(leaf_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                          serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def main():
+    directory, mode = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "valid")
+    cert_path, key_path = write_certificates(directory, mode)
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"

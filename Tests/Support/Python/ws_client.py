@@ -2,6 +2,9 @@
 
     ws_client.py URL MESSAGE...
 
+With WS_PROXY set, connects through that HTTP proxy (CONNECT); with WS_CA set, trusts that CA
+file for wss://.
+
 Connects, sends each MESSAGE in turn (one starting "b:" is sent as binary bytes of the hex
 after it), reads what arrives until the server has nothing more for 0.5 s after the last
 message, closes, and prints JSON: {"received": [...], "close": [code, reason] or null}.
@@ -9,6 +12,8 @@ Binary frames received are shown as "b:HEX".
 """
 import asyncio
 import json
+import os
+import ssl
 import sys
 
 from websockets.asyncio.client import connect
@@ -25,7 +30,12 @@ async def main(url, messages):
             received.append("b:" + message.hex() if isinstance(message, bytes) else message)
 
     try:
-        async with connect(url, open_timeout=5, close_timeout=2) as connection:
+        options = {}
+        if os.environ.get("WS_PROXY"):
+            options["proxy"] = os.environ["WS_PROXY"]
+        if url.startswith("wss:"):
+            options["ssl"] = ssl.create_default_context(cafile=os.environ.get("WS_CA"))
+        async with connect(url, open_timeout=5, close_timeout=2, **options) as connection:
             try:
                 try:
                     await drain(connection, 0.5)
