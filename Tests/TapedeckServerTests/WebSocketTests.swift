@@ -31,6 +31,15 @@ struct WebSocketTests {
         url.absoluteString.replacingOccurrences(of: "http://", with: "ws://")
     }
 
+    /// A cassette holding one WebSocket session at `http://chat.test/room`: text frames (seconds, sender, text).
+    static func session(_ frames: [(TimeInterval, WebSocketMessage.Sender, String)], in directory: URL) throws -> URL {
+        var response = HTTPResponse(status: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
+        response.webSocket = frames.map { WebSocketMessage(offset: $0.0, sender: $0.1, kind: .text, data: Data($0.2.utf8)) }
+        let cassette = directory.appendingPathComponent("ws.cassette.json")
+        try Cassette(interactions: [Interaction(request: HTTPRequest(url: URL(string: "http://chat.test/room")!), response: response)]).write(to: cassette)
+        return cassette
+    }
+
     static let messages = ["hello", "push", "b:0001"]
     static let replies = ["welcome", "echo: hello", "echo: push", "tick 1", "tick 2", "b:0100"]
 
@@ -77,12 +86,7 @@ struct WebSocketTests {
     func inProcess() async throws {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
-        var response = HTTPResponse(status: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
-        response.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .text, data: Data("welcome".utf8)),
-                              WebSocketMessage(offset: 0.01, sender: .client, kind: .text, data: Data("hello".utf8)),
-                              WebSocketMessage(offset: 0.02, sender: .server, kind: .text, data: Data("echo: hello".utf8))]
-        let cassette = directory.appendingPathComponent("ws.cassette.json")
-        try Cassette(interactions: [Interaction(request: HTTPRequest(url: URL(string: "http://chat.test/room")!), response: response)]).write(to: cassette)
+        let cassette = try Self.session([(0, .server, "welcome"), (0.01, .client, "hello"), (0.02, .server, "echo: hello")], in: directory)
         let server = try await CassetteServer.serve([cassette])
         let url = server.webSocketURL
         #expect(url.scheme == "ws")
@@ -95,13 +99,7 @@ struct WebSocketTests {
     func recordedTiming() async throws {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
-        var response = HTTPResponse(status: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
-        response.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .text, data: Data("a".utf8)),
-                              WebSocketMessage(offset: 0.1, sender: .client, kind: .text, data: Data("go".utf8)),
-                              WebSocketMessage(offset: 0.4, sender: .server, kind: .text, data: Data("b".utf8)),
-                              WebSocketMessage(offset: 0.6, sender: .server, kind: .text, data: Data("c".utf8))]
-        let cassette = directory.appendingPathComponent("timed.cassette.json")
-        try Cassette(interactions: [Interaction(request: HTTPRequest(url: URL(string: "http://chat.test/room")!), response: response)]).write(to: cassette)
+        let cassette = try Self.session([(0, .server, "a"), (0.1, .client, "go"), (0.4, .server, "b"), (0.6, .server, "c")], in: directory)
         let server = try await CassetteServer.serve([cassette], options: DeckOptions(conditions: NetworkConditions(latency: .recorded)))
         let script = """
             import sys, time

@@ -64,4 +64,17 @@ struct StreamingSessionTests {
         let gaps = zip(pieces.dropFirst(), pieces).map { $0.0.timeIntervalSince($1.0) }
         for gap in gaps { #expect(abs(gap - 0.15) <= 0.03, "a 150 ms gap arrived as \(Int(gap * 1000)) ms") }
     }
+
+    #if !canImport(FoundationNetworking)
+    /// Apple platforms only: corelibs Foundation on Linux has no `bytes(for:)`; there the delegate
+    /// tests above check the same per-chunk delivery.
+    @Test("URLSession.bytes(for:).lines sees each recorded event's lines, in order")
+    func asyncBytesLines() async throws {
+        let session = URLSession.replaying(Self.replay())
+        let (bytes, _) = try await session.bytes(for: URLRequest(url: URL(string: "http://api.test/events")!))
+        var lines: [String] = []
+        for try await line in bytes.lines { lines.append(line) }
+        #expect(lines == (0..<4).map { "data: {\"i\":\($0)}" })
+    }
+    #endif
 }
