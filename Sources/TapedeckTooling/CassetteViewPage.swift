@@ -26,7 +26,7 @@ package enum CassetteViewPage {
                 ("age", .string(MaxAge.describe(now.timeIntervalSince(interaction.recordedAt)))),
                 ("failure", .string(interaction.failure?.detail ?? "")),
                 ("request", side(request.headers, request.body ?? Data())),
-                ("response", side(response.headers, response.body)),
+                ("response", side(response.headers, response.body, shown: streamText(response))),
             ])
         }
         let title = "\(name) · \(cassette.interactions.count) interaction\(cassette.interactions.count == 1 ? "" : "s")"
@@ -52,9 +52,9 @@ package enum CassetteViewPage {
     }
 
     /// Headers as pairs and the body as text: JSON indented, other UTF-8 as it is, binary as its size.
-    private static func side(_ headers: HTTPHeaders, _ body: Data) -> JSONValue {
-        var text = ""
-        if !body.isEmpty {
+    private static func side(_ headers: HTTPHeaders, _ body: Data, shown: String? = nil) -> JSONValue {
+        var text = shown ?? ""
+        if shown == nil, !body.isEmpty {
             if let contentType = headers["Content-Type"], MediaType.isJSON(contentType), let value = try? JSONParser.parse(body) {
                 text = JSONWriter.write(value, options: [.pretty])
             } else if let utf8 = String(validating: body, as: UTF8.self) {
@@ -64,6 +64,26 @@ package enum CassetteViewPage {
             }
         }
         return .object([("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })), ("body", .string(text))])
+    }
+
+    /// A stream as what happened when: each server-sent event (or other chunk) and each WebSocket
+    /// frame on a line with its time; nil for a whole body.
+    static func streamText(_ response: HTTPResponse) -> String? {
+        func time(_ seconds: TimeInterval) -> String { "+\(Int((seconds * 1000).rounded())) ms" }
+        if let frames = response.webSocket {
+            return frames.map { frame in
+                "\(time(frame.offset))  \(frame.sender == .client ? "→" : "←") \(frame.summary)"
+            }.joined(separator: "\n")
+        }
+        guard let chunks = response.chunks else { return nil }
+        let events = response.headers["Content-Type"].map(MediaType.essence) == "text/event-stream"
+        return chunks.enumerated().map { index, chunk in
+            let text = String(validating: chunk.data, as: UTF8.self) ?? ""
+            let shown = events ? ServerSentEvents.parse(chunk.data).map { event in
+                "event: \(event.event)" + (event.id.map { "  id: \($0)" } ?? "") + "  data: \(event.data)"
+            }.joined(separator: "\n" + String(repeating: " ", count: 14)) : text.trimmingCharacters(in: .newlines)
+            return "\(time(chunk.offset))  #\(index)  " + (shown.isEmpty ? "(\(chunk.data.count) bytes)" : shown)
+        }.joined(separator: "\n")
     }
 
     /// The page: the data as JSON in a non-executed script block (`<` written as `\u003c`, so

@@ -25,13 +25,9 @@ struct CassetteViewBrowserTests {
         ])
     }
 
-    @Test("the viewer lists every interaction, filters by status and text from its address, shows one redacted, and leaves hostile values as text")
-    func viewer() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: RunReportBrowserTests.chromium), "make test installs Debian's chromium")
-        let folder = try Binary.temporaryDirectory("cassette-view")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Self.cassette().write(to: folder.appendingPathComponent("c.json"))
-
+    /// Starts `cassette view` on `cassette` (written to FOLDER/c.json): the process, its banner and the page's address.
+    static func view(_ cassette: Cassette, in folder: URL) throws -> (Process, String, String) {
+        try cassette.write(to: folder.appendingPathComponent("c.json"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Binary.path))
         process.arguments = ["cassette", "view", "c.json", "--port", "0"]
@@ -40,15 +36,52 @@ struct CassetteViewBrowserTests {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { if process.isRunning { process.interrupt(); process.waitUntilExit() } }
         var banner = ""
         while !banner.contains("\n") {
             let chunk = out.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             banner += String(decoding: chunk, as: UTF8.self)
         }
-        let range = try #require(banner.range(of: #"http://127\.0\.0\.1:\d+/[0-9a-f]+/"#, options: .regularExpression), "\(banner)")
-        let address = String(banner[range])
+        guard let range = banner.range(of: #"http://127\.0\.0\.1:\d+/[0-9a-f]+/"#, options: .regularExpression) else {
+            process.interrupt()
+            process.waitUntilExit()
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no address in: \(banner)"])
+        }
+        return (process, banner, String(banner[range]))
+    }
+
+    @Test("a stream shows each event with its time, and a WebSocket session each frame with its direction")
+    func streamsAndFrames() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: RunReportBrowserTests.chromium), "make test installs Debian's chromium")
+        let folder = try Binary.temporaryDirectory("cassette-view-streams")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let chunks = [BodyChunk(offset: 0, data: Data("id: 0\nevent: tick\ndata: {\"i\":0}\n\n".utf8)),
+                      BodyChunk(offset: 0.3, data: Data("id: 1\nevent: tick\ndata: \(Self.hostile)\n\n".utf8))]
+        var upgrade = HTTPResponse(status: 101)
+        upgrade.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .text, data: Data("welcome".utf8)),
+                             WebSocketMessage(offset: 0.012, sender: .client, kind: .text, data: Data("hello".utf8))]
+        let cassette = Cassette(interactions: [
+            Interaction(request: HTTPRequest(url: URL(string: "http://api.test/events")!),
+                        response: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], chunks: chunks)),
+            Interaction(request: HTTPRequest(url: URL(string: "http://api.test/chat")!), response: upgrade),
+        ])
+        let (process, _, address) = try Self.view(cassette, in: folder)
+        defer { if process.isRunning { process.interrupt(); process.waitUntilExit() } }
+        let events = try RunReportBrowserTests.chromium(URL(string: address + "#show=0")!)
+        #expect(events.contains("+0 ms  #0  event: tick  id: 0  data: {\"i\":0}"), "\(events)")
+        #expect(events.contains("+300 ms  #1  event: tick  id: 1  data: &lt;img"), "\(events)")
+        #expect(!events.contains("<img"))
+        let frames = try RunReportBrowserTests.chromium(URL(string: address + "#show=1")!)
+        #expect(frames.contains("+0 ms  ← server text \"welcome\"") && frames.contains("+12 ms  → client text \"hello\""), "\(frames)")
+    }
+
+    @Test("the viewer lists every interaction, filters by status and text from its address, shows one redacted, and leaves hostile values as text")
+    func viewer() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: RunReportBrowserTests.chromium), "make test installs Debian's chromium")
+        let folder = try Binary.temporaryDirectory("cassette-view")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (process, banner, address) = try Self.view(Self.cassette(), in: folder)
+        defer { if process.isRunning { process.interrupt(); process.waitUntilExit() } }
         #expect(banner.hasPrefix("viewing c.json (4 interactions) at \(address) · Ctrl-C to stop"))
 
         let all = try RunReportBrowserTests.chromium(URL(string: address)!)
