@@ -161,7 +161,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .custom(code: UInt(response.status),
                                                                                                             reasonPhrase: response.reason),
                                                                          headers: headers))), promise: nil)
-            writeStream(stream.chunks, context: context)
+            writeStream(stream, context: context)
             return
         }
         context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
@@ -184,7 +184,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Writes each chunk of `chunks` as it comes, flushed, and ends the response (and the
     /// connection) when the stream ends; the client leaving cancels it.
-    private func writeStream(_ chunks: AsyncStream<Data>, context: ChannelHandlerContext) {
+    private func writeStream(_ stream: StreamBody, context: ChannelHandlerContext) {
+        let chunks = stream.chunks
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
         streaming = Task {
@@ -201,9 +202,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 }
                 do { try await written.futureResult.get() } catch { return }
             }
+            let complete = stream.isComplete()
             loop.execute {
                 let (handler, context) = bound.value
                 guard handler.isOpen else { return }
+                // A stream that broke off ends without its last chunk, so the client knows.
+                guard complete else { return context.close(promise: nil) }
                 handler.finish(context: context, keepAlive: false)
             }
         }

@@ -42,10 +42,14 @@ package struct ServerReply: Sendable, Hashable {
 package final class StreamBody: Sendable, Hashable {
     /// The chunks; the body ends when the stream does.
     package let chunks: AsyncStream<Data>
+    /// Asked when the chunks end: false when the stream broke off (an upstream failed, a limit
+    /// was hit), so the client sees the connection cut rather than a body that looks complete.
+    package let isComplete: @Sendable () -> Bool
 
     /// Creates a streamed body.
-    package init(_ chunks: AsyncStream<Data>) {
+    package init(_ chunks: AsyncStream<Data>, isComplete: @escaping @Sendable () -> Bool = { true }) {
         self.chunks = chunks
+        self.isComplete = isComplete
     }
 
     /// Recorded chunks given back in order, each at the time `latency` gives it after the head

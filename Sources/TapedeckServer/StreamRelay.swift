@@ -11,6 +11,7 @@ final class StreamRelay: Sendable {
         var head: CheckedContinuation<HTTPResponse?, Never>?
         var delivered: HTTPResponse??
         var clientGone = false
+        var brokeOff = false
     }
 
     private let state = Mutex(State())
@@ -49,6 +50,12 @@ final class StreamRelay: Sendable {
             if let ready { waiter.resume(returning: ready) }
         }
     }
+
+    /// The exchange failed after the head: the client's stream is cut, not ended.
+    func breakOff() { state.withLock { $0.brokeOff = true } }
+
+    /// Whether the stream ended as the upstream ended it.
+    var isComplete: Bool { state.withLock { !$0.brokeOff } }
 
     /// The exchange is over: the stream ends, and a handler still waiting learns there was no stream head.
     func finish() {

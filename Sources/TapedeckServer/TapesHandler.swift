@@ -51,8 +51,13 @@ package struct TapesHandler: ServerHandler {
                     let relay = StreamRelay()
                     let sending = Task {
                         defer { relay.finish() }
-                        return try await ResponseObserver.$current.withValue(relay.observer) {
-                            try await plan.send(request, applying: nil, through: tape.session.transport)
+                        do {
+                            return try await ResponseObserver.$current.withValue(relay.observer) {
+                                try await plan.send(request, applying: nil, through: tape.session.transport)
+                            }
+                        } catch {
+                            relay.breakOff()
+                            throw error
                         }
                     }
                     if let head = await relay.head() {
@@ -60,10 +65,11 @@ package struct TapesHandler: ServerHandler {
                         let summary = Deck.redactedSummary(incoming)
                         Task {
                             if case .failure(let error) = await sending.result {
-                                log("the stream from \(summary) ended early: \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
+                                log("the stream from \(summary) broke off after its head; the client's connection was cut: "
+                                    + ((error as? LocalizedError)?.errorDescription ?? "\(error)"))
                             }
                         }
-                        return ServerReply(response: ProxyHeaders.forClient(head, for: request), stream: StreamBody(relay.chunks))
+                        return ServerReply(response: ProxyHeaders.forClient(head, for: request), stream: StreamBody(relay.chunks, isComplete: { relay.isComplete }))
                     }
                     response = try await sending.value
                 } else {
@@ -72,6 +78,10 @@ package struct TapesHandler: ServerHandler {
                 let shown = tape.isRecording ? ProxyHeaders.forClient(response, for: request) : response
                 HandlerNotes.current?.outcome = tape.isRecording ? "recorded" : "played"
                 if let frames = shown.webSocket {
+                    if WebSocketPlan.isUpgrade(incoming.headers), incoming.headers["Sec-WebSocket-Key"]?.isEmpty ?? true {
+                        return ServerReply.text(400, "a WebSocket upgrade needs a Sec-WebSocket-Key header (RFC 6455 §4.1)\n",
+                                                headers: [ServerMarker.errorHeader: "400"])
+                    }
                     guard WebSocketPlan.isUpgrade(incoming.headers) else {
                         return ServerReply.text(426, "\(Deck.redactedSummary(incoming)) was recorded as a WebSocket session: open it with a WebSocket client (ws://)\n",
                                                 headers: ["Upgrade": "websocket", ServerMarker.errorHeader: "426"])

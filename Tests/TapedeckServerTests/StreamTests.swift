@@ -252,4 +252,20 @@ struct StreamTests {
             #expect(gaps.allSatisfy { $0 > 0.1 && $0 < 0.3 }, "\(name): gaps \(gaps)")
         }
     }
+
+    @Test("an upstream that breaks off mid-stream cuts the client's connection too, so curl reports it, and the log says why")
+    func brokenUpstream() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let (server, base) = try Self.upstream()
+        defer { server.stop() }
+        let proxy = try await ServerProcess(["proxy", base, "--record", directory.appendingPathComponent("b.json").path, "--mode", "all"],
+                                            environment: Self.environment(directory))
+        let direct = try await Proc.run(Proc.curl, ["-sS", "--no-buffer", base + "/broken?count=2&gap=50"])
+        let relayed = try await Proc.run(Proc.curl, ["-sS", "--no-buffer", proxy.url.absoluteString + "/broken?count=2&gap=50"])
+        #expect(direct.status != 0, "curl itself sees the upstream break off")
+        #expect(relayed.status != 0 && ServerSentEvents.parse(relayed.stdout).count == 2, "\(relayed.status) \(relayed.stderr)")
+        let stopped = await proxy.stop()
+        #expect(stopped.stderr.contains("broke off after its head"), "\(stopped.stderr)")
+    }
 }

@@ -68,6 +68,11 @@ enum CassetteChunks {
     }
 
     private static func data(of item: FieldReader) throws(CassetteError) -> Data {
+        let kinds = ["events", "text", "base64"].filter { item.value[$0] != nil }
+        if kinds.count > 1 {
+            throw .invalidField(path: item.source, pointer: item.pointer,
+                                problem: "a chunk has one payload, but this one has \(kinds.joined(separator: " and ")); keep one of them")
+        }
         if let events = try item.optionalField("events") {
             guard case .array(let list) = events.value else {
                 throw .invalidField(path: item.source, pointer: events.pointer, problem: "expected an array of events, found \(CassetteBody.describe(events.value))")
@@ -82,9 +87,10 @@ enum CassetteChunks {
                 var fields: [(String, String)] = []
                 for (position, pair) in pairs.enumerated() {
                     guard case .array(let parts) = pair, parts.count == 2, let name = parts[0].stringValue, let value = parts[1].stringValue,
-                          !name.contains("\n"), !value.contains("\n") || name == "data" else {
+                          !name.isEmpty, name == ":" || !name.contains(":"), !name.contains("\n"), !name.contains("\r"), !value.contains("\r"),
+                          !value.contains("\n") || name == "data" else {
                         throw .invalidField(path: item.source, pointer: pointer + "/\(position)",
-                                            problem: "expected a [field, value] pair of one-line strings, such as [\"data\", \"{\\\"i\\\":0}\"]")
+                                            problem: "expected a [field, value] pair of one-line strings (no CR; a name without ':'), such as [\"data\", \"{\\\"i\\\":0}\"]")
                     }
                     // A data value holding line feeds is several data lines.
                     fields += name == "data" ? value.split(separator: "\n", omittingEmptySubsequences: false).map { ("data", String($0)) } : [(name, value)]

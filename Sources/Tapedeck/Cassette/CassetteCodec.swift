@@ -172,6 +172,10 @@ enum CassetteCodec {
             response.body = BodyChunk.joined(response.chunks ?? [])
         }
         if let frames = try responseReader.optionalField("webSocket") {
+            guard status == 101 else {
+                throw .invalidField(path: reader.source, pointer: frames.pointer,
+                                    problem: "WebSocket frames belong to a 101 Switching Protocols answer, not to status \(status); remove \"webSocket\" or set the status to 101")
+            }
             response.webSocket = try CassetteWebSocket.decode(frames)
         }
         fixContentLength(&response.headers, count: response.body.count, describesAnotherBody: method == .head || status == 304)

@@ -38,6 +38,7 @@ enum CassetteWebSocket {
                                 problem: "expected an array of frames such as [{\"from\": \"client\", \"ms\": 0, \"text\": \"hi\"}], found \(CassetteBody.describe(reader.value))")
         }
         var frames: [WebSocketMessage] = []
+        var previous = 0.0
         for (index, element) in elements.enumerated() {
             let item = FieldReader(value: element, pointer: reader.pointer + "/\(index)", source: reader.source)
             guard case .object = element else {
@@ -51,6 +52,11 @@ enum CassetteWebSocket {
             guard milliseconds >= 0, milliseconds.isFinite else {
                 throw .invalidField(path: item.source, pointer: item.pointer + "/ms", problem: "a frame's time must be 0 or more milliseconds after the upgrade")
             }
+            if milliseconds < previous {
+                throw .invalidField(path: item.source, pointer: item.pointer + "/ms",
+                                    problem: "frame \(index) is at \(milliseconds) ms, before frame \(index - 1) (\(previous) ms); frames are in the order they were sent")
+            }
+            previous = milliseconds
             let (kind, data) = try payload(of: item)
             frames.append(WebSocketMessage(offset: milliseconds / 1000, sender: sender, kind: kind, data: data))
         }
@@ -58,10 +64,16 @@ enum CassetteWebSocket {
     }
 
     private static func payload(of item: FieldReader) throws(CassetteError) -> (WebSocketMessage.Kind, Data) {
+        let kinds = ["text", "base64", "close", "ping", "pong"].filter { item.value[$0] != nil }
+        if kinds.count > 1 {
+            throw .invalidField(path: item.source, pointer: item.pointer,
+                                problem: "a frame has one payload, but this one has \(kinds.joined(separator: " and ")); keep one of them")
+        }
         if let text = try item.optionalString("text") { return (.text, Data(text.utf8)) }
         if let field = try item.optionalField("close") {
-            guard case .number(let literal) = field.value, let code = Int(literal), (1000...4999).contains(code) else {
-                throw .invalidField(path: item.source, pointer: field.pointer, problem: "a close code is a whole number from 1000 to 4999, such as 1000")
+            guard case .number(let literal) = field.value, let code = Int(literal), (1000...4999).contains(code), ![1004, 1005, 1006, 1015].contains(code) else {
+                throw .invalidField(path: item.source, pointer: field.pointer,
+                                    problem: "a close code is a whole number from 1000 to 4999, such as 1000; 1004, 1005, 1006 and 1015 are reserved and never sent (RFC 6455 §7.4.1)")
             }
             return (.close, WebSocketMessage.closePayload(code: code, reason: try item.optionalString("reason") ?? ""))
         }

@@ -91,7 +91,17 @@ public enum SecretLint {
             for field in headers {
                 if let kind = headerKind(field) { add("\(side) header \(field.name)", kind, field.value) }
             }
-            found += bodyFindings(body, contentType: headers["Content-Type"], side: side, index: index)
+            if side == "response", StreamMedia.isEventStream(headers) {
+                // Each event's data is read whole (JSON split over chunks or data lines included).
+                for (number, event) in ServerSentEvents.parse(body).enumerated() {
+                    found += bodyFindings(Data(event.data.utf8), contentType: "application/json", side: "response event \(number)", index: index)
+                }
+            } else {
+                found += bodyFindings(body, contentType: headers["Content-Type"], side: side, index: index)
+            }
+        }
+        for (number, frame) in (interaction.response.webSocket ?? []).enumerated() where frame.kind == .text {
+            found += bodyFindings(frame.data, contentType: "application/json", side: "WebSocket frame \(number)", index: index)
         }
         return found
     }

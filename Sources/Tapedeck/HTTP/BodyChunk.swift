@@ -73,6 +73,18 @@ package enum StreamMedia {
         return last.offset - first.offset > 0.05
     }
 
+    /// The chunks a recording stores: for server-sent events each ends with a whole event, for
+    /// NDJSON and JSON Lines with a whole line (pieces that cut a message are joined, at the time
+    /// the message was complete), so redaction and the lint always read whole messages; any other
+    /// body keeps its pieces. A last, unfinished message is kept as it is.
+    package static func wholeMessages(_ chunks: [BodyChunk], headers: HTTPHeaders) -> [BodyChunk] {
+        var joiner = MessageJoiner(headers: headers)
+        var result: [BodyChunk] = []
+        for chunk in chunks { if let whole = joiner.add(chunk) { result.append(whole) } }
+        if let rest = joiner.rest { result.append(rest) }
+        return result
+    }
+
     /// Whether `headers` name server-sent events.
     package static func isEventStream(_ headers: HTTPHeaders) -> Bool {
         headers["Content-Type"].map(MediaType.essence) == "text/event-stream"
@@ -97,6 +109,16 @@ extension HTTPResponse {
             guard mapped != chunks else { return false }
             self.chunks = mapped
             body = BodyChunk.joined(mapped)
+        } else if let frames = webSocket {
+            // A WebSocket session's text frames are read as JSON bodies, its binary frames as bytes.
+            let mapped = frames.map { frame in
+                var copy = frame
+                if frame.kind == .text || frame.kind == .binary { copy.data = transform(frame.data, frame.kind == .text ? "application/json" : nil) }
+                return copy
+            }
+            guard mapped != frames else { return false }
+            webSocket = mapped
+            return true
         } else {
             let mapped = transform(body, contentType)
             guard mapped != body else { return false }
@@ -105,4 +127,37 @@ extension HTTPResponse {
         CassetteCodec.fixContentLength(&headers, count: body.count, describesAnotherBody: describesAnotherBody)
         return true
     }
+}
+
+/// Joins the pieces of a stream until they end at a message boundary (``StreamMedia/wholeMessages(_:headers:)``).
+package struct MessageJoiner: Sendable {
+    private let boundaries: [Data]
+    private var pending: BodyChunk?
+
+    /// A joiner for a response with `headers`.
+    package init(headers: HTTPHeaders) {
+        let type = headers["Content-Type"].map(MediaType.essence) ?? ""
+        if type == "text/event-stream" {
+            boundaries = [Data("\n\n".utf8), Data("\r\n\r\n".utf8), Data("\r\r".utf8)]
+        } else if StreamMedia.streamTypes.contains(type) {
+            boundaries = [Data("\n".utf8)]
+        } else {
+            boundaries = []
+        }
+    }
+
+    /// `chunk` added: the message (or messages) it completes, or nil while one is still open.
+    package mutating func add(_ chunk: BodyChunk) -> BodyChunk? {
+        var joined = pending.map { BodyChunk(offset: chunk.offset, data: $0.data + chunk.data) } ?? chunk
+        joined.offset = chunk.offset
+        guard !boundaries.isEmpty, !boundaries.contains(where: { joined.data.count >= $0.count && joined.data.suffix($0.count) == $0 }) else {
+            pending = nil
+            return joined
+        }
+        pending = joined
+        return nil
+    }
+
+    /// What is left when the stream ends: an unfinished message, if any.
+    package var rest: BodyChunk? { pending }
 }

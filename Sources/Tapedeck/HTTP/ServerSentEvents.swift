@@ -103,27 +103,41 @@ public enum ServerSentEvents {
         return Data(text.utf8)
     }
 
-    /// `chunk` with each `data:` line's value replaced by `transform` of it (kept when it is not
-    /// UTF-8 or does not change), every other byte as it was.
+    /// `chunk` with each event's data (its consecutive `data:` lines joined, as a client reads
+    /// them) replaced by `transform` of it, every other byte as it was. Data that does not change
+    /// keeps its lines exactly.
     package static func mapData(_ chunk: Data, _ transform: (Data) -> Data) -> Data {
         guard let text = String(validating: chunk, as: UTF8.self) else { return transform(chunk) }
         var changed = false
-        var lines: [String] = []
+        var output: [String] = []
+        var run: [(prefix: String, value: String, carriage: Bool)] = []
+        func flush() {
+            guard !run.isEmpty else { return }
+            defer { run = [] }
+            let joined = Data(run.map(\.value).joined(separator: "\n").utf8)
+            let mapped = transform(joined)
+            guard mapped != joined, let replaced = String(validating: mapped, as: UTF8.self) else {
+                output += run.map { $0.prefix + $0.value + ($0.carriage ? "\r" : "") }
+                return
+            }
+            changed = true
+            let prefix = run[0].prefix, carriage = run[0].carriage
+            output += replaced.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 + (carriage ? "\r" : "") }
+        }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            guard line.hasPrefix("data:") else { lines.append(String(line)); continue }
+            guard line.hasPrefix("data:") else {
+                flush()
+                output.append(String(line))
+                continue
+            }
             var prefix = "data:"
             var value = line.dropFirst(5)
             if value.first == " " { prefix += " "; value = value.dropFirst() }
             let carriage = value.hasSuffix("\r")
             if carriage { value = value.dropLast() }
-            let mapped = transform(Data(value.utf8))
-            if mapped != Data(value.utf8), let replaced = String(validating: mapped, as: UTF8.self) {
-                changed = true
-                lines.append(prefix + replaced + (carriage ? "\r" : ""))
-            } else {
-                lines.append(String(line))
-            }
+            run.append((prefix, String(value), carriage))
         }
-        return changed ? Data(lines.joined(separator: "\n").utf8) : chunk
+        flush()
+        return changed ? Data(output.joined(separator: "\n").utf8) : chunk
     }
 }

@@ -205,6 +205,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
             result.headers["Content-Length"] = String(response.body.count)
         }
         result.headers.remove(name: "Transfer-Encoding")
+        if let chunks = result.chunks { result.chunks = StreamMedia.wholeMessages(chunks, headers: result.headers) }
         CassetteCodec.fixContentLength(&result.headers, count: result.body.count, describesAnotherBody: describesAnotherBody)
         return result
     }
@@ -219,7 +220,7 @@ private final class StreamJournal: Sendable {
     private let recorder: RecordingTransport
     private let request: HTTPRequest
     private let relay: ResponseObserver
-    private let state = Mutex<(head: Interaction?, failure: CassetteError?)>((nil, nil))
+    private let state = Mutex<(head: Interaction?, failure: CassetteError?, joiner: MessageJoiner?)>((nil, nil, nil))
 
     init(recorder: RecordingTransport, request: HTTPRequest, relay: ResponseObserver) {
         self.recorder = recorder
@@ -240,7 +241,7 @@ private final class StreamJournal: Sendable {
             let interaction = Interaction(request: request, response: RecordingTransport.normalized(head, for: request), recordedAt: Date())
             do throws(CassetteError) {
                 try recorder.beginStream(interaction, name: name)
-                state.withLock { $0.head = interaction }
+                state.withLock { $0.head = interaction; $0.joiner = MessageJoiner(headers: head.headers) }
             } catch {
                 // Observed all the same, so the first chunk stops the transfer (an endless stream would never end).
                 state.withLock { $0.failure = error }
@@ -251,8 +252,10 @@ private final class StreamJournal: Sendable {
             let (head, failed) = state.withLock { ($0.head, $0.failure != nil) }
             guard !failed else { return false }
             guard let head else { return relay.chunk(chunk) }
+            // Only whole messages are journaled, so a secret cut in two is redacted like any other.
+            let whole = state.withLock { state in state.joiner?.add(chunk) }
             do throws(CassetteError) {
-                try recorder.appendChunk(chunk, of: head, name: name)
+                if let whole { try recorder.appendChunk(whole, of: head, name: name) }
             } catch {
                 state.withLock { $0.failure = error }
                 return false

@@ -15,6 +15,8 @@ package final class WebSocketRecording: Sendable {
         var frames: [WebSocketMessage] = []
         var readers: [WebSocketMessage.Sender: WebSocketFrameReader] = [.client: .init(), .server: .init()]
         var finished = false
+        /// The body of an answer other than 101.
+        var refusedBody = Data()
     }
 
     private let state = Mutex(State())
@@ -56,6 +58,11 @@ package final class WebSocketRecording: Sendable {
                 state.start = .now
                 input = Array(state.head[end.upperBound...])
             }
+            if state.response?.status != 101 {
+                // The upstream refused the upgrade: what follows its head is a body, not frames.
+                if sender == .server { state.refusedBody.append(contentsOf: input.prefix(max(0, BodyLimits().maximumBodySize - state.refusedBody.count))) }
+                return
+            }
             let offset = ContinuousClock.now - state.start
             let seconds = Double(offset.components.seconds) + Double(offset.components.attoseconds) / 1e18
             let messages = state.readers[sender]?.feed(input) ?? []
@@ -70,10 +77,30 @@ package final class WebSocketRecording: Sendable {
             state.finished = true
             let elapsed = ContinuousClock.now - sentAt
             response.duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            response.webSocket = state.frames
+            if response.status == 101 {
+                response.webSocket = state.frames
+            } else {
+                response.body = Self.decodedBody(state.refusedBody, headers: response.headers)
+            }
             return Interaction(request: request, response: response, recordedAt: Date())
         }
         if let interaction { store(interaction) }
+    }
+
+    /// A refused upgrade's body: its chunked framing undone; a body with a length as it came.
+    private static func decodedBody(_ raw: Data, headers: HTTPHeaders) -> Data {
+        guard headers.values(for: "Transfer-Encoding").contains(where: { $0.lowercased().contains("chunked") }) else {
+            return headers["Content-Length"].flatMap(Int.init).map { Data(raw.prefix($0)) } ?? raw
+        }
+        var body = Data(), rest = raw[...]
+        while let line = rest.firstRange(of: Data("\r\n".utf8)), let size = Int(String(decoding: rest[..<line.lowerBound], as: UTF8.self)
+                .split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "", radix: 16), size > 0 {
+            let start = line.upperBound
+            guard rest.count >= start - rest.startIndex + size else { break }
+            body.append(rest[start..<start + size])
+            rest = rest[(start + size)...].dropFirst(2)
+        }
+        return body
     }
 
     /// `HTTP/1.1 101 Switching Protocols` and its header lines.

@@ -20,6 +20,8 @@ final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
     private var next = 0
     private var received = 0
     private var closing = false
+    /// Whether a protocol error was already logged for this connection.
+    private var failed = false
     /// How server frames are paced (``Latency/chunkOffset(_:)``): at once unless recorded or xFACTOR.
     private let latency: Latency
     /// The last frame that happened (sent or received) in this replay: when, and its recorded offset.
@@ -153,7 +155,17 @@ final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        log("WebSocket \(label): \(error); the connection is closed")
+        // One line per connection, however many bad frames follow.
+        guard !failed else { return }
+        failed = true
+        closing = true
+        let what: String
+        switch error as? NIOWebSocketError {
+        case .invalidFrameLength?: what = "a frame is longer than the server's limit"
+        case .multiByteControlFrameLength?, .fragmentedControlFrame?: what = "a control frame is fragmented or over 125 bytes, which RFC 6455 forbids"
+        default: what = "the client sent frames that break RFC 6455 (\(error))"
+        }
+        log("WebSocket \(label): \(what); the connection is closed")
         context.close(promise: nil)
     }
 }

@@ -32,17 +32,20 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
         case data
         /// Its `id` (the last one sent at or before it).
         case id
+        /// Its `retry` field, in milliseconds.
+        case retry
         /// A JSONPath into its data, read as JSON.
         case json(Word)
 
         /// Field keywords, for errors.
-        public static let keywords = ["event", "data", "id", "json"]
+        public static let keywords = ["event", "data", "id", "retry", "json"]
 
         public var description: String {
             switch self {
             case .event: "event"
             case .data: "data"
             case .id: "id"
+            case .retry: "retry"
             case .json(let path): "json \(path.text)"
             }
         }
@@ -71,7 +74,11 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
     var yieldsText: Bool {
         switch self {
         case .header, .body, .regex, .url: true
-        case .event(_, let field): if case .json = field { false } else { true }
+        case .event(_, let field):
+            switch field {
+            case .json, .retry: false
+            case .event, .data, .id: true
+            }
         case .status, .json, .duration, .events, .chunks: false
         }
     }
@@ -107,7 +114,10 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
             guard let found = Range(group, in: text) else { return (nil, "the capture group did not participate") }
             return (.string(String(text[found])), nil)
         case .events:
-            return (.array(ServerSentEvents.parse(response.body).map(Self.value(of:))), nil)
+            let events = ServerSentEvents.parse(response.body)
+            let type = response.headers["Content-Type"] ?? "no Content-Type"
+            let note = StreamMedia.isEventStream(response.headers) ? nil : "the body is not server-sent events (\(type))"
+            return (.array(events.map(Self.value(of:))), note)
         case .event(let word, let field):
             let events = ServerSentEvents.parse(response.body)
             guard let index = Int(argument ?? "") else {
@@ -124,6 +134,7 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
             case .event: return (.string(event.event), nil)
             case .data: return (.string(event.data), nil)
             case .id: return (event.id.map(JSONValue.string), event.id == nil ? "event \(index) has no id" : nil)
+            case .retry: return (event.retry.map { .number(String($0)) }, event.retry == nil ? "event \(index) has no retry field" : nil)
             case .json(let path):
                 return try Self.json(at: path.text, word: path, in: Data(event.data.utf8), what: "event \(index)'s data", type: "text/event-stream")
             }

@@ -64,6 +64,7 @@ enum AssertionParser {
             case "event": return .event(index, .event)
             case "data": return .event(index, .data)
             case "id": return .event(index, .id)
+            case "retry": return .event(index, .retry)
             case "json":
                 return .event(index, .json(try jsonPath(&scanner, command: command, example: "$.choices[0].delta")))
             default:

@@ -8,6 +8,7 @@ written piece by piece, each flushed:
     /events?count=N&gap=MS   N server-sent events, MS apart (count=0: endless)
     /ndjson?count=N&gap=MS   N JSON lines, MS apart
     /binary?count=N&gap=MS   N chunks of 256 bytes each (every byte value), MS apart
+    /broken?count=N&gap=MS   N server-sent events, then the connection closes without the last chunk
 
 Every event and line carries "sent", the server's time.time() when it was written, so a
 client on the same machine can measure how late it arrived.
@@ -35,7 +36,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         query = dict(urllib.parse.parse_qsl(url.query))
         count = int(query.get("count", "5"))
         gap = float(query.get("gap", "100")) / 1000
-        types = {"/events": "text/event-stream", "/ndjson": "application/x-ndjson", "/binary": "application/octet-stream"}
+        types = {"/events": "text/event-stream", "/broken": "text/event-stream", "/ndjson": "application/x-ndjson",
+                 "/binary": "application/octet-stream"}
         if url.path not in types:
             body = b"not found\n"
             self.send_response(404)
@@ -56,7 +58,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if i > 0:
                     time.sleep(gap)
                 sent = round(time.time(), 4)
-                if url.path == "/events":
+                if url.path in ("/events", "/broken"):
                     piece = ("id: %d\nevent: tick\ndata: %s\n\n" % (i, json.dumps({"i": i, "sent": sent}, separators=(",", ":")))).encode()
                 elif url.path == "/ndjson":
                     piece = (json.dumps({"i": i, "sent": sent}, separators=(",", ":")) + "\n").encode()
@@ -64,6 +66,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     piece = bytes((i + b) % 256 for b in range(256))
                 self.chunk(piece)
                 i += 1
+            if url.path == "/broken":
+                self.close_connection = True
+                return
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):

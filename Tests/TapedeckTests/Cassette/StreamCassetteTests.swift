@@ -65,6 +65,8 @@ struct StreamCassetteTests {
         (#""chunks":[{"ms":0}]"#, "/interactions/0/response/chunks/0", "one of \"events\", \"text\" or \"base64\""),
         (#""chunks":[{"ms":0,"events":[[["data"]]]}]"#, "/interactions/0/response/chunks/0/events/0/0", "[field, value] pair"),
         (#""chunks":{"text":"x"}"#, "/interactions/0/response/chunks", "an array of chunks"),
+        (#""chunks":[{"ms":0,"text":"a","base64":"YmI="}]"#, "/interactions/0/response/chunks/0", "keep one of them"),
+        (#""chunks":[{"ms":0,"events":[[["event","tick\rdata: injected"]]]}]"#, "/interactions/0/response/chunks/0/events/0/0", "no CR"),
     ])
     func badChunks(member: String, pointer: String, message: String) throws {
         let data = Data("""
@@ -88,6 +90,24 @@ struct StreamCassetteTests {
         #expect(!String(decoding: redacted.response.body, as: UTF8.self).contains("sk-live-123456"))
         #expect(String(decoding: stored[0].data, as: UTF8.self).hasPrefix("data: {\"access_token\":\""))
         #expect(stored[1] == chunks[1] && redacted.response.body == BodyChunk.joined(stored))
+    }
+
+    @Test("a secret cut across chunks or spread over data lines is redacted: a recording stores whole events, and redaction reads an event's data whole")
+    func splitSecrets() throws {
+        let pieces = [BodyChunk(offset: 0, data: Data("data: {\"access_token\": \"sk-liv".utf8)),
+                      BodyChunk(offset: 0.2, data: Data("e-abcdef1234567890abcdef\"}\n\n".utf8)),
+                      BodyChunk(offset: 0.3, data: Data("data: {\ndata:  \"access_token\": \"sk-live-zyxwvu9876543210\"\ndata: }\n\n".utf8))]
+        let headers: HTTPHeaders = ["Content-Type": "text/event-stream"]
+        let whole = StreamMedia.wholeMessages(pieces, headers: headers)
+        #expect(whole.count == 2 && whole[0].offset == 0.2, "the event completed by the second piece is one chunk, at the time it was whole")
+        let stored = Redactor.standard.redact(Interaction(request: HTTPRequest(url: URL(string: "http://a.test/s")!),
+                                                          response: HTTPResponse(status: 200, headers: headers, chunks: whole)))
+        let text = String(decoding: stored.response.body, as: UTF8.self)
+        #expect(!text.contains("sk-live-abcdef") && !text.contains("sk-live-zyxwvu"), "\(text)")
+        #expect(ServerSentEvents.parse(stored.response.body).count == 2)
+        let unredacted = Interaction(request: HTTPRequest(url: URL(string: "http://a.test/s")!),
+                                     response: HTTPResponse(status: 200, headers: headers, chunks: pieces))
+        #expect(SecretLint.findings(in: unredacted, index: 0).count >= 2, "the lint reads events whole too")
     }
 
     @Test("events parse as EventSource does: CRLF, comments, multi-line data, the last id, an unfinished last event")
@@ -140,6 +160,30 @@ struct WebSocketCassetteTests {
             try CassetteCodec.decode(bad, source: "w.json")
         } throws: { error in
             ((error as? CassetteError)?.errorDescription ?? "").contains("/interactions/0/response/webSocket/1/from")
+        }
+    }
+
+    @Test("text frames are redacted like JSON bodies and checked by the lint; frames on a status other than 101 are refused")
+    func framesRedactedAndLinted() throws {
+        var response = HTTPResponse(status: 101)
+        response.webSocket = [WebSocketMessage(offset: 0, sender: .client, kind: .text, data: Data(#"{"password": "hunter2hunter2", "i": 1}"#.utf8)),
+                              WebSocketMessage(offset: 0.1, sender: .server, kind: .text, data: Data(#"{"access_token": "sk-live-abcdef1234567890abcdef"}"#.utf8))]
+        let interaction = Interaction(request: HTTPRequest(url: URL(string: "http://a.test/ws")!), response: response)
+        #expect(SecretLint.findings(in: interaction, index: 0).count == 2)
+        let redacted = Redactor.standard.redact(interaction)
+        let frames = (redacted.response.webSocket ?? []).map { String(decoding: $0.data, as: UTF8.self) }
+        #expect(!frames.joined().contains("hunter2") && !frames.joined().contains("sk-live"), "\(frames)")
+        #expect(SecretLint.findings(in: redacted, index: 0).isEmpty)
+
+        let data = Data("""
+            {"interactions":[{"duration":0,"recordedAt":"2026-01-02T10:00:00.000Z","request":{"headers":[],"method":"GET","url":"http://a.test/"},\
+            "response":{"headers":[],"reason":"OK","status":404,"webSocket":[{"from":"server","ms":0,"text":"x"}]}}],"version":1}
+            """.utf8)
+        #expect {
+            try CassetteCodec.decode(data, source: "w.json")
+        } throws: { error in
+            let text = (error as? CassetteError)?.errorDescription ?? ""
+            return text.contains("/interactions/0/response/webSocket") && text.contains("101")
         }
     }
 
