@@ -201,6 +201,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                     context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: written)
                 }
                 do { try await written.futureResult.get() } catch { return }
+                stream.written(chunk.count)
             }
             let complete = stream.isComplete()
             loop.execute {

@@ -45,11 +45,15 @@ package final class StreamBody: Sendable, Hashable {
     /// Asked when the chunks end: false when the stream broke off (an upstream failed, a limit
     /// was hit), so the client sees the connection cut rather than a body that looks complete.
     package let isComplete: @Sendable () -> Bool
+    /// Told how many bytes of a chunk reached the socket, for a producer that waits for room.
+    package let written: @Sendable (Int) -> Void
 
     /// Creates a streamed body.
-    package init(_ chunks: AsyncStream<Data>, isComplete: @escaping @Sendable () -> Bool = { true }) {
+    package init(_ chunks: AsyncStream<Data>, isComplete: @escaping @Sendable () -> Bool = { true },
+                 written: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.chunks = chunks
         self.isComplete = isComplete
+        self.written = written
     }
 
     /// Recorded chunks given back in order, each at the time `latency` gives it after the head

@@ -15,6 +15,12 @@ final class StreamRelay: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Bytes handed to the client's stream and not yet written to its socket; the upstream
+    /// transfer waits while there are more than ``bufferLimit`` (a slow client holds the
+    /// upstream back, not the server's memory).
+    private let room = NSCondition()
+    private nonisolated(unsafe) var buffered = 0
+    static let bufferLimit = 4 << 20
     /// The chunks, for the reply's ``StreamBody``.
     let chunks: AsyncStream<Data>
     private let continuation: AsyncStream<Data>.Continuation
@@ -23,6 +29,7 @@ final class StreamRelay: Sendable {
         (chunks, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .unbounded)
         continuation.onTermination = { [weak self] termination in
             if case .cancelled = termination { self?.state.withLock { $0.clientGone = true } }
+            self?.written(0)
         }
     }
 
@@ -32,6 +39,13 @@ final class StreamRelay: Sendable {
             resolveHead(head)
             return true
         }, chunk: { [self] chunk in
+            // Called on the transfer's own thread, which may wait here for the client to catch up.
+            room.lock()
+            while buffered > Self.bufferLimit, !state.withLock({ $0.clientGone }) {
+                _ = room.wait(until: Date(timeIntervalSinceNow: 0.5))
+            }
+            buffered += chunk.data.count
+            room.unlock()
             guard !state.withLock({ $0.clientGone }) else { return false }
             continuation.yield(chunk.data)
             return true
@@ -49,6 +63,14 @@ final class StreamRelay: Sendable {
             }
             if let ready { waiter.resume(returning: ready) }
         }
+    }
+
+    /// `count` bytes reached the client's socket: room for more.
+    func written(_ count: Int) {
+        room.lock()
+        buffered -= count
+        room.broadcast()
+        room.unlock()
     }
 
     /// The exchange failed after the head: the client's stream is cut, not ended.

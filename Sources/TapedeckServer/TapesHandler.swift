@@ -69,7 +69,8 @@ package struct TapesHandler: ServerHandler {
                                     + ((error as? LocalizedError)?.errorDescription ?? "\(error)"))
                             }
                         }
-                        return ServerReply(response: ProxyHeaders.forClient(head, for: request), stream: StreamBody(relay.chunks, isComplete: { relay.isComplete }))
+                        return ServerReply(response: ProxyHeaders.forClient(head, for: request), stream: StreamBody(relay.chunks, isComplete: { relay.isComplete },
+                                                                                                          written: { relay.written($0) }))
                     }
                     response = try await sending.value
                 } else {

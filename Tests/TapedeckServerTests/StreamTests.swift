@@ -268,4 +268,34 @@ struct StreamTests {
         let stopped = await proxy.stop()
         #expect(stopped.stderr.contains("broke off after its head"), "\(stopped.stderr)")
     }
+
+    @Test("a client that stops reading holds the upstream back: the proxy's memory stays bounded while a 64 MB stream waits")
+    func slowClientBackpressure() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let (server, base) = try Self.upstream()
+        defer { server.stop() }
+        let proxy = try await ServerProcess(["proxy", base, "--record", directory.appendingPathComponent("big.json").path, "--mode", "all"],
+                                            environment: Self.environment(directory))
+        func residentMB() -> Int {
+            let status = (try? String(contentsOfFile: "/proc/\(proxy.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+        }
+        let before = residentMB()
+        // Reads 100 bytes, then nothing for 3 s, with a small receive buffer.
+        let script = """
+            import socket, sys, time
+            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.connect(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(b"GET /binary?count=1024&gap=0&size=65536 HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            s.recv(100); time.sleep(3); s.close()
+            """
+        let stalled = Task { try await Proc.run(Proc.python, ["-c", script, String(proxy.url.port ?? 0)]) }
+        try await Task.sleep(for: .seconds(2))
+        let during = residentMB()
+        _ = try await stalled.value
+        _ = await proxy.stop()
+        #expect(during - before < 48, "the proxy grew by \(during - before) MB while the client did not read a 64 MB stream")
+    }
 }

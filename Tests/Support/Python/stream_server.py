@@ -7,7 +7,7 @@ written piece by piece, each flushed:
 
     /events?count=N&gap=MS   N server-sent events, MS apart (count=0: endless)
     /ndjson?count=N&gap=MS   N JSON lines, MS apart
-    /binary?count=N&gap=MS   N chunks of 256 bytes each (every byte value), MS apart
+    /binary?count=N&gap=MS   N chunks of 256 bytes each (every byte value), MS apart (&size=BYTES: that many each)
     /broken?count=N&gap=MS   N server-sent events, then the connection closes without the last chunk
 
 Every event and line carries "sent", the server's time.time() when it was written, so a
@@ -63,7 +63,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 elif url.path == "/ndjson":
                     piece = (json.dumps({"i": i, "sent": sent}, separators=(",", ":")) + "\n").encode()
                 else:
-                    piece = bytes((i + b) % 256 for b in range(256))
+                    size = int(query.get("size", "256"))
+                    piece = (bytes((i + b) % 256 for b in range(256)) * (size // 256 + 1))[:size]
                 self.chunk(piece)
                 i += 1
             if url.path == "/broken":
