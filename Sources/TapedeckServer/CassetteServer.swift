@@ -90,6 +90,8 @@ public final class CassetteServer: Sendable {
     @discardableResult
     public func stop() async -> String {
         await listener.close()
+        // A stream recorded when the stop came is written whole, once, not after the cassette.
+        await deck.settleStreams(within: 5)
         return deck.finish()
     }
 }

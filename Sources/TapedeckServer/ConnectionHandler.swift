@@ -200,8 +200,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                     buffer.writeBytes(chunk)
                     context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: written)
                 }
-                do { try await written.futureResult.get() } catch { return }
+                do { try await written.futureResult.get() } catch { return stream.abandoned() }
                 stream.written(chunk.count)
+                if Task.isCancelled { return stream.abandoned() }
             }
             let complete = stream.isComplete()
             loop.execute {

@@ -41,6 +41,8 @@ public final class Deck: Sendable {
     /// How often each distinct unmatched request (redacted summary) was seen.
     private let seenUnmatched = Mutex<[String: Int]>([:])
     private let unmatchedCount = Atomic<Int>(0)
+    /// Streams being relayed and recorded: a stop waits for them to be recorded before it writes the cassettes.
+    private let openStreams = Mutex<[UUID: Task<Void, Never>]>([:])
     private let plan: FaultPlan
 
     /// How many mismatch summaries ``status`` keeps.
@@ -159,6 +161,29 @@ public final class Deck: Sendable {
             }
         }
         return summaries
+    }
+
+    /// Keeps `task` (a stream being relayed and recorded) until it ends, for ``settleStreams(within:)``.
+    func track(_ task: Task<Void, Never>) {
+        let id = UUID()
+        openStreams.withLock { $0[id] = task }
+        Task { [weak self] in
+            await task.value
+            _ = self?.openStreams.withLock { $0.removeValue(forKey: id) }
+        }
+    }
+
+    /// Waits, up to `seconds`, for the streams still open to end and be recorded: their clients
+    /// are gone once the listener is closed, so their upstream transfers stop within about a second.
+    func settleStreams(within seconds: Double) async {
+        let open = openStreams.withLock { Array($0.values) }
+        guard !open.isEmpty else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for task in open { await task.value } }
+            group.addTask { try? await Task.sleep(for: .seconds(seconds)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Writes every recording and returns the tape summary: a status line per cassette (recorded,

@@ -47,13 +47,16 @@ package final class StreamBody: Sendable, Hashable {
     package let isComplete: @Sendable () -> Bool
     /// Told how many bytes of a chunk reached the socket, for a producer that waits for room.
     package let written: @Sendable (Int) -> Void
+    /// Told that the client left before the stream ended, so the producer stops.
+    package let abandoned: @Sendable () -> Void
 
     /// Creates a streamed body.
     package init(_ chunks: AsyncStream<Data>, isComplete: @escaping @Sendable () -> Bool = { true },
-                 written: @escaping @Sendable (Int) -> Void = { _ in }) {
+                 written: @escaping @Sendable (Int) -> Void = { _ in }, abandoned: @escaping @Sendable () -> Void = {}) {
         self.chunks = chunks
         self.isComplete = isComplete
         self.written = written
+        self.abandoned = abandoned
     }
 
     /// Recorded chunks given back in order, each at the time `latency` gives it after the head

@@ -49,6 +49,9 @@ final class StreamRelay: Sendable {
             guard !state.withLock({ $0.clientGone }) else { return false }
             continuation.yield(chunk.data)
             return true
+        }, stop: { [self] in
+            // A quiet stream whose client left ends at the transfer's next check, not its next chunk.
+            state.withLock { $0.clientGone }
         })
     }
 
@@ -63,6 +66,12 @@ final class StreamRelay: Sendable {
             }
             if let ready { waiter.resume(returning: ready) }
         }
+    }
+
+    /// The client left: the upstream transfer stops at once, even while it waits for room.
+    func abandon() {
+        state.withLock { $0.clientGone = true }
+        written(0)
     }
 
     /// `count` bytes reached the client's socket: room for more.

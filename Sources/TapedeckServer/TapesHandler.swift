@@ -63,6 +63,7 @@ package struct TapesHandler: ServerHandler {
                     if let head = await relay.head() {
                         HandlerNotes.current?.outcome = "recorded"
                         let summary = Deck.redactedSummary(incoming)
+                        deck.track(Task { _ = await sending.result })
                         Task {
                             if case .failure(let error) = await sending.result {
                                 log("the stream from \(summary) broke off after its head; the client's connection was cut: "
@@ -70,7 +71,8 @@ package struct TapesHandler: ServerHandler {
                             }
                         }
                         return ServerReply(response: ProxyHeaders.forClient(head, for: request), stream: StreamBody(relay.chunks, isComplete: { relay.isComplete },
-                                                                                                          written: { relay.written($0) }))
+                                                                                                          written: { relay.written($0) },
+                                                                                                          abandoned: { relay.abandon() }))
                     }
                     response = try await sending.value
                 } else {

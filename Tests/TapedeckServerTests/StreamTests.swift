@@ -298,4 +298,22 @@ struct StreamTests {
         _ = await proxy.stop()
         #expect(during - before < 48, "the proxy grew by \(during - before) MB while the client did not read a 64 MB stream")
     }
+
+    @Test("Ctrl-C of the proxy while a client still reads an endless stream records it once, with what arrived")
+    func stopMidStream() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let (server, base) = try Self.upstream()
+        defer { server.stop() }
+        let cassette = directory.appendingPathComponent("stopped.cassette.json")
+        let proxy = try await ServerProcess(["proxy", base, "--record", cassette.path, "--mode", "all"], environment: Self.environment(directory))
+        let reader = Task { try await Self.read("curl", proxy.url.absoluteString + "/events?count=0&gap=100", seconds: 5) }
+        try await Task.sleep(for: .milliseconds(1200))
+        let stopped = await proxy.stop()
+        _ = try await reader.value
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        let interactions = try Cassette.load(from: cassette).interactions
+        #expect(interactions.count == 1, "one stream, one interaction: \(interactions.count)")
+        #expect(ServerSentEvents.parse(interactions.first?.response.body ?? Data()).count >= 5)
+    }
 }

@@ -72,9 +72,14 @@ package final class WebSocketRecording: Sendable {
 
     /// Either end left: store the session (once).
     func finish() {
+        var tooLarge: WebSocketMessage.Sender?
         let interaction: Interaction? = state.withLock { state in
             guard !state.finished, var response = state.response else { return nil }
             state.finished = true
+            if let sender = state.readers.first(where: { $0.value.isOverLimit })?.key {
+                tooLarge = sender
+                return nil
+            }
             let elapsed = ContinuousClock.now - sentAt
             response.duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             if response.status == 101 {
@@ -83,6 +88,10 @@ package final class WebSocketRecording: Sendable {
                 response.body = Self.decodedBody(state.refusedBody, headers: response.headers)
             }
             return Interaction(request: request, response: response, recordedAt: Date())
+        }
+        if let tooLarge {
+            log("the WebSocket session \(Redactor.redactingPassword(request.url).absoluteString) was not recorded: the \(tooLarge.rawValue) sent a frame over "
+                + "the body limit of \(WebSocketFrameReader.limit >> 20) MiB, and a session without it would not replay")
         }
         if let interaction { store(interaction) }
     }
@@ -122,10 +131,13 @@ package final class WebSocketRecording: Sendable {
 /// client frames and joining fragmented messages. A frame larger than ``limit`` stops the reading
 /// of that direction (the relay goes on).
 struct WebSocketFrameReader: Sendable {
-    static let limit = 16 << 20
+    /// The largest frame recorded: the body limit.
+    static let limit = BodyLimits().maximumBodySize
     private var buffer: [UInt8] = []
     private var fragments: (kind: WebSocketMessage.Kind, data: Data)?
     private var gaveUp = false
+    /// Whether a frame over ``limit`` came: the session can no longer be recorded faithfully.
+    var isOverLimit: Bool { gaveUp }
 
     mutating func feed(_ bytes: [UInt8]) -> [(kind: WebSocketMessage.Kind, data: Data)] {
         guard !gaveUp else { return [] }
