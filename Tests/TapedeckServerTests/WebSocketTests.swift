@@ -40,6 +40,12 @@ struct WebSocketTests {
         return cassette
     }
 
+    /// `ws_server.py` over TLS, its throwaway CA written to `directory/upstream-ca.pem`.
+    static func secureUpstream(in directory: URL) throws -> TapedeckTestSupport.ServerProcess {
+        let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path
+        return try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [script, directory.path], expecting: 1)
+    }
+
     static let messages = ["hello", "push", "b:0001"]
     static let replies = ["welcome", "echo: hello", "echo: push", "tick 1", "tick 2", "b:0100"]
 
@@ -124,8 +130,7 @@ struct WebSocketTests {
     func secureWebSocket() async throws {
         let scratch = try HTTPSTests.Scratch()
         defer { Proc.cleanUp(scratch.directory) }
-        let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path
-        let upstream = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [script, scratch.directory.path], expecting: 1)
+        let upstream = try Self.secureUpstream(in: scratch.directory)
         let url = "wss://localhost:\(upstream.ports[0])/chat"
         let cassette = scratch.directory.appendingPathComponent("wss.cassette.json")
         let upstreamCA = scratch.directory.appendingPathComponent("upstream-ca.pem").path
@@ -153,8 +158,7 @@ struct WebSocketTests {
     func untrustedSecureUpstream() async throws {
         let scratch = try HTTPSTests.Scratch()
         defer { Proc.cleanUp(scratch.directory) }
-        let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path
-        let upstream = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [script, scratch.directory.path], expecting: 1)
+        let upstream = try Self.secureUpstream(in: scratch.directory)
         defer { upstream.stop() }
         let cassette = scratch.directory.appendingPathComponent("wss.cassette.json")
         let proxy = try await ServerProcess(["proxy", "--intercept", "--record", cassette.path], environment: scratch.environment)

@@ -41,30 +41,39 @@ enum CassetteChunks {
 
     /// The chunks a `"chunks"` member stands for.
     static func decode(_ reader: FieldReader) throws(CassetteError) -> [BodyChunk] {
+        try timedItems(reader, noun: "chunk", example: #"{"ms": 0, "text": "data: 1\n\n"}"#, after: "the head") { item, seconds throws(CassetteError) in
+            BodyChunk(offset: seconds, data: try data(of: item))
+        }
+    }
+
+    /// The objects of an array of timed items (chunks, WebSocket frames), each with an `ms` of 0
+    /// or more, in order, made by `make` from the item and its time in seconds.
+    static func timedItems<Item>(_ reader: FieldReader, noun: String, example: String, after start: String,
+                                 _ make: (FieldReader, TimeInterval) throws(CassetteError) -> Item) throws(CassetteError) -> [Item] {
         guard case .array(let elements) = reader.value else {
             throw .invalidField(path: reader.source, pointer: reader.pointer,
-                                problem: "expected an array of chunks such as [{\"ms\": 0, \"text\": \"data: 1\\n\\n\"}], found \(CassetteBody.describe(reader.value))")
+                                problem: "expected an array of \(noun)s such as [\(example)], found \(CassetteBody.describe(reader.value))")
         }
-        var chunks: [BodyChunk] = []
+        var items: [Item] = []
         var previous = 0.0
         for (index, element) in elements.enumerated() {
             let item = FieldReader(value: element, pointer: reader.pointer + "/\(index)", source: reader.source)
             guard case .object = element else {
                 throw .invalidField(path: item.source, pointer: item.pointer,
-                                    problem: "expected a chunk object such as {\"ms\": 0, \"text\": \"…\"}, found \(CassetteBody.describe(element))")
+                                    problem: "expected a \(noun) object such as \(example), found \(CassetteBody.describe(element))")
             }
             let milliseconds = try item.optionalDouble("ms") ?? 0
             guard milliseconds >= 0, milliseconds.isFinite else {
-                throw .invalidField(path: item.source, pointer: item.pointer + "/ms", problem: "a chunk's time must be 0 or more milliseconds after the head")
+                throw .invalidField(path: item.source, pointer: item.pointer + "/ms", problem: "a \(noun)'s time must be 0 or more milliseconds after \(start)")
             }
             if milliseconds < previous {
                 throw .invalidField(path: item.source, pointer: item.pointer + "/ms",
-                                    problem: "chunk \(index) arrives at \(milliseconds) ms, before chunk \(index - 1) (\(previous) ms); chunks are in arrival order")
+                                    problem: "\(noun) \(index) is at \(milliseconds) ms, before \(noun) \(index - 1) (\(previous) ms); \(noun)s are in the order they came")
             }
             previous = milliseconds
-            chunks.append(BodyChunk(offset: milliseconds / 1000, data: try data(of: item)))
+            items.append(try make(item, milliseconds / 1000))
         }
-        return chunks
+        return items
     }
 
     private static func data(of item: FieldReader) throws(CassetteError) -> Data {

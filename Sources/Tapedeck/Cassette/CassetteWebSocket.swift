@@ -33,34 +33,15 @@ enum CassetteWebSocket {
     }
 
     static func decode(_ reader: FieldReader) throws(CassetteError) -> [WebSocketMessage] {
-        guard case .array(let elements) = reader.value else {
-            throw .invalidField(path: reader.source, pointer: reader.pointer,
-                                problem: "expected an array of frames such as [{\"from\": \"client\", \"ms\": 0, \"text\": \"hi\"}], found \(CassetteBody.describe(reader.value))")
-        }
-        var frames: [WebSocketMessage] = []
-        var previous = 0.0
-        for (index, element) in elements.enumerated() {
-            let item = FieldReader(value: element, pointer: reader.pointer + "/\(index)", source: reader.source)
-            guard case .object = element else {
-                throw .invalidField(path: item.source, pointer: item.pointer, problem: "expected a frame object, found \(CassetteBody.describe(element))")
-            }
+        try CassetteChunks.timedItems(reader, noun: "frame", example: #"{"from": "client", "ms": 0, "text": "hi"}"#,
+                                      after: "the upgrade") { item, seconds throws(CassetteError) in
             let from = try item.string("from")
             guard let sender = WebSocketMessage.Sender(rawValue: from) else {
                 throw .invalidField(path: item.source, pointer: item.pointer + "/from", problem: "'\(from)' is not a sender; use \"client\" or \"server\"")
             }
-            let milliseconds = try item.optionalDouble("ms") ?? 0
-            guard milliseconds >= 0, milliseconds.isFinite else {
-                throw .invalidField(path: item.source, pointer: item.pointer + "/ms", problem: "a frame's time must be 0 or more milliseconds after the upgrade")
-            }
-            if milliseconds < previous {
-                throw .invalidField(path: item.source, pointer: item.pointer + "/ms",
-                                    problem: "frame \(index) is at \(milliseconds) ms, before frame \(index - 1) (\(previous) ms); frames are in the order they were sent")
-            }
-            previous = milliseconds
             let (kind, data) = try payload(of: item)
-            frames.append(WebSocketMessage(offset: milliseconds / 1000, sender: sender, kind: kind, data: data))
+            return WebSocketMessage(offset: seconds, sender: sender, kind: kind, data: data)
         }
-        return frames
     }
 
     private static func payload(of item: FieldReader) throws(CassetteError) -> (WebSocketMessage.Kind, Data) {

@@ -61,7 +61,7 @@ struct StreamCassetteTests {
 
     @Test("bad chunks are refused with the place and the fix", arguments: [
         (#""body":{"text":"x"},"chunks":[{"ms":0,"text":"x"}]"#, "/interactions/0/response/chunks", "not both"),
-        (#""chunks":[{"ms":5,"text":"a"},{"ms":1,"text":"b"}]"#, "/interactions/0/response/chunks/1/ms", "arrival order"),
+        (#""chunks":[{"ms":5,"text":"a"},{"ms":1,"text":"b"}]"#, "/interactions/0/response/chunks/1/ms", "in the order they came"),
         (#""chunks":[{"ms":0}]"#, "/interactions/0/response/chunks/0", "one of \"events\", \"text\" or \"base64\""),
         (#""chunks":[{"ms":0,"events":[[["data"]]]}]"#, "/interactions/0/response/chunks/0/events/0/0", "[field, value] pair"),
         (#""chunks":{"text":"x"}"#, "/interactions/0/response/chunks", "an array of chunks"),
