@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Tapedeck
 import TapedeckServer
 import TapedeckTestSupport
@@ -170,5 +171,29 @@ struct WebSocketTests {
         #expect(stopped.stderr.contains("failed before the upstream answered") && stopped.stderr.contains("--upstream-ca"), "\(stopped.stderr)")
         let kept = FileManager.default.fileExists(atPath: cassette.path) ? try Cassette.load(from: cassette).interactions.count : 0
         #expect(kept == 0)
+    }
+
+    @Test("a client frame holding a secret matches its redacted recording, and a mismatch report never quotes the secret")
+    func secretsInFrames() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let login = #"{"password": "hunter2hunter2", "user": "ada"}"#
+        let recorded = try Self.session([(0, .server, "welcome"), (0.01, .client, login), (0.02, .server, "ok")], in: directory)
+        let redacted = Redactor.standard.redact(try Cassette.load(from: recorded))
+        try redacted.write(to: recorded)
+        #expect(!(try String(contentsOf: recorded, encoding: .utf8)).contains("hunter2"))
+        var lines: [String] = []
+        let log = Mutex<[String]>([])
+        var options = DeckOptions(allowRepeats: true)
+        options.log = { line in log.withLock { $0.append(line) } }
+        let server = try await CassetteServer.serve([recorded], options: options)
+        let matched = try await Self.client(server.webSocketURL.absoluteString + "/room", [login])
+        #expect(matched.received == ["welcome", "ok"], "the redacted recording matches the real frame")
+        let other = try await Self.client(server.webSocketURL.absoluteString + "/room", [#"{"password": "s3cret-other-pw", "user": "bob"}"#])
+        #expect(other.close?.first == .code(1008))
+        _ = await server.stop()
+        lines = log.withLock { $0 }
+        #expect(lines.contains { $0.contains("does not match") }, "\(lines)")
+        #expect(!lines.joined().contains("s3cret-other-pw") && !lines.joined().contains("hunter2"), "\(lines)")
     }
 }

@@ -33,6 +33,9 @@ package final class WebSocketRecording: Sendable {
         self.store = store
     }
 
+    /// The upgrade's URL as a log shows it: credentials in its userinfo and query redacted.
+    private var shownURL: String { Redactor.standard.redact(HTTPRequest(url: request.url)).url.absoluteString }
+
     /// The upstream connection failed (a TLS handshake, a reset): say so once.
     func failed(_ error: any Error) {
         let first = state.withLock { state -> Bool in
@@ -41,7 +44,7 @@ package final class WebSocketRecording: Sendable {
             return true
         }
         if first {
-            log("the WebSocket upgrade to \(Redactor.redactingPassword(request.url).absoluteString) failed before the upstream answered: \(error); "
+            log("the WebSocket upgrade to \(shownURL) failed before the upstream answered: \(error); "
                 + "nothing was recorded (for a certificate the upstream's CA signed, add --upstream-ca FILE)")
         }
     }
@@ -90,7 +93,7 @@ package final class WebSocketRecording: Sendable {
             return Interaction(request: request, response: response, recordedAt: Date())
         }
         if let tooLarge {
-            log("the WebSocket session \(Redactor.redactingPassword(request.url).absoluteString) was not recorded: the \(tooLarge.rawValue) sent a frame over "
+            log("the WebSocket session \(shownURL) was not recorded: the \(tooLarge.rawValue) sent a frame over "
                 + "the body limit of \(WebSocketFrameReader.limit >> 20) MiB, and a session without it would not replay")
         }
         if let interaction { store(interaction) }
