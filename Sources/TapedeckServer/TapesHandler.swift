@@ -157,6 +157,17 @@ package struct TapesHandler: ServerHandler {
                 return ServerReply.text(502, "\(summary): cannot set up TLS to the upstream: \(error)\n", headers: [ServerMarker.errorHeader: "502"])
             }
         }
+        // A session the cassette already holds is replayed, as any recorded request is (mode once, new).
+        switch recorder.recordedAnswer(to: request) {
+        case .success(let response)?:
+            guard let frames = response.webSocket else { return ServerReply(response: response) }
+            HandlerNotes.current?.outcome = "played"
+            return ServerReply(response: response, webSocket: .replay(frames: frames, label: summary, latency: .none, log: log))
+        case .failure(let error)?:
+            return ServerReply.failure(error, request: request, log: log)
+        case nil:
+            break
+        }
         var upgrade = request
         // The proxy drops hop-by-hop headers; an upgrade needs its own back.
         upgrade.headers["Connection"] = "Upgrade"

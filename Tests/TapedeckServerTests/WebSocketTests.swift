@@ -75,6 +75,14 @@ struct WebSocketTests {
         let text = try String(contentsOf: cassette, encoding: .utf8)
         #expect(text.contains("\"webSocket\"") && text.contains("\"text\": \"echo: push\""), "\(text.prefix(2000))")
 
+        // A recording proxy in mode once replays the session the cassette holds, with the upstream gone.
+        let again = try await ServerProcess(["proxy", "http://127.0.0.1:\(upstream.ports[0])", "--record", cassette.path, "--mode", "once"],
+                                            environment: environment)
+        let onceMore = try await Self.client(Self.ws(again.url) + "/chat", Self.messages)
+        #expect(onceMore.received == Self.replies, "mode once plays what is recorded")
+        _ = await again.stop()
+        #expect(try Cassette.load(from: cassette).interactions.count == 1)
+
         let serve = try await ServerProcess(["serve", cassette.path, "--repeat"], environment: environment)
         let replayed = try await Self.client(Self.ws(serve.url) + "/chat", Self.messages)
         #expect(replayed.received == Self.replies)

@@ -149,6 +149,17 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         try store.appendChunk(stored, stream: name)
     }
 
+    /// What this session answers `request` with from the cassette, as a send would: the recorded
+    /// response when one matches, the mismatch when the mode records nothing new, nil when the
+    /// request is to be recorded. For front-ends that relay an exchange themselves (a WebSocket).
+    package func recordedAnswer(to request: HTTPRequest) -> Result<HTTPResponse, CassetteError>? {
+        guard let replayer else { return nil }
+        switch replayer.lookup(request) {
+        case .success(let response): return .success(response)
+        case .failure(let error): return recordsUnmatched ? nil : .failure(error)
+        }
+    }
+
     /// Stores `error` as the answer to `request` when ``CassetteConfiguration/recordFailures`` is on and it is a
     /// ``TransportFailure``.
     private func recordFailure(_ error: HTTPError, for request: HTTPRequest) throws(CassetteError) {
