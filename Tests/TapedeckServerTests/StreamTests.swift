@@ -60,6 +60,11 @@ struct StreamTests {
         }
     }
 
+    /// `tapedeck proxy BASE --record CASSETTE --mode all`, recording every stream it relays.
+    static func recordingProxy(_ base: String, into cassette: URL, in directory: URL) async throws -> ServerProcess {
+        try await ServerProcess(["proxy", base, "--record", cassette.path, "--mode", "all"], environment: environment(directory))
+    }
+
     static func environment(_ directory: URL) -> [String: String] {
         ["TAPEDECK_RECORD_MODE": "", "CI": "", "TAPEDECK_USAGE_DIR": directory.path]
     }
@@ -71,7 +76,7 @@ struct StreamTests {
         let (server, base) = try Self.upstream()
         defer { server.stop() }
         let cassette = directory.appendingPathComponent("events.cassette.json")
-        let proxy = try await ServerProcess(["proxy", base, "--record", cassette.path, "--mode", "all"], environment: Self.environment(directory))
+        let proxy = try await Self.recordingProxy(base, into: cassette, in: directory)
         for client in ["curl", "requests"] {
             let reading = try await Self.read(client, proxy.url.absoluteString + "/events?count=5&gap=300&client=\(client)")
             #expect(reading.status == 200)
@@ -103,7 +108,7 @@ struct StreamTests {
         let (server, base) = try Self.upstream()
         defer { server.stop() }
         let cassette = directory.appendingPathComponent("endless.cassette.json")
-        let proxy = try await ServerProcess(["proxy", base, "--record", cassette.path, "--mode", "all"], environment: Self.environment(directory))
+        let proxy = try await Self.recordingProxy(base, into: cassette, in: directory)
         let reading = try await Self.read("curl", proxy.url.absoluteString + "/events?count=0&gap=200", seconds: 1.5)
         let events = ServerSentEvents.parse(reading.body)
         #expect(events.count >= 5, "an endless stream reached the client as it flowed: \(events.count) events in 1.5 s")
@@ -124,7 +129,7 @@ struct StreamTests {
         let (server, base) = try Self.upstream()
         defer { server.stop() }
         let cassette = directory.appendingPathComponent("killed.cassette.json")
-        let proxy = try await ServerProcess(["proxy", base, "--record", cassette.path, "--mode", "all"], environment: Self.environment(directory))
+        let proxy = try await Self.recordingProxy(base, into: cassette, in: directory)
         let url = proxy.url.absoluteString + "/events?count=0&gap=100"
         let reader = Task { try await Self.read("curl", url, seconds: 3) }
         try await Task.sleep(for: .milliseconds(1800))
@@ -146,7 +151,7 @@ struct StreamTests {
         let (server, base) = try Self.upstream()
         let cassette = directory.appendingPathComponent("streams.cassette.json")
         let paths = ["/events?count=4&gap=60", "/ndjson?count=4&gap=60", "/binary?count=4&gap=60"]
-        let proxy = try await ServerProcess(["proxy", base, "--record", cassette.path, "--mode", "all"], environment: Self.environment(directory))
+        let proxy = try await Self.recordingProxy(base, into: cassette, in: directory)
         var live: [String: Reading] = [:]
         for path in paths { live[path] = try await Self.read("requests", proxy.url.absoluteString + path) }
         _ = await proxy.stop()
@@ -173,7 +178,7 @@ struct StreamTests {
         defer { Proc.cleanUp(directory) }
         let (server, base) = try Self.upstream()
         let cassette = directory.appendingPathComponent("timed.cassette.json")
-        let proxy = try await ServerProcess(["proxy", base, "--record", cassette.path, "--mode", "all"], environment: Self.environment(directory))
+        let proxy = try await Self.recordingProxy(base, into: cassette, in: directory)
         _ = try await Self.read("requests", proxy.url.absoluteString + "/events?count=5&gap=250")
         _ = await proxy.stop()
         server.stop()
@@ -259,8 +264,7 @@ struct StreamTests {
         defer { Proc.cleanUp(directory) }
         let (server, base) = try Self.upstream()
         defer { server.stop() }
-        let proxy = try await ServerProcess(["proxy", base, "--record", directory.appendingPathComponent("b.json").path, "--mode", "all"],
-                                            environment: Self.environment(directory))
+        let proxy = try await Self.recordingProxy(base, into: directory.appendingPathComponent("b.json"), in: directory)
         let direct = try await Proc.run(Proc.curl, ["-sS", "--no-buffer", base + "/broken?count=2&gap=50"])
         let relayed = try await Proc.run(Proc.curl, ["-sS", "--no-buffer", proxy.url.absoluteString + "/broken?count=2&gap=50"])
         #expect(direct.status != 0, "curl itself sees the upstream break off")
@@ -275,8 +279,7 @@ struct StreamTests {
         defer { Proc.cleanUp(directory) }
         let (server, base) = try Self.upstream()
         defer { server.stop() }
-        let proxy = try await ServerProcess(["proxy", base, "--record", directory.appendingPathComponent("big.json").path, "--mode", "all"],
-                                            environment: Self.environment(directory))
+        let proxy = try await Self.recordingProxy(base, into: directory.appendingPathComponent("big.json"), in: directory)
         func residentMB() -> Int {
             let status = (try? String(contentsOfFile: "/proc/\(proxy.process.processIdentifier)/status", encoding: .utf8)) ?? ""
             let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
@@ -306,7 +309,7 @@ struct StreamTests {
         let (server, base) = try Self.upstream()
         defer { server.stop() }
         let cassette = directory.appendingPathComponent("stopped.cassette.json")
-        let proxy = try await ServerProcess(["proxy", base, "--record", cassette.path, "--mode", "all"], environment: Self.environment(directory))
+        let proxy = try await Self.recordingProxy(base, into: cassette, in: directory)
         let reader = Task { try await Self.read("curl", proxy.url.absoluteString + "/events?count=0&gap=100", seconds: 5) }
         try await Task.sleep(for: .milliseconds(1200))
         let stopped = await proxy.stop()
