@@ -69,12 +69,15 @@ public final class CassetteServer: Sendable {
         if let https = options.https {
             tls = ListenerTLS(mint: try LeafMint(authority: https.authority), serveNames: https.serveNames, log: options.log)
         }
-        let listener = try await HTTPListener.bind(host: host, port: port, limits: options.limits, tls: tls) { request in
-            guard let deck = slot.deck else {
-                return .text(503, "the server is still loading its cassettes; try again\n", headers: [ServerMarker.errorHeader: "503"])
-            }
+        let loading = ServerReply.text(503, "the server is still loading its cassettes; try again\n", headers: [ServerMarker.errorHeader: "503"])
+        let responder = ServerResponder(atOnce: { request in
+            guard let deck = slot.deck else { return loading }
+            return deck.respondAtOnce(request)
+        }, later: { request in
+            guard let deck = slot.deck else { return loading }
             return await deck.respond(request)
-        }
+        })
+        let listener = try await HTTPListener.bind(host: host, port: port, limits: options.limits, tls: tls, answering: responder)
         let deck = Deck(options: options, origin: listener.url)
         do {
             try load(deck)

@@ -5,7 +5,7 @@ import Tapedeck
 /// (``HTTPSOptions/intercept``) the tunnel is opened and TLS ends here, or for a pass-through
 /// host the bytes are relayed untouched; without it the answer is 501 with the reason. Every
 /// other method passes on.
-package struct ConnectHandler: ServerHandler {
+package struct ConnectHandler: ImmediateServerHandler {
     /// How the server speaks HTTPS (nil: not at all).
     private let https: HTTPSOptions?
 
@@ -15,7 +15,7 @@ package struct ConnectHandler: ServerHandler {
     }
 
     /// The tunnel for `CONNECT`, or its refusal; nil for every other method.
-    package func respond(to request: IncomingRequest) async -> ServerReply? {
+    package func answer(_ request: IncomingRequest) -> ServerReply? {
         guard request.method.uppercased() == "CONNECT" else { return nil }
         guard let (host, port) = Tunnel.authority(request.target) else {
             return closing(.text(400, "CONNECT \(Excerpt.of(request.target)) does not name a host and port; a client sends CONNECT api.example.com:443\n",

@@ -12,7 +12,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    typealias Responder = @Sendable (IncomingRequest) async -> ServerReply
+    typealias Responder = ServerResponder
 
     private enum State {
         case idle
@@ -27,6 +27,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var state = State.idle
     private var deadline: Scheduled<Void>?
     private var isOpen = true
+    /// The client's IP address, read once (each read of it is a system call).
+    private var clientAddress: String?
     /// The task writing a streamed reply (``StreamBody``), cancelled when the client leaves.
     private var streaming: Task<Void, Never>?
 
@@ -36,7 +38,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// intercepted tunnel; nil on a connection of the server's own.
     private let tunnelOrigin: String?
 
-    init(limits: ServerLimits, tls: ListenerTLS? = nil, tunnelOrigin: String? = nil, responder: @escaping Responder) {
+    init(limits: ServerLimits, tls: ListenerTLS? = nil, tunnelOrigin: String? = nil, responder: Responder) {
         self.limits = limits
         self.tls = tls
         self.tunnelOrigin = tunnelOrigin
@@ -106,14 +108,21 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: Responding
 
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) {
+        if clientAddress == nil { clientAddress = context.remoteAddress?.ipAddress }
         let headers = Tapedeck.HTTPHeaders(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
         // Inside an intercepted tunnel the target names the tunnel's host: the handlers see
         // `https://host/path`, as a forward proxy's request for it.
         let target = tunnelOrigin.map { head.uri.hasPrefix("/") ? $0 + head.uri : head.uri } ?? head.uri
         let request = IncomingRequest(method: head.method.rawValue, target: target, headers: headers,
-                                      body: Data(body.readableBytesView), remoteAddress: context.remoteAddress?.ipAddress)
-        let responder = self.responder
-        context.eventLoop.makeFutureWithTask { await responder(request) }
+                                      body: Data(body.readableBytesView), remoteAddress: clientAddress)
+        // Most answers (a replayed response, a miss) are known at once: written from here,
+        // with no hop to a task and back.
+        if let reply = responder.atOnce(request) {
+            write(reply, context: context, head: head)
+            return
+        }
+        let later = responder.later
+        context.eventLoop.makeFutureWithTask { await later(request) }
             .assumeIsolated()
             .whenSuccess { [self] reply in
                 guard isOpen else { return }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Answers the control endpoints under ``ServerMarker/controlPrefix`` (status, reset, load,
 /// record/start, record/stop) through ``ControlAPI``; passes every other path on.
-package struct ControlHandler: ServerHandler {
+package struct ControlHandler: ImmediateServerHandler {
     /// The deck the endpoints control; weak, because the deck keeps its own chain.
     private weak let deck: Deck?
 
@@ -11,8 +11,14 @@ package struct ControlHandler: ServerHandler {
         self.deck = deck
     }
 
+    /// Waits for a path under `/__tapedeck/` (or `/__tapedeck` itself); passes any other.
+    package func respondAtOnce(to request: IncomingRequest) -> ImmediateAnswer {
+        // A command may load or write a cassette: it is answered from a task, off the connections' threads.
+        ControlHandler.isControl(request.path) ? .waits : .passed
+    }
+
     /// The control answer for a path under `/__tapedeck/` (or `/__tapedeck` itself), else nil.
-    package func respond(to request: IncomingRequest) async -> ServerReply? {
+    package func answer(_ request: IncomingRequest) -> ServerReply? {
         guard let deck, ControlHandler.isControl(request.path) else { return nil }
         // An absolute-form request for another host's /__tapedeck/ is traffic to proxy, not a command.
         if request.isAbsoluteForm, let target = URL(string: request.target), !deck.isSelf(target) { return nil }

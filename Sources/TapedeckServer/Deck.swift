@@ -24,6 +24,8 @@ public final class Deck: Sendable {
     private let recent = Mutex<[String]>([])
     /// The address the server listens on (``origin`` is what clients are told, `--origin`).
     let listener: URL
+    /// `scheme://host[:port]` of ``origin`` (``originText(_:)``), what replayed requests are addressed to.
+    let originPrefix: String
 
     /// Whether a request naming `host` (a `Host` value, `name:port`) is addressed to this server.
     func isAddressed(_ host: String) -> Bool {
@@ -53,6 +55,7 @@ public final class Deck: Sendable {
         self.options = options
         self.origin = options.origin ?? origin
         listener = origin
+        originPrefix = Deck.originText(options.origin ?? origin)
         tapes = Mutex([])
         plan = FaultPlan(options.conditions)
     }
@@ -215,35 +218,66 @@ public final class Deck: Sendable {
     /// deck weakly, so it cannot be built before the deck is.
     private let handlerChain = Mutex<ServerHandlerChain?>(nil)
 
-    /// Answers one request through ``ServerHandlerChain/standard(for:)``: control endpoints,
-    /// the tapes of the longest mount that covers it, the upstream, the unmatched answer.
-    package func respond(_ incoming: IncomingRequest) async -> ServerReply {
-        let chain = handlerChain.withLock { stored in
+    /// The standard chain, built on first use.
+    private var chain: ServerHandlerChain {
+        handlerChain.withLock { stored in
             if let stored { return stored }
             let built = ServerHandlerChain.standard(for: self)
             stored = built
             return built
         }
-        guard options.inspector, !ControlHandler.isControl(incoming.path) else {
+    }
+
+    /// Answers one request through ``ServerHandlerChain/standard(for:)``: control endpoints,
+    /// the tapes of the longest mount that covers it, the upstream, the unmatched answer.
+    package func respond(_ incoming: IncomingRequest) async -> ServerReply {
+        let chain = self.chain
+        guard publishes(incoming) else {
             if let reply = await chain.respond(to: incoming) { return reply }
             // The standard chain ends with the unmatched answer, which always answers.
             return UnmatchedHandler(deck: self).answer(incoming)
         }
-        // With the inspector on, each answer (but the inspector's and the control endpoints')
-        // is published: how it was answered, its status and how long it took.
-        let clock = ContinuousClock(), start = clock.now
+        let start = ContinuousClock.now
         let notes = HandlerNotes()
         let reply = await HandlerNotes.$current.withValue(notes) {
-            await ServerHandlerChain(chain.handlers).respondSharingNotes(to: incoming)
+            await chain.respondSharingNotes(to: incoming)
         } ?? UnmatchedHandler(deck: self).answer(incoming)
-        let elapsed = clock.now - start
+        publish(reply, to: incoming, notes: notes, since: start)
+        return reply
+    }
+
+    /// ``respond(_:)``'s answer when the handlers give it without waiting (a replayed
+    /// answer, a miss, a page); nil when one of them must wait.
+    package func respondAtOnce(_ incoming: IncomingRequest) -> ServerReply? {
+        let start = ContinuousClock.now
+        let notes = HandlerNotes()
+        let answer = HandlerNotes.$current.withValue(notes) { chain.respondAtOnceSharingNotes(to: incoming) }
+        let reply: ServerReply
+        switch answer {
+        case .answered(let given): reply = given
+        case .passed: reply = HandlerNotes.$current.withValue(notes) { UnmatchedHandler(deck: self).answer(incoming) }
+        case .waits: return nil
+        }
+        if publishes(incoming) { publish(reply, to: incoming, notes: notes, since: start) }
+        return reply
+    }
+
+    /// Whether the answer to `incoming` is published to the inspector: with the inspector
+    /// on, each answer but the inspector's and the control endpoints'.
+    private func publishes(_ incoming: IncomingRequest) -> Bool {
+        options.inspector && !ControlHandler.isControl(incoming.path)
+    }
+
+    /// Publishes how `reply` answered `incoming` (noted in `notes`), its status and how long
+    /// it took since `start`.
+    private func publish(_ reply: ServerReply, to incoming: IncomingRequest, notes: HandlerNotes, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
         let unmatched = reply.response.headers[ServerMarker.unmatchedHeader] != nil
         let outcome = unmatched ? "unmatched" : notes.outcome ?? (reply.response.headers[ServerMarker.errorHeader] != nil ? "refused" : "answered")
         inspector.publish(method: incoming.method, target: Deck.redactedSummary(incoming).split(separator: " ", maxSplits: 1).last.map(String.init) ?? "",
                           status: reply.response.status,
                           milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
                           outcome: outcome, report: unmatched ? String(decoding: reply.response.body, as: UTF8.self) : nil)
-        return reply
     }
 
     /// The live inspector's feed (``DeckOptions/inspector``).

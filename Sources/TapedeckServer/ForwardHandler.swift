@@ -17,11 +17,20 @@ package struct ForwardHandler: ServerHandler {
         self.via = via
     }
 
+    /// Passes at once when forwarding does not apply; otherwise it waits for the upstream.
+    package func respondAtOnce(to request: IncomingRequest) -> ImmediateAnswer {
+        applies ? .waits : .passed
+    }
+
+    /// Whether the policy forwards, there is an upstream, and no tape was mounted over the path.
+    private var applies: Bool {
+        options.unmatched == .forward && options.upstream != nil && HandlerNotes.current?.tapeMiss?.allowsForwarding ?? true
+    }
+
     /// The upstream's answer to `request`, a 400 when it cannot be sent, a 502/504/500 when
     /// sending failed; nil when forwarding does not apply.
     package func respond(to request: IncomingRequest) async -> ServerReply? {
-        guard options.unmatched == .forward, let upstream = options.upstream,
-              HandlerNotes.current?.tapeMiss?.allowsForwarding ?? true else { return nil }
+        guard applies, let upstream = options.upstream else { return nil }
         let target = Deck.originText(upstream) + Deck.basePath(upstream) + request.pathAndQuery
         guard let url = URL(string: target), let method = try? HTTPMethod(validating: request.method) else {
             return ServerReply.text(400, "cannot forward \(request.method) \(request.target)\n", headers: [ServerMarker.errorHeader: "400"])

@@ -44,6 +44,13 @@ package final class HTTPListener: Sendable {
     /// `CONNECT` the responder answers with ``Tunnel/intercept(host:port:)`` is terminated here.
     package static func bind(host: String, port: Int, limits: ServerLimits = ServerLimits(), tls: ListenerTLS? = nil,
                             responder: @escaping @Sendable (IncomingRequest) async -> ServerReply) async throws(ServerError) -> HTTPListener {
+        try await bind(host: host, port: port, limits: limits, tls: tls, answering: ServerResponder(later: responder))
+    }
+
+    /// ``bind(host:port:limits:tls:responder:)`` with a responder that answers what it can at
+    /// once, on the connection's thread.
+    package static func bind(host: String, port: Int, limits: ServerLimits = ServerLimits(), tls: ListenerTLS? = nil,
+                            answering responder: ServerResponder) async throws(ServerError) -> HTTPListener {
         let connections = ConnectionSet()
         var socketContext: NIOSSLContext?
         if let tls, let names = tls.serveNames {
@@ -87,6 +94,22 @@ package final class HTTPListener: Sendable {
     }
 }
 
+/// How a listener answers: at once, on the connection's event loop, when the answer is known
+/// without waiting; otherwise from a task.
+package struct ServerResponder: Sendable {
+    /// The answer known without waiting (it must not block); nil when only ``later`` can give it.
+    package var atOnce: @Sendable (IncomingRequest) -> ServerReply?
+    /// The answer, awaited.
+    package var later: @Sendable (IncomingRequest) async -> ServerReply
+
+    /// Creates a responder; with no `atOnce`, every request is answered by `later`.
+    package init(atOnce: @escaping @Sendable (IncomingRequest) -> ServerReply? = { _ in nil },
+                 later: @escaping @Sendable (IncomingRequest) async -> ServerReply) {
+        self.atOnce = atOnce
+        self.later = later
+    }
+}
+
 /// The open connections of one listener, so that closing it closes them too.
 final class ConnectionSet: Sendable {
     let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
@@ -101,7 +124,7 @@ enum HTTPPipeline {
     /// (at the end when nil). `tunnelOrigin` is the origin (`https://api.example.com`)
     /// origin-form targets are answered for inside an intercepted tunnel.
     static func install(on sync: ChannelPipeline.SynchronousOperations, after anchor: (any ChannelHandler)? = nil, limits: ServerLimits,
-                        tls: ListenerTLS?, tunnelOrigin: String?, responder: @escaping ConnectionHandler.Responder) throws {
+                        tls: ListenerTLS?, tunnelOrigin: String?, responder: ConnectionHandler.Responder) throws {
         var encoderConfiguration = HTTPResponseEncoder.Configuration()
         encoderConfiguration.automaticallySetFramingHeaders = false
         var decoderLimits = NIOHTTPDecoderLimitConfiguration()

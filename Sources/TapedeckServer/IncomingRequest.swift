@@ -25,7 +25,10 @@ package struct IncomingRequest: Sendable, Hashable {
 
     /// Whether the target is absolute-form (`http://host/path`), as clients send to a forward proxy.
     var isAbsoluteForm: Bool {
-        target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://")
+        // Most targets are origin-form: one byte tells.
+        guard let first = target.utf8.first, first != UInt8(ascii: "/") else { return false }
+        let scheme = target.utf8.prefix(8).map { $0 | 0x20 }  // ASCII lower case; ':' and '/' are unchanged
+        return scheme.starts(with: "http://".utf8) || scheme.starts(with: "https://".utf8)
     }
 
     /// The path and query of the target (`/get?a=1`), also for absolute-form targets.
@@ -37,6 +40,8 @@ package struct IncomingRequest: Sendable, Hashable {
 
     /// The path without the query (`/get`).
     package var path: String {
-        String(pathAndQuery.prefix { $0 != "?" })
+        let whole = pathAndQuery
+        guard let mark = whole.utf8.firstIndex(of: UInt8(ascii: "?")) else { return whole }
+        return String(whole[..<mark])
     }
 }

@@ -6,7 +6,7 @@ import Tapedeck
 /// `…/events` (server-sent events). Like the control endpoints it answers only requests
 /// addressed to this server; the token in the path stands for the header, which a browser's
 /// address bar cannot send. The page's buttons call the control endpoints with the token.
-package struct InspectorHandler: ServerHandler {
+package struct InspectorHandler: ImmediateServerHandler {
     /// The reserved path prefix.
     package static let prefix = ServerMarker.controlPrefix + "ui/"
 
@@ -16,7 +16,7 @@ package struct InspectorHandler: ServerHandler {
         self.deck = deck
     }
 
-    package func respond(to request: IncomingRequest) async -> ServerReply? {
+    package func answer(_ request: IncomingRequest) -> ServerReply? {
         guard let deck, request.path.hasPrefix(Self.prefix), !request.isAbsoluteForm else { return nil }
         guard deck.options.inspector else {
             return .text(404, "the inspector is off; start the server with --ui\n", headers: [ServerMarker.errorHeader: "404"])

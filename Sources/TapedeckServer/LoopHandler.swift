@@ -4,7 +4,7 @@ import Tapedeck
 /// Answers 508 Loop Detected to a request this server already sent on (its name is in the
 /// request's `Via`): a proxy pointed at itself, directly or through other proxies, stops at
 /// the second pass instead of multiplying requests, and nothing is recorded.
-package struct LoopHandler: ServerHandler {
+package struct LoopHandler: ImmediateServerHandler {
     /// The deck whose `Via` name is looked for; weak, because the deck keeps its own chain.
     private weak let deck: Deck?
 
@@ -14,7 +14,7 @@ package struct LoopHandler: ServerHandler {
     }
 
     /// 508 when the request came around, else nil.
-    package func respond(to request: IncomingRequest) async -> ServerReply? {
+    package func answer(_ request: IncomingRequest) -> ServerReply? {
         guard let deck, request.headers.values(for: "Via").contains(where: { $0.contains(deck.viaName) }) else { return nil }
         return LoopHandler.reply(for: Deck.redactedSummary(request), deck: deck)
     }

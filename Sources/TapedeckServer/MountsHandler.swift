@@ -4,7 +4,7 @@ import Foundation
 /// path (`--mount /v1=…` before the tapes mounted at `/`). It never answers; it notes the
 /// tapes in ``HandlerNotes/mounted`` for ``TapesHandler``, or, when no tape covers the path,
 /// the miss that tells the user how to load one.
-package struct MountsHandler: ServerHandler {
+package struct MountsHandler: ImmediateServerHandler {
     /// The deck whose tapes are chosen from; weak, because the deck keeps its own chain.
     private weak let deck: Deck?
 
@@ -14,7 +14,7 @@ package struct MountsHandler: ServerHandler {
     }
 
     /// Notes the chosen tapes (or the miss) and passes the request on.
-    package func respond(to incoming: IncomingRequest) async -> ServerReply? {
+    package func answer(_ incoming: IncomingRequest) -> ServerReply? {
         guard let deck else { return nil }
         let chosen = MountsHandler.tapes(for: incoming.path, among: deck.loadedTapes)
         HandlerNotes.current?.mounted = chosen

@@ -18,7 +18,46 @@ import Foundation
 ///
 /// A handler that passes can leave a note for the ones after it in ``HandlerNotes/current``
 /// (the tapes note why they did not answer; the unmatched answer reports it).
+///
+/// A handler that can tell without waiting also answers ``respondAtOnce(to:)``: the server
+/// asks that first, on the connection's own thread, and only a request some handler must
+/// wait for (a live upstream, a recording, latency to play) is handed to a task.
 package protocol ServerHandler: Sendable {
     /// The answer to `request`, or nil when the request is not this handler's to answer.
     func respond(to request: IncomingRequest) async -> ServerReply?
+
+    /// The answer to `request` when it is known without waiting: ``ImmediateAnswer/waits``
+    /// when only ``respond(to:)`` can tell (the default).
+    func respondAtOnce(to request: IncomingRequest) -> ImmediateAnswer
+}
+
+extension ServerHandler {
+    /// Only ``respond(to:)`` can tell.
+    package func respondAtOnce(to request: IncomingRequest) -> ImmediateAnswer { .waits }
+}
+
+/// What a handler answers without waiting.
+package enum ImmediateAnswer: Sendable {
+    /// This reply.
+    case answered(ServerReply)
+    /// Not this handler's request: the next one is asked.
+    case passed
+    /// Only the handler's ``ServerHandler/respond(to:)`` can tell (it sends, records or sleeps).
+    case waits
+}
+
+/// A handler that never waits: its answer, or its pass, is decided at once.
+package protocol ImmediateServerHandler: ServerHandler {
+    /// The answer to `request`, or nil when the request is not this handler's to answer.
+    func answer(_ request: IncomingRequest) -> ServerReply?
+}
+
+extension ImmediateServerHandler {
+    /// ``answer(_:)``.
+    package func respond(to request: IncomingRequest) async -> ServerReply? { answer(request) }
+
+    /// ``answer(_:)``, which never waits.
+    package func respondAtOnce(to request: IncomingRequest) -> ImmediateAnswer {
+        answer(request).map(ImmediateAnswer.answered) ?? .passed
+    }
 }

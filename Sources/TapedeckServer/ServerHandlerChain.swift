@@ -37,6 +37,25 @@ package struct ServerHandlerChain: ServerHandler, ExpressibleByArrayLiteral {
         return nil
     }
 
+    /// ``respondAtOnce(to:)`` with the caller's ``HandlerNotes/current``.
+    package func respondAtOnceSharingNotes(to request: IncomingRequest) -> ImmediateAnswer {
+        for handler in handlers {
+            switch handler.respondAtOnce(to: request) {
+            case .answered(let reply): return .answered(reply)
+            case .passed: continue
+            case .waits: return .waits
+            }
+        }
+        return .passed
+    }
+
+    /// The first answer the handlers give without waiting; ``ImmediateAnswer/waits`` as soon
+    /// as one must wait (then ``respond(to:)`` asks them all again, with fresh notes: a
+    /// handler that passes at once changes nothing but its notes).
+    package func respondAtOnce(to request: IncomingRequest) -> ImmediateAnswer {
+        HandlerNotes.$current.withValue(HandlerNotes()) { respondAtOnceSharingNotes(to: request) }
+    }
+
     /// The answer of the first handler that answers `request`, or nil when none does. The
     /// handlers share fresh ``HandlerNotes`` for this request (a nested chain starts its own).
     package func respond(to request: IncomingRequest) async -> ServerReply? {

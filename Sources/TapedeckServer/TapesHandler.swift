@@ -20,20 +20,14 @@ package struct TapesHandler: ServerHandler {
     /// tape matched.
     package func respond(to incoming: IncomingRequest) async -> ServerReply? {
         guard let deck else { return nil }
-        let chosen = HandlerNotes.current?.mounted ?? MountsHandler.tapes(for: incoming.path, among: deck.loadedTapes)
-        guard let first = chosen.first else {
-            if HandlerNotes.current?.tapeMiss == nil {
-                HandlerNotes.current?.tapeMiss = MountsHandler.noTape(for: incoming.path, origin: deck.origin)
-            }
-            return nil
-        }
+        let chosen: [Tape]
         let request: HTTPRequest
-        do {
-            request = try TapesHandler.request(incoming, for: first, origin: deck.origin, via: deck.viaName,
-                                               intercepting: deck.options.https?.intercept == true)
-        } catch {
-            return ServerReply.text(400, error.localizedDescription + "\n", headers: [ServerMarker.errorHeader: "400"])
+        switch TapesHandler.prepare(incoming, deck: deck) {
+        case .passed: return nil
+        case .answered(let reply): return reply
+        case .ready(let tapes, let prepared): (chosen, request) = (tapes, prepared)
         }
+        let first = chosen[0]
         // A recording tape whose upstream is this server would record its own 508s.
         if first.isRecording, deck.isSelf(request.url) { return LoopHandler.reply(for: Deck.redactedSummary(incoming), deck: deck) }
         let plan = deck.faultPlan
@@ -78,47 +72,130 @@ package struct TapesHandler: ServerHandler {
                 } else {
                     response = try await plan.send(request, applying: TapesHandler.inProcessPart(of: fault), through: tape.session.transport)
                 }
-                let shown = tape.isRecording ? ProxyHeaders.forClient(response, for: request) : response
-                HandlerNotes.current?.outcome = tape.isRecording ? "recorded" : "played"
-                if let frames = shown.webSocket {
-                    if WebSocketPlan.isUpgrade(incoming.headers), incoming.headers["Sec-WebSocket-Key"]?.isEmpty ?? true {
-                        return ServerReply.text(400, "a WebSocket upgrade needs a Sec-WebSocket-Key header (RFC 6455 §4.1)\n",
-                                                headers: [ServerMarker.errorHeader: "400"])
-                    }
-                    guard WebSocketPlan.isUpgrade(incoming.headers) else {
-                        return ServerReply.text(426, "\(Deck.redactedSummary(incoming)) was recorded as a WebSocket session: open it with a WebSocket client (ws://)\n",
-                                                headers: ["Upgrade": "websocket", ServerMarker.errorHeader: "426"])
-                    }
-                    return ServerReply(response: shown, webSocket: .replay(frames: frames, label: Deck.redactedSummary(incoming),
-                                                                                 latency: plan.conditions.latency, log: log))
-                }
-                if let chunks = shown.chunks, fault == nil, request.method != .head {
-                    return ServerReply(response: shown, stream: .replaying(chunks, latency: plan.conditions.latency))
-                }
-                return ServerReply(response: shown, fault: TapesHandler.socketPart(of: fault))
-            } catch let error as CassetteError {
-                guard case .noMatch(let report) = error else { return ServerReply.failure(error, request: request, log: log) }
-                reports.append(report.description)
-            } catch is LoopGuardTransport.LoopedBack {
-                return LoopHandler.reply(for: Deck.redactedSummary(incoming), deck: deck)
-            } catch let error as HTTPError where !tape.isRecording {
-                return ServerReply.replayedFailure(error, request: request, log: log)
+                return TapesHandler.reply(response, from: tape, to: request, incoming: incoming, fault: fault, plan: plan, log: log)
             } catch {
-                return ServerReply.failure(error, request: request, log: log)
+                if let reply = TapesHandler.failureReply(error, from: tape, to: request, incoming: incoming, deck: deck, reports: &reports) { return reply }
             }
         }
         HandlerNotes.current?.tapeMiss = .noMatch(reports: reports)
         return nil
     }
 
-    /// The request a tape sees: at the serving `origin` for replay (at the host it names, when
+    /// The answer of replay-only tapes with no network conditions to play, looked up where
+    /// the request arrived (a microsecond's lookup, not worth a task); ``ImmediateAnswer/waits``
+    /// when a tape records or the deck plays latency or faults. Gives what ``respond(to:)``
+    /// gives.
+    package func respondAtOnce(to incoming: IncomingRequest) -> ImmediateAnswer {
+        guard let deck else { return .passed }
+        let chosen: [Tape]
+        let request: HTTPRequest
+        switch TapesHandler.prepare(incoming, deck: deck) {
+        case .passed: return .passed
+        case .answered(let reply): return .answered(reply)
+        case .ready(let tapes, let prepared): (chosen, request) = (tapes, prepared)
+        }
+        let plan = deck.faultPlan
+        guard plan.conditions.isEmpty else { return .waits }
+        var replays: [ReplayTransport] = []
+        for tape in chosen {
+            // A session with conditions of its own plays them through its transport.
+            guard !tape.isRecording, let replay = tape.session.transport as? ReplayTransport else { return .waits }
+            replays.append(replay)
+        }
+        var reports: [String] = []
+        for (tape, replay) in zip(chosen, replays) {
+            do {
+                let response = try replay.answer(request)
+                return .answered(TapesHandler.reply(response, from: tape, to: request, incoming: incoming, fault: nil, plan: plan, log: deck.options.log))
+            } catch {
+                if let reply = TapesHandler.failureReply(error, from: tape, to: request, incoming: incoming, deck: deck, reports: &reports) {
+                    return .answered(reply)
+                }
+            }
+        }
+        HandlerNotes.current?.tapeMiss = .noMatch(reports: reports)
+        return .passed
+    }
+
+    /// How far a request got before a tape is asked.
+    private enum Preparation {
+        /// No tape is mounted over its path (noted).
+        case passed
+        /// Refused before any tape saw it.
+        case answered(ServerReply)
+        /// The tapes to ask, in order, and the request the first of them sees.
+        case ready([Tape], HTTPRequest)
+    }
+
+    /// The tapes of the mount that covers `incoming` and the request they see.
+    private static func prepare(_ incoming: IncomingRequest, deck: Deck) -> Preparation {
+        let chosen = HandlerNotes.current?.mounted ?? MountsHandler.tapes(for: incoming.path, among: deck.loadedTapes)
+        guard let first = chosen.first else {
+            if HandlerNotes.current?.tapeMiss == nil {
+                HandlerNotes.current?.tapeMiss = MountsHandler.noTape(for: incoming.path, origin: deck.origin)
+            }
+            return .passed
+        }
+        do {
+            return .ready(chosen, try TapesHandler.request(incoming, for: first, origin: deck.originPrefix, via: deck.viaName,
+                                                           intercepting: deck.options.https?.intercept == true))
+        } catch {
+            return .answered(ServerReply.text(400, error.localizedDescription + "\n", headers: [ServerMarker.errorHeader: "400"]))
+        }
+    }
+
+    /// The reply for the `response` `tape` gave: the upstream's answer as the client sees it,
+    /// or a recorded one, replayed as a stream, a WebSocket session or a whole body with the
+    /// socket's part of `fault`.
+    private static func reply(_ response: HTTPResponse, from tape: Tape, to request: HTTPRequest, incoming: IncomingRequest,
+                              fault: FaultAction?, plan: FaultPlan, log: @escaping @Sendable (String) -> Void) -> ServerReply {
+        let shown = tape.isRecording ? ProxyHeaders.forClient(response, for: request) : response
+        HandlerNotes.current?.outcome = tape.isRecording ? "recorded" : "played"
+        if let frames = shown.webSocket {
+            if WebSocketPlan.isUpgrade(incoming.headers), incoming.headers["Sec-WebSocket-Key"]?.isEmpty ?? true {
+                return ServerReply.text(400, "a WebSocket upgrade needs a Sec-WebSocket-Key header (RFC 6455 §4.1)\n",
+                                        headers: [ServerMarker.errorHeader: "400"])
+            }
+            guard WebSocketPlan.isUpgrade(incoming.headers) else {
+                return ServerReply.text(426, "\(Deck.redactedSummary(incoming)) was recorded as a WebSocket session: open it with a WebSocket client (ws://)\n",
+                                        headers: ["Upgrade": "websocket", ServerMarker.errorHeader: "426"])
+            }
+            return ServerReply(response: shown, webSocket: .replay(frames: frames, label: Deck.redactedSummary(incoming),
+                                                                         latency: plan.conditions.latency, log: log))
+        }
+        if let chunks = shown.chunks, fault == nil, request.method != .head {
+            return ServerReply(response: shown, stream: .replaying(chunks, latency: plan.conditions.latency))
+        }
+        return ServerReply(response: shown, fault: TapesHandler.socketPart(of: fault))
+    }
+
+    /// The reply for the failure `tape` met; nil for a request it has no match for (its
+    /// report is added to `reports`, and the next tape is asked).
+    private static func failureReply(_ error: any Error, from tape: Tape, to request: HTTPRequest, incoming: IncomingRequest, deck: Deck,
+                                     reports: inout [String]) -> ServerReply? {
+        let log = deck.options.log
+        switch error {
+        case let error as CassetteError:
+            guard case .noMatch(let report) = error else { return ServerReply.failure(error, request: request, log: log) }
+            reports.append(report.description)
+            return nil
+        case is LoopGuardTransport.LoopedBack:
+            return LoopHandler.reply(for: Deck.redactedSummary(incoming), deck: deck)
+        case let error as HTTPError where !tape.isRecording:
+            return ServerReply.replayedFailure(error, request: request, log: log)
+        default:
+            return ServerReply.failure(error, request: request, log: log)
+        }
+    }
+
+    /// The request a tape sees: at the serving `origin` (`http://127.0.0.1:8080`) for replay (at the host it names, when
     /// `intercepting` and the client sent it as to a proxy), at the upstream (or the
     /// absolute-form target) with proxy headers for recording.
-    static func request(_ incoming: IncomingRequest, for tape: Tape, origin: URL, via: String, intercepting: Bool = false) throws -> HTTPRequest {
+    static func request(_ incoming: IncomingRequest, for tape: Tape, origin: String, via: String, intercepting: Bool = false) throws -> HTTPRequest {
         let method = try HTTPMethod(validating: incoming.method)
         let rest = tape.stripping(incoming.pathAndQuery)
         guard tape.isRecording else {
-            let target = intercepting && incoming.isAbsoluteForm ? incoming.target : Deck.originText(origin) + rest
+            let target = intercepting && incoming.isAbsoluteForm ? incoming.target : origin + rest
             guard let url = URL(string: target) else { throw HTTPError.invalidURL(input: Excerpt.of(target), reason: "not a valid request target") }
             return HTTPRequest(method: method, url: url, headers: incoming.headers, body: incoming.body.isEmpty ? nil : incoming.body)
         }

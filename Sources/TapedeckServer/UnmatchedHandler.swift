@@ -22,6 +22,11 @@ package struct UnmatchedHandler: ServerHandler {
         answer(request)
     }
 
+    /// The unmatched answer, at once.
+    package func respondAtOnce(to request: IncomingRequest) -> ImmediateAnswer {
+        .answered(answer(request))
+    }
+
     /// The unmatched answer to `request`, counted and logged.
     package func answer(_ request: IncomingRequest) -> ServerReply {
         let report = HandlerNotes.current?.tapeMiss?.report ?? "nothing on this server answers \(Deck.redactedSummary(request))"

@@ -248,4 +248,42 @@ struct HandlerChainTests {
         #expect(Self.text(await deck.respond(Self.get("/v2/greeting"))).contains("no recorded interaction"),
                 "/v2 is under the root mount, which has no /v2/greeting")
     }
+
+    @Test("what the deck answers at once, on the connection's thread, is what it answers awaited; what must wait is not answered at once")
+    func atOnceAgreesWithAwaited() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let extra = [Self.interaction("/items?page=2", "page two"),
+                     Interaction(request: HTTPRequest(url: SampleCassettes.url("/gone")), response: HTTPResponse(status: 410, body: Data("gone".utf8)))]
+        let requests = [Self.get("/greeting"), Self.get("/items?page=2"), Self.get("/gone"), Self.get("/missing"),
+                        IncomingRequest(method: "G E T", target: "/greeting"),
+                        IncomingRequest(method: "GET", target: "http://127.0.0.1:8080/greeting")]
+        for name in ["at-once", "awaited", "slow", "forward"] {
+            try FileManager.default.createDirectory(at: directory.appending(path: name), withIntermediateDirectories: true)
+        }
+        let atOnce = try Self.deck(in: directory.appending(path: "at-once"), extra: extra)
+        let awaited = try Self.deck(in: directory.appending(path: "awaited"), extra: extra)
+        for request in requests {
+            let now = try #require(atOnce.respondAtOnce(request), "\(request.method) \(request.target) is answered at once")
+            let later = await awaited.respond(request)
+            #expect(now.response.status == later.response.status, "\(request.target)")
+            #expect(Self.text(now).replacingOccurrences(of: directory.path + "/at-once", with: "")
+                == Self.text(later).replacingOccurrences(of: directory.path + "/awaited", with: ""), "\(request.target)")
+        }
+        #expect(atOnce.status.cassettes.first?.played == awaited.status.cassettes.first?.played)
+        #expect(atOnce.status.unmatched == awaited.status.unmatched)
+        #expect(atOnce.status.unmatched > 0, "a miss is answered at once too")
+
+        // Latency to play, a control command or a request to forward: only the awaited path answers.
+        let slow = try Self.deck(in: directory.appending(path: "slow"), options: DeckOptions(conditions: NetworkConditions(latency: .fixed(milliseconds: 1))))
+        #expect(slow.respondAtOnce(Self.get("/greeting")) == nil)
+        #expect(Self.text(await slow.respond(Self.get("/greeting"))) == "hello from the tape")
+        #expect(atOnce.respondAtOnce(Self.control("/__tapedeck/status", atOnce)) == nil)
+        let upstream = Upstream()
+        let forwarding = try Self.deck(in: directory.appending(path: "forward"),
+                                       options: DeckOptions(unmatched: .forward, upstream: URL(string: Self.upstreamText), live: upstream.transport))
+        #expect(forwarding.respondAtOnce(Self.get("/greeting")).map(Self.text) == "hello from the tape")
+        #expect(forwarding.respondAtOnce(Self.get("/other")) == nil, "forwarding waits for the upstream")
+        #expect(upstream.requests == 0)
+    }
 }

@@ -68,6 +68,12 @@ public final class ReplayTransport: HTTPTransport, Sendable {
 
     /// Sends `request` and returns its response (see the type's summary for how).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try answer(request)
+    }
+
+    /// What ``send(_:)`` gives, without waiting: a recorded failure is thrown as the
+    /// ``HTTPError`` it was, a miss as ``CassetteError/noMatch(_:)``.
+    package func answer(_ request: HTTPRequest) throws -> HTTPResponse {
         do {
             return try serve(request)
         } catch CassetteError.recordedFailure(let error) {
