@@ -42,8 +42,9 @@ extension Cassette {
         return [(old.origin, new.origin), (old.authority, new.authority)]
     }
 
+    /// `text` with each pair's first replaced by its second, pair after pair.
     package static func apply(_ replacements: [(String, String)], to text: String) -> String {
-        replacements.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+        ByteSearch.replacing(replacements, in: text)
     }
 }
 
@@ -54,8 +55,7 @@ extension Interaction {
             HTTPHeaders(headers.map { HTTPHeader(name: $0.name, value: Cassette.apply(replacements, to: $0.value)) })
         }
         func body(_ data: Data) -> Data {
-            guard let text = String(validating: data, as: UTF8.self) else { return data }
-            return Data(Cassette.apply(replacements, to: text).utf8)
+            ByteSearch.replacing(replacements, in: data)
         }
         var copy = self
         copy.request.url = url(request.url)

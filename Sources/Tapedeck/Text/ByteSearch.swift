@@ -57,4 +57,62 @@ enum ByteSearch {
             return false
         }
     }
+
+    /// `bytes` with every `needle` replaced by `replacement`, left to right, as Foundation's
+    /// `replacingOccurrences` does; nil when `bytes` holds none (nothing is copied then).
+    static func replacingAll(_ needle: [UInt8], with replacement: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let first = needle.first, bytes.count >= needle.count else { return nil }
+        var result: [UInt8] = []
+        var copied = 0
+        var start = 0
+        let last = bytes.count - needle.count
+        while start <= last {
+            if bytes[start] == first {
+                var offset = 1
+                while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count {
+                    if result.isEmpty { result.reserveCapacity(bytes.count + max(0, replacement.count - needle.count) * 4) }
+                    result.append(contentsOf: bytes[copied..<start])
+                    result.append(contentsOf: replacement)
+                    start += needle.count
+                    copied = start
+                    continue
+                }
+            }
+            start += 1
+        }
+        guard copied > 0 else { return nil }
+        result.append(contentsOf: bytes[copied...])
+        return result
+    }
+
+    /// `text` with each pair's first replaced by its second, pair after pair; `text` itself
+    /// when it holds none of them.
+    static func replacing(_ replacements: [(String, String)], in text: String) -> String {
+        var text = text
+        for (old, new) in replacements {
+            let replaced = text.withUTF8 { replacingAll(Array(old.utf8), with: Array(new.utf8), in: $0) }
+            if let replaced { text = String(decoding: replaced, as: UTF8.self) }
+        }
+        return text
+    }
+
+    /// `data` with each pair's first replaced by its second, pair after pair, when it is UTF-8
+    /// text; `data` itself when it is not, or holds none of them.
+    static func replacing(_ replacements: [(String, String)], in data: Data) -> Data {
+        var data = data
+        var checked = false
+        for (old, new) in replacements {
+            let replaced = data.withUnsafeBytes { raw in
+                replacingAll(Array(old.utf8), with: Array(new.utf8), in: raw.bindMemory(to: UInt8.self))
+            }
+            guard let replaced else { continue }
+            if !checked {
+                guard String(validating: data, as: UTF8.self) != nil else { return data }
+                checked = true
+            }
+            data = Data(replaced)
+        }
+        return data
+    }
 }

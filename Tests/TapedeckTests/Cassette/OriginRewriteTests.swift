@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+
+/// Serving a cassette at another origin rewrites URLs, headers and text bodies byte by byte,
+/// as Foundation's `replacingOccurrences` would, and leaves what holds no origin untouched.
+@Suite("Origin rewrite")
+struct OriginRewriteTests {
+    static let recorded = URL(string: "http://api.example.com:8081")!
+    static let served = URL(string: "http://127.0.0.1:9")!
+
+    @Test("every occurrence is replaced, at the start, the end and side by side, and the authority alone too")
+    func replacesEveryOccurrence() {
+        let pairs = Cassette.originReplacements(from: Self.recorded, to: Self.served)
+        let cases = [
+            "http://api.example.com:8081/a",
+            "see http://api.example.com:8081",
+            "http://api.example.com:8081http://api.example.com:8081",
+            "host api.example.com:8081, é, http://api.example.com:808",
+            "nothing here",
+            "",
+            "api.example.com:8081api.example.com:8081",
+        ]
+        for text in cases {
+            let expected = pairs.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+            #expect(Cassette.apply(pairs, to: text) == expected, "\(text)")
+            #expect(ByteSearch.replacing(pairs, in: Data(text.utf8)) == Data(expected.utf8), "\(text)")
+        }
+    }
+
+    @Test("a body that is not UTF-8 is left as it is, even when it holds the origin's bytes")
+    func binaryBodyUntouched() {
+        let pairs = Cassette.originReplacements(from: Self.recorded, to: Self.served)
+        let binary = Data([0xFF, 0xFE]) + Data("http://api.example.com:8081".utf8) + Data([0xC0])
+        #expect(ByteSearch.replacing(pairs, in: binary) == binary)
+    }
+
+    @Test("a served cassette says the new origin in its URL, Location header and JSON body, and keeps a body with no origin as it was")
+    func cassetteServedElsewhere() throws {
+        let link = Interaction(request: HTTPRequest(url: URL(string: "http://api.example.com:8081/users")!),
+                               response: HTTPResponse(status: 201, headers: ["Location": "http://api.example.com:8081/users/7"],
+                                                      body: Data(#"{"next":"http://api.example.com:8081/users?page=2"}"#.utf8)))
+        let plain = Interaction(request: HTTPRequest(url: URL(string: "http://api.example.com:8081/plain")!),
+                                response: HTTPResponse(status: 200, body: Data("no links".utf8)))
+        let moved = Cassette(interactions: [link, plain]).rewritingOrigin(to: Self.served)
+        #expect(moved.interactions[0].request.url.absoluteString == "http://127.0.0.1:9/users")
+        #expect(moved.interactions[0].response.headers["Location"] == "http://127.0.0.1:9/users/7")
+        #expect(String(decoding: moved.interactions[0].response.body, as: UTF8.self) == #"{"next":"http://127.0.0.1:9/users?page=2"}"#)
+        #expect(moved.interactions[1].response.body == Data("no links".utf8))
+    }
+}
