@@ -114,7 +114,7 @@ final class CurlTransfer: Sendable {
     /// A header line; a status line starts a new block (each redirect hop and each 1xx sends one),
     /// and the blank line after a final block hands the head to the sink.
     func appendHeaderLine(_ line: String) {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = line.trimmingHTTPSpace()
         let head: HTTPResponse? = received.withLock { state in
             if trimmed.hasPrefix("HTTP/") {
                 state.statusLine = trimmed
@@ -128,7 +128,7 @@ final class CurlTransfer: Sendable {
                                     headers: HTTPHeaders(state.headers), body: Data(), url: request.url)
             } else if let colon = trimmed.firstIndex(of: ":") {
                 let name = String(trimmed[..<colon])
-                let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let value = trimmed[trimmed.index(after: colon)...].trimmingHTTPSpace()
                 state.headers.append(HTTPHeader(name: name, value: value))
             }
             return nil

@@ -95,7 +95,7 @@ enum FormFields {
 
     /// Decodes one name or value: `+` is a space, then `%XX` escapes.
     static func decode(_ part: Substring) -> String {
-        PercentEncoding.decode(part.replacingOccurrences(of: "+", with: " "))
+        PercentEncoding.decode(String(decoding: part.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self))
     }
 
     /// The text with the values of fields `redacts` names replaced by ``Redactor/encodedPlaceholder``
@@ -185,7 +185,7 @@ enum MultipartFields {
             let lines = head.split(separator: "\r\n")
             let disposition = lines.first { $0.lowercased().hasPrefix("content-disposition:") }.map(String.init) ?? ""
             let type = lines.first { $0.lowercased().hasPrefix("content-type:") }
-                .map { $0.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces) }
+                .map { $0.dropFirst("content-type:".count).trimmingHTTPSpace() }
             let content = headers.upperBound..<max(headers.upperBound, end)
             found.append(Part(name: parameter("name", in: disposition), filename: parameter("filename", in: disposition),
                               contentType: type, content: content, bytes: Data(body[content])))
@@ -200,7 +200,7 @@ enum MultipartFields {
     /// `name="value"` or `name=value` in a header value's parameters.
     private static func parameter(_ name: String, in header: String) -> String? {
         for piece in header.split(separator: ";").dropFirst() {
-            let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingHTTPSpace() }
             guard pair.count == 2, pair[0].lowercased() == name else { continue }
             return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         }

@@ -104,10 +104,12 @@ public struct Redactor: Sendable, Hashable {
     static func isKeyLike(_ lower: String) -> Bool {
         // The WebSocket handshake's key is a random nonce, not a credential (RFC 6455 §4.1).
         if lower == "sec-websocket-key" { return false }
-        let normalized = lower.replacingOccurrences(of: "-", with: "_")
+        let normalized = String(decoding: lower.utf8.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "_") : $0 }, as: UTF8.self)
         return normalized.hasSuffix("_token") || normalized.hasSuffix("_key") || normalized.hasSuffix("_secret")
-            || normalized.contains("password") || normalized.hasSuffix("apikey")
+            || ByteSearch.contains(normalized, passwordBytes) || normalized.hasSuffix("apikey")
     }
+
+    private static let passwordBytes = Array("password".utf8)
 
     /// Whether `value` is (or holds) a placeholder, in any spelling Tapedeck ever wrote.
     /// cassetter's and vcrpy users' common placeholders count too (`[FILTERED]`).

@@ -106,6 +106,8 @@ public enum SecretLint {
         return found
     }
 
+    private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "x-api-key", "api-key", "x-auth-token", "x-access-token"]
+
     private static func headerKind(_ field: HTTPHeader) -> String? {
         let value = field.value
         if isPlaceholder(value) { return nil }
@@ -113,7 +115,6 @@ public enum SecretLint {
         if firstJWT(in: value) != nil { return "JWT" }
         if let vendor = vendorSecret(in: value) { return vendor.kind }
         let lower = field.name.lowercased()
-        let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "x-api-key", "api-key", "x-auth-token", "x-access-token"]
         if credentialHeaders.contains(lower) || (Redactor.isKeyLike(lower) && !lower.hasPrefix("x-csrf")) {
             return value.isEmpty ? nil : "key-like value"
         }

@@ -79,7 +79,7 @@ package enum MediaType {
     /// `text/html; charset=utf-8` → `text/html`.
     package static func essence(_ contentType: String) -> String {
         contentType.split(separator: ";", maxSplits: 1).first
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            .map { $0.trimmingHTTPSpace().lowercased() } ?? ""
     }
 
     /// Whether a media type carries JSON (`application/json`, `application/problem+json`, …).

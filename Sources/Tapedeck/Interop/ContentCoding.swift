@@ -14,7 +14,7 @@ enum ContentCoding {
     static func normalize(headers: inout HTTPHeaders, body: inout Data, limits: BodyLimits = BodyLimits()) throws(Inflate.Failure) {
         let codings = headers.values(for: "Content-Encoding")
             .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { $0.trimmingHTTPSpace().lowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }
         guard !codings.isEmpty else { return }
         for coding in codings.reversed() {
