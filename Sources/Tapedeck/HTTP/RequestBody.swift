@@ -100,7 +100,7 @@ public struct MultipartPart: Hashable, Sendable {
 
     /// A random boundary that cannot plausibly occur in a part.
     public static func makeBoundary() -> String {
-        "tapedeck-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        "tapedeck-" + String(decoding: UUID().uuidString.utf8.filter { $0 != UInt8(ascii: "-") }, as: UTF8.self).lowercased()
     }
 
     /// Encodes parts with `boundary` as RFC 7578 multipart/form-data.

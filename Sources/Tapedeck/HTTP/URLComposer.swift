@@ -33,7 +33,9 @@ package enum URLComposer {
     /// Parses an absolute `http` or `https` URL typed by a user; characters that cannot appear
     /// in a URL (spaces, non-ASCII) are percent-encoded, existing escapes are kept.
     package static func parseBase(_ input: String) throws(HTTPError) -> URL {
-        let trimmed = input.trimmingCharacters(in: .whitespaces)
+        // Most input has nothing to trim: its first and last bytes are visible ASCII.
+        let visible = { (byte: UInt8?) in byte.map { $0 > 0x20 && $0 < 0x7F } ?? false }
+        let trimmed = visible(input.utf8.first) && visible(input.utf8.last) ? input : input.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw .invalidURL(input: input, reason: "it is empty") }
         guard let schemeEnd = trimmed.range(of: "://") else {
             throw .invalidURL(input: input, reason: "it has no scheme; write 'http://\(trimmed)' or 'https://\(trimmed)'")

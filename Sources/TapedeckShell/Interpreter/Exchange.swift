@@ -14,9 +14,13 @@ public enum Exchange {
     /// arrives within `timeout` seconds (zero or less: no limit).
     /// `streaming` says whether a streamed response's head has arrived: from then on the
     /// deadline no longer applies, and the stream flows until it ends.
-    public static func perform(_ request: HTTPRequest, through transport: any HTTPTransport,
+    /// It runs where its caller runs (the interpreter's actor), so a replayed answer costs no thread hop.
+    nonisolated(nonsending) public static func perform(_ request: HTTPRequest, through transport: any HTTPTransport,
                                timeout: TimeInterval, followRedirects: Bool,
                                streaming: @escaping @Sendable () -> Bool = { false }) async throws -> HTTPResponse {
+        // A replay answers from memory at once, where it is asked: no deadline to keep, no
+        // hop to another thread and back.
+        if let replay = transport as? ReplayTransport, !followRedirects { return try replay.answer(request) }
         guard timeout > 0, timeout.isFinite else {
             return try await send(request, through: transport, followRedirects: followRedirects)
         }

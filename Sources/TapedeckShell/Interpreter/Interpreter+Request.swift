@@ -39,7 +39,14 @@ extension Interpreter {
             throw .transport(error.localizedDescription, at: location)
         }
         countRequest()
-        _ = secrets.redact(Interaction(request: request, response: response, recordedAt: Date()), with: .standard)
+        if transport is ReplayTransport {
+            // A replayed response was redacted when it was recorded: only the request can
+            // teach a secret (a token typed into a header), and reading the body would cost
+            // more than the replay itself.
+            _ = secrets.redact(request, with: .standard)
+        } else {
+            _ = secrets.redact(Interaction(request: request, response: response, recordedAt: Date()), with: .standard)
+        }
         if keepsExchanges { exchanges.append(ScriptExchange(location: location, request: request, response: response)) }
         state.lastResponse = response
         state.notePaths(in: response)

@@ -18,7 +18,8 @@ extension RequestItems {
     /// - Files switch `json` and `form` to multipart; fields become text parts there, and a
     ///   raw JSON field (`:=`) is an error because parts carry only text.
     /// - Nested names (`a[b][]=c`) build nested JSON objects and arrays.
-    public func body(mode: BodyMode, boundary: String = MultipartPart.makeBoundary()) throws(RequestItemError) -> RequestBody? {
+    /// - A multipart body is delimited by `boundary`, or a fresh random one when nil.
+    public func body(mode: BodyMode, boundary: String? = nil) throws(RequestItemError) -> RequestBody? {
         if let rawBody {
             let items = fields.map(\.item) + files.map { "\($0.name)@\($0.filename ?? "")" }
             guard items.isEmpty else { throw .rawBodyWithItems(items: items) }
@@ -36,7 +37,7 @@ extension RequestItems {
         case .multipart:
             if let raw = fields.first(where: \.isRawJSON) { throw .jsonFieldInForm(item: raw.item) }
             let parts = fields.map { MultipartPart.field(name: $0.name, value: $0.value.stringValue ?? "") } + files
-            return .multipart(parts, boundary: boundary)
+            return .multipart(parts, boundary: boundary ?? MultipartPart.makeBoundary())
         }
     }
 

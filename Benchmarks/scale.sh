@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Whole-process figures at size, measured from outside as users wait, beside the peer in the
+# same run: `serve` start-up against `cassette show` and `cassette lint` on the same file
+# (100, 10,000 and 100,000 interactions), load speed and peak RSS against the file's size;
+# `serve` on one URL against nginx and `mitmdump --server-replay` at -c16 and -c64; the
+# recording proxy against nginx direct (requests/s, memory, time to write the cassette at exit,
+# and the count in the cassette against the requests answered); `run --record` against the same
+# run unrecorded; `run --replay` of 10,000 requests. Prints one Markdown section.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
+SIZES="${SCALE_BENCH_SIZES:-100 10000 100000}"
+SECONDS_EACH="${SCALE_BENCH_SECONDS:-4}"
+require_built "$BIN" "$BENCH"
+for tool in wrk nginx hyperfine; do command -v "$tool" >/dev/null || { echo "needs $tool (make bench installs it)" >&2; exit 1; }; done
+MITM="$VENV/bin/mitmdump"
+
+work="$(mktemp -d -t tapedeck-scale-bench.XXXXXX)"
+chmod 755 "$work"
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done; rm -rf "$work"; }
+trap cleanup EXIT
+export TAPEDECK_USAGE_DIR="$work/usage" TAPEDECK_RECORD_MODE=""
+
+# hwm_mb PID: the process's peak resident set (VmHWM), in MB.
+hwm_mb() { awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo n/a; }
+# best_time_v CMD...: "wall_s rss_mb" of the fastest of 3 runs under /usr/bin/time -v.
+best_time_v() {
+  local best="" rss="" i
+  for i in 1 2 3; do
+    /usr/bin/time -v "$@" >/dev/null 2>"$work/time.txt" || { echo "n/a n/a"; return; }
+    local w; w=$(wall_s "$work/time.txt")
+    if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; then best="$w"; rss=$(rss_mb "$work/time.txt"); fi
+  done
+  echo "$best $rss"
+}
+# first_answer FILE: "seconds rss_mb", best of 3, from starting `serve FILE` to its first 200.
+first_answer() {
+  python3 - "$BIN" "$1" "$(free_port)" <<'PY'
+import subprocess, sys, time, urllib.request
+binary, cassette, port = sys.argv[1:]
+best = None
+for _ in range(3):
+    start = time.perf_counter()
+    server = subprocess.Popen([binary, "serve", cassette, "--repeat", "--port", port], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/items/5?page=5&sort=asc", timeout=5).read()
+            break
+        except Exception:
+            if server.poll() is not None: sys.exit("serve exited")
+            time.sleep(0.005)
+    elapsed = time.perf_counter() - start
+    rss = next(int(line.split()[1]) for line in open(f"/proc/{server.pid}/status") if line.startswith("VmHWM")) / 1024
+    server.terminate(); server.wait()
+    if best is None or elapsed < best[0]: best = (elapsed, rss)
+print("%.2f %.0f" % best)
+PY
+}
+mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+
+# --- 1, 2: start-up and load at size ---------------------------------------------------------
+startup_rows=""
+for n in $SIZES; do
+  file="$work/c$n.cassette.json"
+  "$BENCH" cassette-write "$file" "$n" >/dev/null || exit 1
+  size=$(mb "$file")
+  read -r show_s show_rss < <(best_time_v "$BIN" cassette show "$file")
+  read -r lint_s _ < <(best_time_v "$BIN" cassette lint "$file")
+  read -r serve_s serve_rss < <(first_answer "$file")
+  speed=$(awk -v m="$size" -v s="$show_s" 'BEGIN { if (s > 0) printf "%.0f", m / s; else print "n/a" }')
+  startup_rows+="| $n | $size | $show_s | $show_rss | $speed | $lint_s | $(ratio "$lint_s" "$show_s") | $serve_s | $(ratio "$serve_s" "$show_s") | $serve_rss | $(ratio "$serve_rss" "$size") |"$'\n'
+done
+
+# --- 3: serve on one URL against nginx and mitmdump ---------------------------------------------
+"$BENCH" cassette-write "$work/small.cassette.json" 100 >/dev/null || exit 1
+"$BENCH" cassette-write "$work/small.har" 100 >/dev/null || exit 1
+static="$work/static"; mkdir -p "$static/items"
+python3 - "$work/small.cassette.json" "$static/items" <<'PY'
+import json, sys
+cassette = json.load(open(sys.argv[1]))
+for i, interaction in enumerate(cassette["interactions"]):
+    body = interaction["response"]["body"]
+    text = body["text"] if isinstance(body, dict) and "text" in body else json.dumps(body)
+    open(f"{sys.argv[2]}/{i}", "w").write(text)
+PY
+echo '{"ok": true}' >"$static/item.json"
+chmod -R a+rX "$static"
+start_nginx "$static"
+trap cleanup EXIT
+pids+=("$NGINX_PID")
+ms() { awk '{ v = $1; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 } printf "%.2f", v }'; }
+# one_url URL C: "requests/s p99_ms" from wrk on one URL with keep-alive.
+one_url() {
+  local out; out=$(wrk -t2 -c"$2" -d"${SECONDS_EACH}s" --latency "$1" 2>&1)
+  echo "$(awk '/Requests\/sec/ { printf "%.0f", $2 }' <<<"$out") $(awk '$1 == "99%" { print $2 }' <<<"$out" | ms)"
+}
+port=$(free_port)
+"$BIN" serve "$work/small.cassette.json" --repeat --port "$port" >/dev/null 2>"$work/serve.err" &
+serve_pid=$!; pids+=("$serve_pid")
+for _ in $(seq 1 200); do curl -sf -o /dev/null "http://127.0.0.1:$port/items/3?page=3&sort=asc" && break; sleep 0.05; done
+mitm_port=$(free_port)
+mitm_ok=""
+if [ -x "$MITM" ]; then
+  "$MITM" -q --mode reverse:http://bench.local/ --listen-host 127.0.0.1 -p "$mitm_port" --server-replay "$work/small.har" \
+    --set server_replay_reuse=true --set server_replay_extra=404 --set connection_strategy=lazy >/dev/null 2>&1 &
+  mitm_pid=$!; pids+=("$mitm_pid")
+  for _ in $(seq 1 200); do curl -sf -o /dev/null "http://127.0.0.1:$mitm_port/items/3?page=3&sort=asc" && { mitm_ok=1; break; }; sleep 0.05; done
+fi
+serve_rows=""
+for c in 16 64; do
+  read -r n_rps n_p99 < <(one_url "http://127.0.0.1:$NGINX_PORT/items/3" "$c")
+  read -r t_rps t_p99 < <(one_url "http://127.0.0.1:$port/items/3?page=3&sort=asc" "$c")
+  m_rps="n/a"; m_p99="n/a"
+  [ -n "$mitm_ok" ] && read -r m_rps m_p99 < <(one_url "http://127.0.0.1:$mitm_port/items/3?page=3&sort=asc" "$c")
+  serve_rows+="| -c$c | $n_rps | $n_p99 | $t_rps | $t_p99 | ${m_rps:-n/a} | ${m_p99:-n/a} | $(ratio "$t_rps" "$n_rps") | $(ratio "$t_rps" "$m_rps") |"$'\n'
+done
+kill "$serve_pid" 2>/dev/null; [ -n "$mitm_ok" ] && kill "$mitm_pid" 2>/dev/null
+
+# --- 4: the recording proxy against nginx direct -------------------------------------------------
+cat >"$work/distinct.lua" <<'LUA'
+counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format("GET", "/item.json?i=" .. counter .. "&t=" .. math.random(1, 1000000000))
+end
+LUA
+wrk_rps() { wrk -t2 -c16 -d"${SECONDS_EACH}s" -s "$work/distinct.lua" "$1" 2>&1 | tee "$work/wrk.txt" | awk '/Requests\/sec/ { printf "%.0f", $2 }'; }
+direct_rps=$(wrk_rps "http://127.0.0.1:$NGINX_PORT")
+port=$(free_port)
+"$BIN" proxy "http://127.0.0.1:$NGINX_PORT" --record "$work/proxied.cassette.json" --mode all --port "$port" >/dev/null 2>"$work/proxy.err" &
+proxy_pid=$!
+for _ in $(seq 1 200); do curl -sf -o /dev/null "http://127.0.0.1:$port/item.json?i=0" && break; sleep 0.05; done
+proxy_rps=$(wrk_rps "http://127.0.0.1:$port")
+answered=$(( $(awk '/requests in/ { print $1 }' "$work/wrk.txt") + 1 ))
+proxy_rss=$(hwm_mb "$proxy_pid")
+stop_start=$(date +%s%N)
+kill -INT "$proxy_pid"; wait "$proxy_pid" 2>/dev/null
+stop_s=$(awk -v n="$(( $(date +%s%N) - stop_start ))" 'BEGIN { printf "%.2f", n / 1e9 }')
+in_cassette=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["interactions"]))' "$work/proxied.cassette.json" 2>/dev/null || echo n/a)
+recorded=$(awk '/recorded/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "recorded") { print $i; exit } }' "$work/proxy.err")
+
+# --- 5: run --record against the same run unrecorded ---------------------------------------------
+python3 -c "
+for i in range(1000): print(f'get http://127.0.0.1:$NGINX_PORT/item.json?i={i}')" >"$work/thousand.tape"
+hyperfine -N -w 2 -r 15 --export-json "$work/record.json" --prepare "rm -f $work/rec.cassette.json" \
+  "$BIN run $work/thousand.tape" "$BIN run $work/thousand.tape --record $work/rec.cassette.json --mode all" >/dev/null 2>&1
+read -r live_ms rec_ms live_user rec_user < <(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+print("%.0f %.0f %.0f %.0f" % (r[0]["median"] * 1e3, r[1]["median"] * 1e3, r[0]["user"] * 1e3, r[1]["user"] * 1e3))' "$work/record.json")
+
+# --- 6: run --replay of 10,000 requests -----------------------------------------------------------
+python3 -c "
+for i in range(10000): print(f'get http://bench.local/items/{i}?page={i % 10}&sort=asc')" >"$work/replay.tape"
+replay_ms=$(best_ms "$BIN" run "$work/replay.tape" --replay "$work/c10000.cassette.json")
+per_request=$(awk -v t="$replay_ms" 'BEGIN { printf "%.1f", t * 1000 / 10000 }')
+
+cat <<MD
+## Fast at every size: whole process, from outside
+
+Every figure below is a whole process timed from outside, as a user waits, in this same run.
+
+**Start-up and load.** \`cassette show\`, \`cassette lint\` (best of 3, \`/usr/bin/time\`) and
+\`serve\` from its start to its first 200 (best of 3) on the same file; ~500-byte JSON bodies.
+
+| interactions | file MB | show s | show RSS MB | show MB/s | lint s | lint / show | serve first answer s | serve / show | serve RSS MB | serve RSS / file |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+$startup_rows
+**\`serve\` on one URL** (\`wrk -t2 -d${SECONDS_EACH}s\`, keep-alive; nginx 1 worker serving the same body as a
+static file; \`mitmdump --server-replay\` from a HAR of the same interactions). wrk shares the 2 cores.
+
+| connections | nginx req/s | nginx p99 ms | tapedeck serve req/s | serve p99 ms | mitmdump req/s | mitmdump p99 ms | serve / nginx | serve / mitmdump |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
+$serve_rows
+**The recording proxy.** \`wrk -t2 -c16 -d${SECONDS_EACH}s\`, every request a distinct URL, to nginx directly
+and through \`tapedeck proxy --record --mode all\` (redaction, lint, one journal record each).
+
+| nginx direct req/s | through the proxy req/s | proxy / nginx | proxy peak RSS MB | interactions | stop to cassette written s | answered (wrk, + the probe) | in the cassette | summary says recorded |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| $direct_rps | $proxy_rps | $(ratio "$proxy_rps" "$direct_rps") | $proxy_rss | $in_cassette | $stop_s | $answered | $in_cassette | ${recorded:-n/a} |
+
+(wrk counts the requests completed inside its window; a request in flight when it stops is
+answered and recorded after, so the cassette may hold a few more.)
+
+**Recording close to free.** \`tapedeck run\` of 1,000 GETs against nginx, with and without
+\`--record C --mode all\` (hyperfine, 15 runs, median): $live_ms ms live, $rec_ms ms recorded,
+$(ratio "$rec_ms" "$live_ms") (user CPU $live_user ms against $rec_user ms).
+
+**Whole-process replay.** \`tapedeck run --replay\` of 10,000 distinct requests from a
+10,000-interaction cassette (best of 3, loading included): $replay_ms ms, **$per_request µs per request**.
+vcrpy's and cassetter's per-request figures on the same interactions are in "Cassettes" and
+"Replay lookup" above.
+MD
