@@ -73,6 +73,7 @@ package enum CassetteLint {
     /// the request; a copy is only worth dropping when the client never sends it twice.
     package static func duplicates(in cassette: Cassette) -> [(interaction: Int, duplicateOf: Int)] {
         var firstSeen: [Fingerprint: Int] = [:]
+        firstSeen.reserveCapacity(cassette.interactions.count)
         var found: [(interaction: Int, duplicateOf: Int)] = []
         for (index, interaction) in cassette.interactions.enumerated() {
             let key = Fingerprint(interaction)

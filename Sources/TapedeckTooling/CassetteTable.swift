@@ -19,25 +19,37 @@ package enum CassetteTable {
                 shorten(interaction.request.url.absoluteString, to: urlWidth),
                 interaction.failure.map { $0.kind == .aborted ? "aborted" : "failed" } ?? String(interaction.response.status),
                 byteCount(interaction.response.body.count),
-                String(RFC3339Date.format(interaction.recordedAt, fractionDigits: 6).prefix(19)).replacingOccurrences(of: "T", with: " "),
+                String(decoding: RFC3339Date.format(interaction.recordedAt, fractionDigits: 6).utf8.prefix(19).map { $0 == UInt8(ascii: "T") ? UInt8(ascii: " ") : $0 },
+                       as: UTF8.self),
                 MaxAge.describe(now.timeIntervalSince(interaction.recordedAt)),
             ])
         }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let widths = header.indices.map { column in rows.map { width(of: $0[column]) }.max() ?? 0 }
         let rightAligned: Set<Int> = [0, 3, 4, 6]
         return rows.map { row in
             row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                let pad = String(repeating: " ", count: widths[column] - width(of: cell))
                 return rightAligned.contains(column) ? pad + cell : (column == row.count - 1 ? cell : cell + pad)
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }
 
+    /// The columns a cell takes: its bytes when it is ASCII (every cell but an odd URL), else its characters.
+    private static func width(of cell: String) -> Int {
+        cell.utf8.allSatisfy { $0 < 0x80 } ? cell.utf8.count : cell.count
+    }
+
     /// `512 B`, `1.5 KB`, `2.0 MB`.
     package static func byteCount(_ count: Int) -> String {
         if count < 1024 { return "\(count) B" }
-        if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
-        return String(format: "%.1f MB", Double(count) / 1024 / 1024)
+        if count < 1024 * 1024 { return oneDecimal(Double(count) / 1024) + " KB" }
+        return oneDecimal(Double(count) / 1024 / 1024) + " MB"
+    }
+
+    /// `value` rounded to one decimal (`1.5`), as `%.1f` prints it.
+    private static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 
     private static func shorten(_ text: String, to width: Int?) -> String {

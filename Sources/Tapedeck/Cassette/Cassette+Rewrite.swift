@@ -50,9 +50,21 @@ extension Cassette {
 
 extension Interaction {
     func rewriting(_ replacements: [(String, String)]) -> Interaction {
-        func url(_ url: URL) -> URL { URL(string: Cassette.apply(replacements, to: url.absoluteString)) ?? url }
+        func url(_ url: URL) -> URL {
+            let text = url.absoluteString
+            let rewritten = Cassette.apply(replacements, to: text)
+            return rewritten == text ? url : URL(string: rewritten) ?? url
+        }
+        // Headers that name no origin (most) are kept as they are, not copied.
         func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
-            HTTPHeaders(headers.map { HTTPHeader(name: $0.name, value: Cassette.apply(replacements, to: $0.value)) })
+            var fields: [HTTPHeader]?
+            for (index, field) in headers.fields.enumerated() {
+                let value = Cassette.apply(replacements, to: field.value)
+                guard value != field.value else { continue }
+                if fields == nil { fields = headers.fields }
+                fields?[index] = HTTPHeader(name: field.name, value: value)
+            }
+            return fields.map { HTTPHeaders($0) } ?? headers
         }
         func body(_ data: Data) -> Data {
             ByteSearch.replacing(replacements, in: data)

@@ -57,7 +57,7 @@ enum CassetteChunks {
         var items: [Item] = []
         var previous = 0.0
         for (index, element) in elements.enumerated() {
-            let item = FieldReader(value: element, pointer: reader.pointer + "/\(index)", source: reader.source)
+            let item = reader.element(element, at: index)
             guard case .object = element else {
                 throw .invalidField(path: item.source, pointer: item.pointer,
                                     problem: "expected a \(noun) object such as \(example), found \(CassetteBody.describe(element))")

@@ -4,13 +4,33 @@ import Foundation
 /// anything missing or mistyped.
 struct FieldReader {
     let value: JSONValue
-    let pointer: String
+    /// Where the value is; its JSON pointer text is built only when something asks (an error).
+    let trail: PointerTrail
     let source: String
+
+    /// A reader of `value` at `pointer` in the file `source`.
+    init(value: JSONValue, pointer: String, source: String) {
+        self.init(value: value, trail: .root(pointer), source: source)
+    }
+
+    init(value: JSONValue, trail: PointerTrail, source: String) {
+        self.value = value
+        self.trail = trail
+        self.source = source
+    }
+
+    /// The JSON pointer of the value (`/interactions/3/response/status`).
+    var pointer: String { trail.text }
+
+    /// The reader of element `index` of this array.
+    func element(_ element: JSONValue, at index: Int) -> FieldReader {
+        FieldReader(value: element, trail: .index(trail, index), source: source)
+    }
 
     func optionalField(_ key: String) throws(CassetteError) -> FieldReader? {
         guard case .object = value else { throw wrongType(at: pointer, expected: "an object", found: value) }
         guard let child = value[key] else { return nil }
-        return FieldReader(value: child, pointer: pointer + "/" + JSONValue.escapePointerToken(key), source: source)
+        return FieldReader(value: child, trail: .key(trail, key), source: source)
     }
 
     func field(_ key: String) throws(CassetteError) -> FieldReader {
@@ -37,7 +57,7 @@ struct FieldReader {
         guard case .array(let elements) = child.value else {
             throw wrongType(at: child.pointer, expected: "an array", found: child.value)
         }
-        return elements.enumerated().map { FieldReader(value: $1, pointer: child.pointer + "/\($0)", source: source) }
+        return elements.enumerated().map { child.element($1, at: $0) }
     }
 
     func string(_ key: String) throws(CassetteError) -> String {
@@ -94,5 +114,25 @@ struct FieldReader {
 
     private func wrongType(at pointer: String, expected: String, found: JSONValue) -> CassetteError {
         .invalidField(path: source, pointer: pointer, problem: "expected \(expected), found \(CassetteBody.describe(found))")
+    }
+}
+
+/// The way from a document's root to a value, kept as links so that reading a field costs no
+/// string work: the pointer text is spelled out only for an error.
+indirect enum PointerTrail: Sendable {
+    /// Where the walk starts (`""` for the document's root).
+    case root(String)
+    /// A member of an object.
+    case key(PointerTrail, String)
+    /// An element of an array.
+    case index(PointerTrail, Int)
+
+    /// The JSON pointer (RFC 6901): `~` and `/` in member names escaped.
+    var text: String {
+        switch self {
+        case .root(let start): start
+        case .key(let parent, let key): parent.text + "/" + JSONValue.escapePointerToken(key)
+        case .index(let parent, let index): parent.text + "/\(index)"
+        }
     }
 }

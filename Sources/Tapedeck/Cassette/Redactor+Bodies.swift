@@ -95,7 +95,9 @@ enum FormFields {
 
     /// Decodes one name or value: `+` is a space, then `%XX` escapes.
     static func decode(_ part: Substring) -> String {
-        PercentEncoding.decode(String(decoding: part.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self))
+        // Most names and values have nothing to decode.
+        guard part.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(part) }
+        return PercentEncoding.decode(String(decoding: part.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self))
     }
 
     /// The text with the values of fields `redacts` names replaced by ``Redactor/encodedPlaceholder``

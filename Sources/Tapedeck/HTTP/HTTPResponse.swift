@@ -78,8 +78,10 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
 package enum MediaType {
     /// `text/html; charset=utf-8` → `text/html`.
     package static func essence(_ contentType: String) -> String {
-        contentType.split(separator: ";", maxSplits: 1).first
-            .map { $0.trimmingHTTPSpace().lowercased() } ?? ""
+        let end = contentType.utf8.firstIndex(of: UInt8(ascii: ";")) ?? contentType.utf8.endIndex
+        let type = contentType[..<end].trimmingHTTPSpace()
+        // Lower-cased only when it has upper-case or non-ASCII letters (most are lower-case already).
+        return type.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 }) ? type.lowercased() : type
     }
 
     /// Whether a media type carries JSON (`application/json`, `application/problem+json`, …).
