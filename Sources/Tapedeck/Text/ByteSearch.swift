@@ -40,46 +40,37 @@ enum ByteSearch {
 
     /// Whether `text` holds `needle`, compared byte for byte.
     static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
         var text = text
-        return text.withUTF8 { bytes in
-            guard !needle.isEmpty, bytes.count >= needle.count else { return needle.isEmpty }
-            let first = needle[0]
-            var start = 0
-            let last = bytes.count - needle.count
-            while start <= last {
-                if bytes[start] == first {
-                    var offset = 1
-                    while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
-                    if offset == needle.count { return true }
-                }
-                start += 1
-            }
-            return false
-        }
+        return text.withUTF8 { firstMatch(needle, in: $0, from: 0) != nil }
     }
 
-    /// `bytes` with every `needle` replaced by `replacement`, left to right, as Foundation's
-    /// `replacingOccurrences` does; nil when `bytes` holds none (nothing is copied then).
-    static func replacingAll(_ needle: [UInt8], with replacement: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    /// The offset of the first `needle` (not empty) in `bytes` at or after `from`.
+    private static func firstMatch(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         guard let first = needle.first, bytes.count >= needle.count else { return nil }
-        var result: [UInt8] = []
-        var copied = 0
-        var start = 0
+        var start = from
         let last = bytes.count - needle.count
         while start <= last {
             if bytes[start] == first {
                 var offset = 1
                 while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
-                if offset == needle.count {
-                    if result.isEmpty { result.reserveCapacity(bytes.count + max(0, replacement.count - needle.count) * 4) }
-                    result.append(contentsOf: bytes[copied..<start])
-                    result.append(contentsOf: replacement)
-                    start += needle.count
-                    copied = start
-                    continue
-                }
+                if offset == needle.count { return start }
             }
             start += 1
+        }
+        return nil
+    }
+
+    /// `bytes` with every `needle` replaced by `replacement`, left to right, as Foundation's
+    /// `replacingOccurrences` does; nil when `bytes` holds none (nothing is copied then).
+    static func replacingAll(_ needle: [UInt8], with replacement: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var result: [UInt8] = []
+        var copied = 0
+        while let found = firstMatch(needle, in: bytes, from: copied) {
+            if result.isEmpty { result.reserveCapacity(bytes.count + max(0, replacement.count - needle.count) * 4) }
+            result.append(contentsOf: bytes[copied..<found])
+            result.append(contentsOf: replacement)
+            copied = found + needle.count
         }
         guard copied > 0 else { return nil }
         result.append(contentsOf: bytes[copied...])
