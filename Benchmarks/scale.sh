@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
 SIZES="${SCALE_BENCH_SIZES:-100 10000 100000}"
 SECONDS_EACH="${SCALE_BENCH_SECONDS:-4}"
+# Long enough for the proxy to record about 77,000 interactions at its rate here.
+PROXY_SECONDS="${SCALE_BENCH_PROXY_SECONDS:-13}"
 require_built "$BIN" "$BENCH"
 for tool in wrk nginx hyperfine; do command -v "$tool" >/dev/null || { echo "needs $tool (make bench installs it)" >&2; exit 1; }; done
 MITM="$VENV/bin/mitmdump"
@@ -69,6 +71,7 @@ for n in $SIZES; do
   read -r lint_s _ < <(best_time_v "$BIN" cassette lint "$file")
   read -r serve_s serve_rss < <(first_answer "$file")
   speed=$(awk -v m="$size" -v s="$show_s" 'BEGIN { if (s > 0) printf "%.0f", m / s; else print "n/a" }')
+  last_show="$show_s"; last_lint="$lint_s"; last_serve="$serve_s"; last_rss="$serve_rss"; last_size="$size"; last_speed="$speed"; last_n="$n"
   startup_rows+="| $n | $size | $show_s | $show_rss | $speed | $lint_s | $(ratio "$lint_s" "$show_s") | $serve_s | $(ratio "$serve_s" "$show_s") | $serve_rss | $(ratio "$serve_rss" "$size") |"$'\n'
 done
 
@@ -113,6 +116,7 @@ for c in 16 64; do
   read -r t_rps t_p99 < <(one_url "http://127.0.0.1:$port/items/3?page=3&sort=asc" "$c")
   m_rps="n/a"; m_p99="n/a"
   [ -n "$mitm_ok" ] && read -r m_rps m_p99 < <(one_url "http://127.0.0.1:$mitm_port/items/3?page=3&sort=asc" "$c")
+  eval "rps_$c=$t_rps nginx_$c=$n_rps mitm_$c=${m_rps:-0} p99_$c=$t_p99"
   serve_rows+="| -c$c | $n_rps | $n_p99 | $t_rps | $t_p99 | ${m_rps:-n/a} | ${m_p99:-n/a} | $(ratio "$t_rps" "$n_rps") | $(ratio "$t_rps" "$m_rps") |"$'\n'
 done
 kill "$serve_pid" 2>/dev/null; [ -n "$mitm_ok" ] && kill "$mitm_pid" 2>/dev/null
@@ -125,13 +129,13 @@ request = function()
   return wrk.format("GET", "/item.json?i=" .. counter .. "&t=" .. math.random(1, 1000000000))
 end
 LUA
-wrk_rps() { wrk -t2 -c16 -d"${SECONDS_EACH}s" -s "$work/distinct.lua" "$1" 2>&1 | tee "$work/wrk.txt" | awk '/Requests\/sec/ { printf "%.0f", $2 }'; }
+wrk_rps() { wrk -t2 -c16 -d"${2:-$SECONDS_EACH}s" -s "$work/distinct.lua" "$1" 2>&1 | tee "$work/wrk.txt" | awk '/Requests\/sec/ { printf "%.0f", $2 }'; }
 direct_rps=$(wrk_rps "http://127.0.0.1:$NGINX_PORT")
 port=$(free_port)
 "$BIN" proxy "http://127.0.0.1:$NGINX_PORT" --record "$work/proxied.cassette.json" --mode all --port "$port" >/dev/null 2>"$work/proxy.err" &
 proxy_pid=$!
 for _ in $(seq 1 200); do curl -sf -o /dev/null "http://127.0.0.1:$port/item.json?i=0" && break; sleep 0.05; done
-proxy_rps=$(wrk_rps "http://127.0.0.1:$port")
+proxy_rps=$(wrk_rps "http://127.0.0.1:$port" "$PROXY_SECONDS")
 answered=$(( $(awk '/requests in/ { print $1 }' "$work/wrk.txt") + 1 ))
 proxy_rss=$(hwm_mb "$proxy_pid")
 stop_start=$(date +%s%N)
@@ -156,6 +160,31 @@ for i in range(10000): print(f'get http://bench.local/items/{i}?page={i % 10}&so
 replay_ms=$(best_ms "$BIN" run "$work/replay.tape" --replay "$work/c10000.cassette.json")
 per_request=$(awk -v t="$replay_ms" 'BEGIN { printf "%.1f", t * 1000 / 10000 }')
 
+# target NAME VALUE OP LIMIT: "NAME: VALUE (target OP LIMIT): met|missed".
+target() {
+  local verdict
+  verdict=$(awk -v v="$2" -v l="$4" -v op="$3" 'BEGIN { if (v == "" || v == "n/a") { print "not measured"; exit }
+    ok = (op == "<=") ? v + 0 <= l + 0 : (op == "<") ? v + 0 < l + 0 : (op == ">=") ? v + 0 >= l + 0 : v + 0 > l + 0
+    print ok ? "met" : "missed" }')
+  echo "- $1: $2 (target $3 $4): **$verdict**"
+}
+num() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "n/a" }'; }
+targets="$(
+  target "serve of $last_n interactions, first answer in s" "$last_serve" "<" 1.5
+  target "serve first answer / cassette show" "$(num "$last_serve" "$last_show")" "<=" 1.5
+  target "serve peak RSS / file size" "$(num "$last_rss" "$last_size")" "<=" 2
+  target "cassette show, MB/s of native JSON" "$last_speed" ">=" 100
+  target "cassette lint / cassette show" "$(num "$last_lint" "$last_show")" "<=" 1.5
+  target "serve / nginx, one URL, -c16" "$(num "$rps_16" "$nginx_16")" ">=" 1.0
+  target "serve / nginx, one URL, -c64" "$(num "$rps_64" "$nginx_64")" ">=" 1.0
+  target "serve / mitmdump, one URL, -c16" "$(num "$rps_16" "$mitm_16")" ">=" 50
+  target "serve p99 at -c16, ms" "$p99_16" "<" 2
+  target "recording proxy / nginx direct, -c16" "$(num "$proxy_rps" "$direct_rps")" ">=" 0.33
+  target "cassette written after stop, s ($in_cassette interactions)" "$stop_s" "<" 1
+  target "run --record / run, 1,000 GETs" "$(num "$rec_ms" "$live_ms")" "<=" 1.2
+  target "run --replay, µs per request" "$per_request" "<" 50
+)"
+
 cat <<MD
 ## Fast at every size: whole process, from outside
 
@@ -173,7 +202,7 @@ static file; \`mitmdump --server-replay\` from a HAR of the same interactions). 
 | connections | nginx req/s | nginx p99 ms | tapedeck serve req/s | serve p99 ms | mitmdump req/s | mitmdump p99 ms | serve / nginx | serve / mitmdump |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
 $serve_rows
-**The recording proxy.** \`wrk -t2 -c16 -d${SECONDS_EACH}s\`, every request a distinct URL, to nginx directly
+**The recording proxy.** \`wrk -t2 -c16\` (${SECONDS_EACH} s direct, ${PROXY_SECONDS} s through the proxy), every request a distinct URL, to nginx directly
 and through \`tapedeck proxy --record --mode all\` (redaction, lint, one journal record each).
 
 | nginx direct req/s | through the proxy req/s | proxy / nginx | proxy peak RSS MB | interactions | stop to cassette written s | answered (wrk, + the probe) | in the cassette | summary says recorded |
@@ -191,4 +220,8 @@ $(ratio "$rec_ms" "$live_ms") (user CPU $live_user ms against $rec_user ms).
 10,000-interaction cassette (best of 3, loading included): $replay_ms ms, **$per_request µs per request**.
 vcrpy's and cassetter's per-request figures on the same interactions are in "Cassettes" and
 "Replay lookup" above.
+
+Targets, checked in this run:
+
+$targets
 MD
