@@ -28,7 +28,7 @@ VIEW_PID=$!
 for _ in $(seq 1 100); do [ -s "$work/view.out" ] && break; sleep 0.1; done
 view_url="$(grep -o 'http://[^ ]*/' "$work/view.out")"
 view_bytes=$(curl -s "$view_url" | wc -c)
-view_ms=$("$VENV/bin/python" Benchmarks/page_ready.py "$view_url" "#rows tr" "$N")
+view_ms=$("$VENV/bin/python" Benchmarks/page_ready.py "$view_url" "#rows .tr" "$N")
 kill $VIEW_PID 2>/dev/null
 
 # A run of 10 files of 1,000 requests each, replayed from the same cassette, reported.

@@ -113,10 +113,11 @@ package enum CassetteViewPage {
         <label>Text <input id="text" type="search" placeholder="URL, header or body contains…"></label>
         <span id="count"></span>
         </form>
-        <table id="list"><colgroup><col style="width:4em"><col style="width:6em"><col><col style="width:5em"><col style="width:6em">\
-        <col style="width:13em"><col style="width:5em"></colgroup>
-        <thead><tr><th>#</th><th>Method</th><th>URL</th><th class="num">Status</th><th class="num">Size</th><th>Recorded</th><th class="num">Age</th></tr></thead>
-        <tbody id="rows"></tbody></table>
+        <div id="list" role="table" aria-label="Interactions">
+        <div class="tr head" role="row"><span role="columnheader">#</span><span role="columnheader">Method</span><span role="columnheader">URL</span>\
+        <span class="num" role="columnheader">Status</span><span class="num" role="columnheader">Size</span><span role="columnheader">Recorded</span>\
+        <span class="num" role="columnheader">Age</span></div>
+        <div id="rows" role="rowgroup"></div></div>
         <section id="detail" hidden></section>
         """
 
@@ -143,23 +144,24 @@ package enum CassetteViewPage {
           detail.appendChild(el('h2', '#' + d.index + ' ' + d.method + ' ' + d.url + ' → ' + d.status));
           if (d.failure) detail.appendChild(el('p', 'recorded failure: ' + d.failure, 'failure'));
           detail.appendChild(side('Request', d.request)); detail.appendChild(side('Response', d.response));
-          document.querySelectorAll('#rows tr').forEach(r => r.classList.toggle('selected', r.dataset.index === String(d.index)));
+          document.querySelectorAll('#rows .tr').forEach(r => r.classList.toggle('selected', r.dataset.index === String(d.index)));
         }
-        // Rows are built as one escaped string and set at once: 10,000 rows stay quick.
+        // Rows are built as one escaped string and set at once, as grid rows the browser lays out
+        // only when they scroll into view (a table lays out every cell first): 10,000 rows stay quick.
         const esc = v => String(v).replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c]));
         function render() {
           const rows = document.getElementById('rows'); let shown = 0; const html = [];
           data.forEach((d, i) => {
             if (!matches(d)) return; shown++;
-            const bad = typeof d.status !== 'number' || d.status >= 400 ? ' class="bad"' : '';
-            html.push('<tr data-index="' + d.index + '" data-at="' + i + '"' + bad + '><td>' + d.index + '</td><td class="method">' + esc(d.method)
-              + '</td><td class="url">' + esc(d.url) + '</td><td class="num">' + esc(d.status) + '</td><td class="num">' + esc(d.size)
-              + '</td><td>' + esc(d.recordedAt) + '</td><td class="num">' + esc(d.age) + '</td></tr>');
+            const bad = typeof d.status !== 'number' || d.status >= 400 ? ' bad' : '';
+            html.push('<div class="tr' + bad + '" role="row" data-index="' + d.index + '" data-at="' + i + '"><span>' + d.index + '</span><span class="method">' + esc(d.method)
+              + '</span><span class="url">' + esc(d.url) + '</span><span class="num">' + esc(d.status) + '</span><span class="num">' + esc(d.size)
+              + '</span><span>' + esc(d.recordedAt) + '</span><span class="num">' + esc(d.age) + '</span></div>');
           });
           rows.innerHTML = html.join('');
           document.getElementById('count').textContent = shown + ' of ' + data.length + ' shown';
         }
-        document.getElementById('rows').addEventListener('click', e => { const r = e.target.closest('tr'); if (r) show(data[Number(r.dataset.at)]); });
+        document.getElementById('rows').addEventListener('click', e => { const r = e.target.closest('.tr'); if (r) show(data[Number(r.dataset.at)]); });
         // The filters and the shown interaction live in the address (#method=GET&status=4xx&text=…&show=3),
         // so a view can be bookmarked or sent.
         const params = new URLSearchParams(location.hash.slice(1));
@@ -171,7 +173,7 @@ package enum CassetteViewPage {
           history.replaceState(null, '', '#' + h.toString());
         }
         [method, status, text].forEach(c => c.addEventListener('input', () => { render(); remember(); }));
-        document.getElementById('rows').addEventListener('click', e => { const r = e.target.closest('tr'); if (r) { shownIndex = r.dataset.index; remember(); } });
+        document.getElementById('rows').addEventListener('click', e => { const r = e.target.closest('.tr'); if (r) { shownIndex = r.dataset.index; remember(); } });
         render();
         const initial = data.find(d => String(d.index) === shownIndex);
         if (initial) show(initial);
@@ -198,9 +200,11 @@ package enum CassetteViewPage {
     private static let style = """
         body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:90em;padding:0 1em;color:#1b1f24}\
         h1{font-size:1.3em}form{display:flex;gap:1.2em;align-items:center;margin:1em 0}#count{color:#57606a}\
-        table{border-collapse:collapse;width:100%}#list{table-layout:fixed}th,td{text-align:left;padding:.25em .6em;border-bottom:1px solid #e4e4e4}\
-        th.num,td.num{text-align:right}#rows tr{cursor:pointer}#rows tr:hover{background:#f3f6fa}#rows tr.selected{background:#dbeafe}\
-        #rows tr.bad td{color:#c62828}td.method{font-weight:700}td.url{word-break:break-all}\
+        table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.25em .6em;border-bottom:1px solid #e4e4e4}\
+        .tr{display:grid;grid-template-columns:4em 6em minmax(0,1fr) 5em 6em 15.5em 5em;border-bottom:1px solid #e4e4e4}\
+        .tr>span{padding:.25em .6em;min-width:0}.tr.head{font-weight:700;border-bottom-width:2px}.num{text-align:right}\
+        #rows .tr{cursor:pointer;content-visibility:auto;contain-intrinsic-size:auto 1.9em}#rows .tr:hover{background:#f3f6fa}\
+        #rows .tr.selected{background:#dbeafe}#rows .tr.bad{color:#c62828}#rows .method{font-weight:700}.url{word-break:break-all}\
         #detail{margin-top:1.5em;border-top:2px solid #1b1f24}#detail .side{margin:.5em 0}.failure{color:#c62828}\
         table.headers th{width:16em;color:#57606a}pre{background:#f6f8fa;padding:.6em;overflow:auto;white-space:pre-wrap;word-break:break-all}\
         .entry{border-left:4px solid #999;padding:.2em .8em;margin:.6em 0}.entry.added{border-color:#1a7f37;background:#eafbea}\

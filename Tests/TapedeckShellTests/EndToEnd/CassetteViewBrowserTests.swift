@@ -86,7 +86,7 @@ struct CassetteViewBrowserTests {
 
         let all = try RunReportBrowserTests.chromium(URL(string: address)!)
         #expect(all.contains("4 of 4 shown"), "\(all)")
-        #expect(all.contains("<td class=\"url\">http://api.test/users</td>"))
+        #expect(all.contains("<span class=\"url\">http://api.test/users</span>"))
         #expect(!all.contains("<img"), "no element came from a value")
 
         let failing = try RunReportBrowserTests.chromium(URL(string: address + "#status=4xx")!)
