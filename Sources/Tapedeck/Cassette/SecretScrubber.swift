@@ -28,6 +28,9 @@ struct SecretScrubber {
 
     var isEmpty: Bool { secrets.isEmpty }
 
+    /// Every spelling that is replaced: each secret raw, percent-encoded and form-encoded.
+    var spellings: [String] { secrets.flatMap { [$0.raw] + $0.encoded } }
+
     func scrub(_ interaction: Interaction) -> Interaction {
         var result = interaction
         result.request = scrub(interaction.request)

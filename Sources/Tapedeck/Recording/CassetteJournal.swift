@@ -87,55 +87,87 @@ enum CassetteJournal {
     static func read(_ data: Data, path: String) throws(CassetteError) -> Contents {
         var contents = Contents()
         let bytes = [UInt8](data)
-        var start = bytes.firstIndex(of: separator) ?? bytes.endIndex
-        if start > 0, bytes[..<start].contains(where: { $0 != newline }) { contents.torn += 1 }
-        while start < bytes.endIndex {
-            let next = bytes[(start + 1)...].firstIndex(of: separator) ?? bytes.endIndex
-            let chunk = bytes[(start + 1)..<next]
-            if let record = try decode(chunk, offset: start, path: path) {
-                contents.records.append(record)
-            } else {
-                contents.torn += 1
-            }
-            start = next
+        let framing = frames(bytes)
+        contents.torn = framing.torn
+        for frame in framing.complete {
+            contents.records.append(try decode(frame.payload, in: bytes, offset: frame.offset, path: path))
         }
         return contents
     }
 
-    /// One record, or nil when it was cut short.
-    private static func decode(_ chunk: ArraySlice<UInt8>, offset: Int, path: String) throws(CassetteError) -> Record? {
-        guard let lineEnd = chunk.firstIndex(of: newline), let length = Int(String(decoding: chunk[..<lineEnd], as: UTF8.self)),
-              chunk.endIndex - (lineEnd + 1) == length else { return nil }
-        let payload = Data(chunk[(lineEnd + 1)...])
-        let place = "\(path) (record at byte \(offset))"
-        let unreadable = { (problem: String) -> CassetteError in
-            .unreadable(path: place, reason: problem + "; the journal holds interactions recorded since the cassette was last "
-                + "saved: move it aside to open the cassette without them, or repair the record")
-        }
-        if payload.starts(with: Array(replacesPrefix.utf8)) {
-            guard let value = try? JSONParser.parse(payload), value["journal"]?.stringValue == "replaces",
-                  let stamp = value["file"]?.stringValue.flatMap(CassetteFileStamp.init(text:)) else {
-                throw unreadable("not a journal record")
+    /// Where each complete record's payload lies in a journal's bytes (and the record's offset,
+    /// for errors), and how many records were cut short.
+    static func frames(_ bytes: [UInt8]) -> (complete: [(payload: Range<Int>, offset: Int)], torn: Int) {
+        var complete: [(payload: Range<Int>, offset: Int)] = []
+        var torn = 0
+        var start = bytes.firstIndex(of: separator) ?? bytes.endIndex
+        if start > 0, bytes[..<start].contains(where: { $0 != newline }) { torn += 1 }
+        while start < bytes.endIndex {
+            let next = bytes[(start + 1)...].firstIndex(of: separator) ?? bytes.endIndex
+            let chunk = bytes[(start + 1)..<next]
+            if let lineEnd = chunk.firstIndex(of: newline), let length = Int(String(decoding: chunk[..<lineEnd], as: UTF8.self)),
+               next - (lineEnd + 1) == length {
+                complete.append(((lineEnd + 1)..<next, start))
+            } else {
+                torn += 1
             }
-            return .replaces(stamp)
+            start = next
         }
-        if payload.starts(with: Array(chunkPrefix.utf8)) {
-            guard let value = try? JSONParser.parse(payload), let stream = value["stream"]?.stringValue,
+        return (complete, torn)
+    }
+
+    /// Whether a record's payload is a replace record.
+    static func isReplaces(_ payload: ArraySlice<UInt8>) -> Bool { payload.starts(with: replacesPrefix.utf8) }
+
+    /// Whether a record's payload is a chunk record.
+    static func isChunk(_ payload: ArraySlice<UInt8>) -> Bool { payload.starts(with: chunkPrefix.utf8) }
+
+    /// The stamp of a replace record's payload; throws when it is not one Tapedeck writes.
+    static func replacedStamp(_ payload: ArraySlice<UInt8>, place: String) throws(CassetteError) -> CassetteFileStamp {
+        guard let value = try? JSONParser.parse(Data(payload)), value["journal"]?.stringValue == "replaces",
+              let stamp = value["file"]?.stringValue.flatMap(CassetteFileStamp.init(text:)) else {
+            throw unreadable(place, "not a journal record")
+        }
+        return stamp
+    }
+
+    /// `path (record at byte N)`: where a record is, for errors.
+    static func place(_ path: String, offset: Int) -> String { "\(path) (record at byte \(offset))" }
+
+    /// A complete record that is not one Tapedeck writes, at `place`.
+    private static func unreadable(_ place: String, _ problem: String) -> CassetteError {
+        .unreadable(path: place, reason: problem + "; the journal holds interactions recorded since the cassette was last "
+            + "saved: move it aside to open the cassette without them, or repair the record")
+    }
+
+    /// The complete record whose payload is `bytes[payload]`.
+    private static func decode(_ payload: Range<Int>, in bytes: [UInt8], offset: Int, path: String) throws(CassetteError) -> Record {
+        let place = place(path, offset: offset)
+        let slice = bytes[payload]
+        if isReplaces(slice) { return .replaces(try replacedStamp(slice, place: place)) }
+        if isChunk(slice) {
+            guard let value = try? JSONParser.parse(Data(slice)), let stream = value["stream"]?.stringValue,
                   let milliseconds = value["ms"]?.doubleValue, let data = value["base64"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
-                throw unreadable("not a journal record")
+                throw unreadable(place, "not a journal record")
             }
             return .chunk(stream: stream, BodyChunk(offset: milliseconds / 1000, data: data))
         }
+        let (interaction, metadata) = try interaction(Data(slice), place: place)
+        return .interaction(interaction, metadata: metadata)
+    }
+
+    /// The interaction and metadata of an interaction record's payload.
+    static func interaction(_ payload: Data, place: String) throws(CassetteError) -> (Interaction, [String: String]) {
         let cassette: Cassette
         do {
             cassette = try CassetteCodec.decode(payload, source: place)
         } catch {
-            throw unreadable(error.errorDescription ?? "\(error)")
+            throw unreadable(place, error.errorDescription ?? "\(error)")
         }
         guard cassette.interactions.count == 1, let interaction = cassette.interactions.first else {
-            throw unreadable("a record holds \(cassette.interactions.count) interactions, not one")
+            throw unreadable(place, "a record holds \(cassette.interactions.count) interactions, not one")
         }
-        return .interaction(interaction, metadata: cassette.metadata)
+        return (interaction, cassette.metadata)
     }
 
     /// `cassette` (the file's contents; `stamp` identifies the file, nil when there was none)

@@ -68,30 +68,67 @@ enum CassetteMerge {
     ///
     /// `finishing`, when given, rewrites the merged cassette before it is written (a recorder
     /// scrubs secrets it learned after an earlier interaction had already carried them).
-    static func merge(_ url: URL, finishing: (@Sendable (Cassette) -> Cassette)? = nil) throws(CassetteError) -> Cassette? {
+    static func merge(_ url: URL, finishing: CassetteFinishing? = nil) throws(CassetteError) -> Cassette? {
         let file: Cassette? = exists(url) ? try Cassette.loadFile(from: url) : nil
         let journal = CassetteJournal.url(for: url)
         guard exists(journal) else { return file }
-        let data: Data
-        do {
-            data = try FileAccess.read(journal)
-        } catch {
-            throw .unreadable(path: journal.path, reason: error.reason)
-        }
-        let contents = try CassetteJournal.read(data, path: journal.path)
+        let contents = try CassetteJournal.read(try bytes(of: journal), path: journal.path)
         guard !contents.records.isEmpty else {
             // Only a record cut short by a killed writer (writers hold the lock while writing).
             try delete(journal)
             return file
         }
         var merged = CassetteJournal.apply(contents.records, to: file ?? Cassette(), stamp: CassetteFileStamp.current(url))
-        if let finishing { merged = finishing(merged) }
-        try commit(merged, to: url, journal: journal)
+        if let finishing { merged = finishing.apply(merged, secrets: finishing.secrets()) }
+        try commit(merged.encoded(as: CassetteFormat(for: url) ?? .native).data, to: url, journal: journal)
         return merged
     }
 
-    private static func commit(_ cassette: Cassette, to url: URL, journal: URL) throws(CassetteError) {
-        let data = cassette.encoded(as: CassetteFormat(for: url) ?? .native).data
+    /// Merges the journal as ``merge(_:finishing:)`` does, for a recording session that does not
+    /// need the cassette back: a native cassette is spliced as bytes (``CassetteSplice``), without
+    /// decoding what the file and the journal hold. Returns how many interactions the file then
+    /// holds (another session may have merged this one's records already); nil when there is no file.
+    static func mergeCounting(_ url: URL, finishing: CassetteFinishing? = nil) throws(CassetteError) -> Int? {
+        let journal = CassetteJournal.url(for: url)
+        let native = (CassetteFormat(for: url) ?? .native) == .native
+        guard exists(journal) else {
+            guard exists(url) else { return nil }
+            let file = native ? [UInt8](try bytes(of: url, maximumSize: Cassette.defaultMaximumFileSize)) : []
+            if let parts = CassetteSplice.parts(of: file, range: 0..<file.count) { return parts.count }
+            return try Cassette.loadFile(from: url).interactions.count
+        }
+        if native {
+            let records = [UInt8](try bytes(of: journal))
+            let file = exists(url) ? [UInt8](try bytes(of: url, maximumSize: Cassette.defaultMaximumFileSize)) : nil
+            if !CassetteJournal.frames(records).complete.isEmpty,
+               let merged = CassetteSplice.merge(file: file, journal: records, stamp: CassetteFileStamp.current(url), finishing: finishing) {
+                try commit(merged.data, to: url, journal: journal)
+                return merged.count
+            }
+        }
+        return try merge(url, finishing: finishing)?.interactions.count
+    }
+
+    /// The cassette as ``merge(_:finishing:)`` would write it, without writing anything.
+    static func peek(_ url: URL, finishing: CassetteFinishing?) throws(CassetteError) -> Cassette {
+        let file = exists(url) ? try Cassette.loadFile(from: url) : Cassette()
+        let journal = CassetteJournal.url(for: url)
+        guard exists(journal) else { return file }
+        let contents = try CassetteJournal.read(try bytes(of: journal), path: journal.path)
+        let merged = CassetteJournal.apply(contents.records, to: file, stamp: CassetteFileStamp.current(url))
+        return finishing.map { $0.apply(merged, secrets: $0.secrets()) } ?? merged
+    }
+
+    /// The bytes of `url`, a file beside the cassette or the cassette itself.
+    private static func bytes(of url: URL, maximumSize: Int = .max) throws(CassetteError) -> Data {
+        do {
+            return try FileAccess.read(url, maximumSize: maximumSize)
+        } catch {
+            throw .unreadable(path: url.path, reason: error.reason)
+        }
+    }
+
+    private static func commit(_ data: Data, to url: URL, journal: URL) throws(CassetteError) {
         let temporary = temporaryURL(for: url)
         var info = stat()
         let permissions = stat(url.path, &info) == 0 ? mode_t(info.st_mode) & 0o7777 : nil

@@ -41,8 +41,12 @@ final class CassetteStore: Sendable {
     }
 
     private struct State {
-        /// The cassette as this session knows it: what it opened (nothing, when replacing) plus what it appended.
-        var cassette: Cassette
+        /// The cassette as this session knows it: what it opened (nothing, when replacing) plus
+        /// what it appended; nil once interactions are journaled (the journal holds them, not
+        /// memory) or merged, and ``CassetteStore/cassette`` reads the file and journal when asked.
+        var cassette: Cassette?
+        /// How many interactions the cassette holds.
+        var count: Int
         var appended = 0
         /// Appended but not journaled yet (``Options/journalEachInteraction`` off).
         var pending: [Interaction] = []
@@ -62,7 +66,7 @@ final class CassetteStore: Sendable {
     /// left); nil when there was no file.
     let opened: Cassette?
     private let metadata: [String: String]
-    private let finishing: (@Sendable (Cassette) -> Cassette)?
+    private let finishing: CassetteFinishing?
     /// Keeps the replaced file's inode from being reused while its stamp is in the journal.
     private let replaced: HeldCassetteFile?
     private let state: Mutex<State>
@@ -74,7 +78,7 @@ final class CassetteStore: Sendable {
     /// merge in the meantime are kept. `metadata` is merged into the cassette's. `finishing`
     /// rewrites the merged cassette before each merge this store makes writes it.
     init(url: URL, replacing: Bool = false, metadata: [String: String] = [:], options: Options = Options(),
-                finishing: (@Sendable (Cassette) -> Cassette)? = nil) throws(CassetteError) {
+                finishing: CassetteFinishing? = nil) throws(CassetteError) {
         self.url = url
         self.options = options
         self.metadata = metadata
@@ -92,19 +96,32 @@ final class CassetteStore: Sendable {
         self.replaced = replaced
         var start = (replacing ? nil : opened) ?? Cassette()
         start.metadata.merge(metadata) { _, new in new }
-        state = Mutex(State(cassette: start, lock: lock, replaces: replaced?.stamp))
+        state = Mutex(State(cassette: start, count: start.interactions.count, lock: lock, replaces: replaced?.stamp))
         OpenCassetteStores.register(self)
     }
 
-    /// The cassette as this session knows it: what it opened plus what it appended, or, after
-    /// a ``flush()``, what the file holds (other sessions' interactions included).
-    var cassette: Cassette { state.withLock { $0.cassette } }
+    /// The cassette as this session knows it: what it opened plus what it appended, or, once
+    /// it journaled, the file with the journal merged in as the next ``flush()`` would write it
+    /// (other sessions' interactions included), read when asked; an empty cassette when the
+    /// file cannot be read.
+    var cassette: Cassette {
+        state.withLock { state in
+            if let known = state.cassette { return known }
+            let read = { () throws(CassetteError) -> Cassette in try CassetteMerge.peek(self.url, finishing: self.finishing) }
+            do {
+                if let lock = state.lock { return try lock.withLock(shared: true, read) }
+                return try read()
+            } catch {
+                return Cassette(metadata: metadata)
+            }
+        }
+    }
 
     /// How many interactions this store appended.
     var appendedCount: Int { state.withLock { $0.appended } }
 
     /// How many interactions ``cassette`` holds.
-    var count: Int { state.withLock { $0.cassette.interactions.count } }
+    var count: Int { state.withLock { $0.count } }
 
     /// Appends `interaction` to the journal (one record, one `write`), creating the directory if needed.
     func append(_ interaction: Interaction, stream: String? = nil) throws(CassetteError) {
@@ -117,7 +134,8 @@ final class CassetteStore: Sendable {
             } else {
                 state.pending.append(interaction)
             }
-            state.cassette.interactions.append(interaction)
+            state.cassette?.interactions.append(interaction)
+            state.count += 1
             state.appended += 1
         }
     }
@@ -147,8 +165,11 @@ final class CassetteStore: Sendable {
                 state.pending = []
             }
             guard state.unmerged, let lock = state.lock else { return }
-            let merged = try lock.withLock { () throws(CassetteError) in try CassetteMerge.merge(url, finishing: finishing) }
-            state.cassette = merged ?? state.cassette
+            let count = try lock.withLock { () throws(CassetteError) in try CassetteMerge.mergeCounting(url, finishing: finishing) }
+            if let count {
+                state.count = count
+                state.cassette = nil
+            }
             state.unmerged = false
         }
     }
@@ -182,6 +203,8 @@ final class CassetteStore: Sendable {
         }
         state.replaces = nil
         state.unmerged = true
+        // The journal holds what was appended; memory need not grow with every interaction.
+        state.cassette = nil
     }
 
     /// Keeps `state.journal` open on the journal at its path: a merge (in any process) renames

@@ -63,10 +63,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         store = try CassetteStore(url: url, replacing: mode == .all, metadata: metadata,
                                   options: .init(journalEachInteraction: configuration.autosave,
                                                  syncEachInteraction: configuration.syncEachInteraction),
-                                  finishing: { cassette in
-                                      let known = secrets.secrets
-                                      return known.isEmpty ? cassette : redactor.redact(cassette, knownSecrets: known)
-                                  })
+                                  finishing: CassetteFinishing(redactor: redactor, secrets: { secrets.secrets }))
         let existing = store.opened
         if mode == .replayOnly, existing == nil { throw .missing(path: url.path, context: configuration.wording) }
         if let existing, mode != .all {

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Byte-level search in UTF-8 text: the lint's and the redactor's scans, without Foundation's
 /// string search (which converts to UTF-16 and dominated a lint of 10,000 bodies).
@@ -38,6 +43,13 @@ enum ByteSearch {
         return lower == b | 0x20 && lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
     }
 
+    /// Whether `bytes[range]` holds `needle`.
+    static func contains(_ needle: [UInt8], in bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            firstMatch(needle, in: UnsafeBufferPointer(rebasing: buffer[range]), from: 0) != nil
+        }
+    }
+
     /// Whether `text` holds `needle`, compared byte for byte.
     static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
@@ -46,17 +58,17 @@ enum ByteSearch {
     }
 
     /// The offset of the first `needle` (not empty) in `bytes` at or after `from`.
-    private static func firstMatch(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let first = needle.first, bytes.count >= needle.count else { return nil }
-        var start = from
+    static func firstMatch(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let head = needle.first, let base = bytes.baseAddress, bytes.count - from >= needle.count else { return nil }
         let last = bytes.count - needle.count
-        while start <= last {
-            if bytes[start] == first {
-                var offset = 1
-                while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
-                if offset == needle.count { return start }
-            }
-            start += 1
+        var start = from
+        // `memchr` finds each candidate first byte (vectorised), then the rest is compared.
+        while start <= last, let found = memchr(base + start, Int32(head), last - start + 1) {
+            let at = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            var offset = 1
+            while offset < needle.count, base[at + offset] == needle[offset] { offset += 1 }
+            if offset == needle.count { return at }
+            start = at + 1
         }
         return nil
     }
