@@ -104,13 +104,16 @@ package struct CassetteUsage: Sendable, Hashable {
 
 extension OpenCassette {
     /// Records what this run played (``CassetteUsage``) for `tapedeck cassette prune`; call it
-    /// when the run ends, after ``flush()``. Does nothing when no cassette file exists.
+    /// when the run ends, after ``flush()``. Does nothing when no cassette file exists, or when
+    /// the run replayed nothing from it.
     ///
     /// The record is auxiliary: when it cannot be written (a read-only home or cache
     /// directory on CI) the run still succeeds, and this returns a one-line warning to show
     /// the user; `nil` means written (or nothing to write).
     package func writeUsage(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        // A run that replayed nothing (mode `all`, a new cassette) has no usage to record, and
+        // need not read back a cassette it only appended to.
+        guard replaysFromFile, FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
             try CassetteUsage(cassette: cassette, unused: unusedInteractions).write(for: url, environment: environment)
             return nil

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The append-only file beside a cassette (`api.cassette.json.journal`) where recording
 /// sessions write each interaction as it happens, so that recording costs the same for the
@@ -100,10 +105,17 @@ enum CassetteJournal {
     static func frames(_ bytes: [UInt8]) -> (complete: [(payload: Range<Int>, offset: Int)], torn: Int) {
         var complete: [(payload: Range<Int>, offset: Int)] = []
         var torn = 0
-        var start = bytes.firstIndex(of: separator) ?? bytes.endIndex
+        let next = { (from: Int) -> Int in
+            bytes.withUnsafeBufferPointer { buffer in
+                guard from < buffer.count, let base = buffer.baseAddress,
+                      let found = memchr(base + from, Int32(separator), buffer.count - from) else { return buffer.count }
+                return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            }
+        }
+        var start = next(0)
         if start > 0, bytes[..<start].contains(where: { $0 != newline }) { torn += 1 }
         while start < bytes.endIndex {
-            let next = bytes[(start + 1)...].firstIndex(of: separator) ?? bytes.endIndex
+            let next = next(start + 1)
             let chunk = bytes[(start + 1)..<next]
             if let lineEnd = chunk.firstIndex(of: newline), let length = Int(String(decoding: chunk[..<lineEnd], as: UTF8.self)),
                next - (lineEnd + 1) == length {

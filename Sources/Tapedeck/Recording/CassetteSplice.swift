@@ -71,8 +71,10 @@ enum CassetteSplice {
         if let fileBlock, !needles.isEmpty, needles.contains(where: { ByteSearch.contains($0, in: file ?? [], fileBlock) }) { return nil }
 
         var keepsFile = true
-        var appended: [[UInt8]] = []
+        // Each journaled interaction: where it lies in the journal, or its bytes written again.
+        var appended: [Either] = []
         var appendedBytes = 0
+        var metadataCache = MetadataCache()
         for frame in CassetteJournal.frames(journal).complete {
             let payload = journal[frame.payload]
             if CassetteJournal.isChunk(payload) { return nil }
@@ -81,20 +83,20 @@ enum CassetteSplice {
                 if replaced == stamp { keepsFile = false }
                 continue
             }
-            guard let parts = parts(of: journal, range: frame.payload), parts.count == 1,
+            guard let parts = parts(of: journal, range: frame.payload, cache: &metadataCache), parts.count == 1,
                   parts.metadata[CassetteJournal.streamKey] == nil else { return nil }
-            var bytes = Array(journal[parts.block])
+            var piece = Either.journal(parts.block)
             if !needles.isEmpty, needles.contains(where: { ByteSearch.contains($0, in: journal, parts.block) }) {
                 // A secret learned after this interaction was recorded may be in it: decode, scrub, write again.
                 guard let finishing, let (interaction, _) = try? CassetteJournal.interaction(Data(payload), place: ""),
                       let scrubbed = finishing.apply(Cassette(interactions: [interaction]), secrets: secrets).interactions.first else { return nil }
                 let encoded = [UInt8](CassetteCodec.encode(Cassette(interactions: [scrubbed])))
                 guard let again = self.parts(of: encoded, range: 0..<encoded.count), again.count == 1 else { return nil }
-                bytes = Array(encoded[again.block])
+                piece = .written(Array(encoded[again.block]))
             }
             metadata.merge(parts.metadata) { _, journal in journal }
-            appendedBytes += bytes.count + 2
-            appended.append(bytes)
+            appendedBytes += piece.count + 2
+            appended.append(piece)
         }
 
         let kept = keepsFile ? fileBlock : nil
@@ -111,9 +113,12 @@ enum CassetteSplice {
             output += file[kept]
             first = false
         }
-        for bytes in appended {
+        for piece in appended {
             if !first { output += [UInt8(ascii: ","), UInt8(ascii: "\n")] }
-            output += bytes
+            switch piece {
+            case .journal(let range): output += journal[range]
+            case .written(let bytes): output += bytes
+            }
             first = false
         }
         output += closing
@@ -133,9 +138,34 @@ enum CassetteSplice {
         } + opaqueFields
     }
 
+    /// A journaled interaction's bytes: a range of the journal, or written again.
+    private enum Either {
+        case journal(Range<Int>)
+        case written([UInt8])
+
+        var count: Int {
+            switch self {
+            case .journal(let range): range.count
+            case .written(let bytes): bytes.count
+            }
+        }
+    }
+
+    /// The last metadata read, by the bytes it was read from: a session's records all carry the same.
+    struct MetadataCache {
+        var bytes: [UInt8] = []
+        var metadata: [String: String] = [:]
+    }
+
     /// The interactions and metadata of the native cassette in `bytes[range]`, laid out as
     /// ``CassetteJSONLayout`` writes it; nil for any other layout or version.
     static func parts(of bytes: [UInt8], range: Range<Int>) -> Parts? {
+        var cache = MetadataCache()
+        return parts(of: bytes, range: range, cache: &cache)
+    }
+
+    /// ``parts(of:range:)``, reading metadata laid out as the cached one was from `cache`.
+    static func parts(of bytes: [UInt8], range: Range<Int>, cache: inout MetadataCache) -> Parts? {
         let slice = bytes[range]
         var block = range.lowerBound..<range.lowerBound
         var tailStart: Int
@@ -151,6 +181,10 @@ enum CassetteSplice {
         }
         // The rest is `,\n  "metadata": {…},\n  "version": 1\n}\n`: an object once it opens with `{`.
         guard tailStart < range.upperBound, bytes[tailStart] == UInt8(ascii: ",") else { return nil }
+        let count = block.isEmpty ? 0 : 1 + occurrences(nextInteraction, in: bytes, block)
+        if !cache.bytes.isEmpty, bytes[tailStart..<range.upperBound].elementsEqual(cache.bytes) {
+            return Parts(block: block, count: count, metadata: cache.metadata)
+        }
         var tail: [UInt8] = [UInt8(ascii: "{")]
         tail += bytes[(tailStart + 1)..<range.upperBound]
         guard let value = try? JSONParser.parse(Data(tail)), case .object(let members) = value,
@@ -164,7 +198,8 @@ enum CassetteSplice {
                 metadata[pair.key] = text
             }
         }
-        return Parts(block: block, count: block.isEmpty ? 0 : 1 + occurrences(nextInteraction, in: bytes, block), metadata: metadata)
+        cache = MetadataCache(bytes: Array(bytes[tailStart..<range.upperBound]), metadata: metadata)
+        return Parts(block: block, count: count, metadata: metadata)
     }
 
     private static func first(_ needle: [UInt8], in bytes: [UInt8], _ range: Range<Int>) -> Int? {

@@ -87,6 +87,9 @@ public final class OpenCassette: Sendable {
     /// Indexes of interactions loaded from the file that were never served, in order.
     public var unusedInteractions: [Int] { recorder?.unusedInteractions ?? replay?.unusedInteractions ?? [] }
 
+    /// Whether anything is replayed from what the file held (not in mode `all`, nor into a new cassette).
+    package var replaysFromFile: Bool { replay != nil || recorder?.replaysFromFile == true }
+
     /// The lines naming never-played interactions, or "".
     public func unusedReport() -> String { recorder?.unusedReport() ?? replay?.unusedReport() ?? "" }
 

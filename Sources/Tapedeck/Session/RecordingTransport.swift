@@ -200,6 +200,9 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// Indexes of interactions loaded from the file that were never served, in order.
     public var unusedInteractions: [Int] { replayer?.unusedInteractions ?? [] }
 
+    /// Whether the session replays from what the file held (mode `all` and a new cassette do not).
+    package var replaysFromFile: Bool { replayer != nil }
+
     /// The response as stored: decoded bodies lose `Content-Encoding`, and `Content-Length`
     /// states the stored length; a body that is still gzip (magic bytes) is left alone. The
     /// `Content-Length` of an empty HEAD or 304 response is kept: it describes a GET's body.
