@@ -11,9 +11,9 @@ package enum CassetteTable {
     /// The table, with URLs longer than `urlWidth` shortened in the middle (nil: never) and ages at `now`.
     package static func render(_ cassette: Cassette, urlWidth: Int? = 60, now: Date = Date()) -> String {
         let header = ["#", "METHOD", "URL", "STATUS", "BODY", "RECORDED AT", "AGE"]
-        var rows: [[String]] = [header]
-        for (index, interaction) in cassette.interactions.enumerated() {
-            rows.append([
+        let rows: [[String]] = [header] + ChunkedWork.map(cassette.interactions.count) { index in
+            let interaction = cassette.interactions[index]
+            return [
                 String(index),
                 interaction.request.method.rawValue,
                 shorten(interaction.request.url.absoluteString, to: urlWidth),
@@ -22,11 +22,11 @@ package enum CassetteTable {
                 String(decoding: RFC3339Date.format(interaction.recordedAt, fractionDigits: 6).utf8.prefix(19).map { $0 == UInt8(ascii: "T") ? UInt8(ascii: " ") : $0 },
                        as: UTF8.self),
                 MaxAge.describe(now.timeIntervalSince(interaction.recordedAt)),
-            ])
+            ]
         }
         let widths = header.indices.map { column in rows.map { width(of: $0[column]) }.max() ?? 0 }
         let rightAligned: Set<Int> = [0, 3, 4, 6]
-        return rows.map { row in
+        return ChunkedWork.map(rows) { row in
             row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - width(of: cell))
                 return rightAligned.contains(column) ? pad + cell : (column == row.count - 1 ? cell : cell + pad)

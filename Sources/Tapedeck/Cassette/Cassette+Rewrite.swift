@@ -13,7 +13,7 @@ extension Cassette {
         let replacements = Cassette.originReplacements(from: oldOrigin, to: newOrigin)
         guard !replacements.isEmpty else { return self }
         var copy = self
-        copy.interactions = interactions.map { $0.rewriting(replacements) }
+        copy.interactions = ChunkedWork.map(interactions) { $0.rewriting(replacements) }
         if let base = metadata[MetadataKey.baseURL] { copy.metadata[MetadataKey.baseURL] = Cassette.apply(replacements, to: base) }
         return copy
     }

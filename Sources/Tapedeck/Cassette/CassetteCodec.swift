@@ -66,9 +66,7 @@ enum CassetteCodec {
             for member in members { metadata[member.key] = try reader.string(member.key) }
         }
         let list = try top.array("interactions")
-        var interactions: [Interaction] = []
-        interactions.reserveCapacity(list.count)
-        for element in list { interactions.append(try decodeInteraction(element)) }
+        let interactions = try ChunkedWork.map(list.count) { (index) throws(CassetteError) in try decodeInteraction(list[index]) }
         return Cassette(version: version, interactions: interactions, metadata: metadata)
     }
 

@@ -161,11 +161,16 @@ public struct Redactor: Sendable, Hashable {
     /// anywhere replaced everywhere else in it too. `knownSecrets` are values learned elsewhere
     /// (an earlier recording session) that must not appear either. Idempotent.
     public func redact(_ cassette: Cassette, knownSecrets: [String] = []) -> Cassette {
+        let redacted = ChunkedWork.map(cassette.interactions) { interaction in
+            var found: [String] = []
+            return (interaction: redactFields(interaction, collecting: &found), found: found)
+        }
         var secrets = knownSecrets
+        for each in redacted { secrets += each.found }
         var result = cassette
-        result.interactions = cassette.interactions.map { redactFields($0, collecting: &secrets) }
+        result.interactions = redacted.map(\.interaction)
         let scrubbing = SecretScrubber(secrets)
-        if !scrubbing.isEmpty { result.interactions = result.interactions.map(scrubbing.scrub) }
+        if !scrubbing.isEmpty { result.interactions = ChunkedWork.map(result.interactions, scrubbing.scrub) }
         return result
     }
 

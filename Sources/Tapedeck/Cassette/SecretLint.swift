@@ -46,7 +46,7 @@ public enum SecretLint {
     /// redacting the cassette again would still change (redaction is idempotent, so a cassette
     /// Tapedeck saved has none: a value redacted in one place but left in another is found here).
     public static func findings(in cassette: Cassette) -> [Finding] {
-        let found = cassette.interactions.enumerated().flatMap { findings(in: $1, index: $0) }
+        let found = ChunkedWork.map(cassette.interactions.count) { findings(in: cassette.interactions[$0], index: $0) }.flatMap { $0 }
         return found + unredacted(in: cassette, besides: found)
     }
 
