@@ -49,12 +49,11 @@ package enum CassetteLint {
                     message: "\(secret.kind) \"\(secret.excerpt)\"; redact it (Redactor) or re-record with redaction on")
         }
         found += unreachable(in: cassette)
-        for (index, interaction) in cassette.interactions.enumerated() {
-            found += bodyFindings(interaction.request.headers, interaction.request.body ?? Data(),
-                                  side: "request", index: index)
-            found += bodyFindings(interaction.response.headers, interaction.response.body,
-                                  side: "response", index: index)
-        }
+        found += ChunkedWork.map(cassette.interactions.count) { index in
+            let interaction = cassette.interactions[index]
+            return bodyFindings(interaction.request.headers, interaction.request.body ?? Data(), side: "request", index: index)
+                + bodyFindings(interaction.response.headers, interaction.response.body, side: "response", index: index)
+        }.flatMap { $0 }
         return found.sorted { ($0.interaction, $0.field) < ($1.interaction, $1.field) }
     }
 
@@ -72,11 +71,12 @@ package enum CassetteLint {
     /// replay serves identical requests in recorded order, so each copy answers one repeat of
     /// the request; a copy is only worth dropping when the client never sends it twice.
     package static func duplicates(in cassette: Cassette) -> [(interaction: Int, duplicateOf: Int)] {
-        var firstSeen: [Fingerprint: Int] = [:]
+        var firstSeen: [Hashed: Int] = [:]
         firstSeen.reserveCapacity(cassette.interactions.count)
         var found: [(interaction: Int, duplicateOf: Int)] = []
-        for (index, interaction) in cassette.interactions.enumerated() {
-            let key = Fingerprint(interaction)
+        // Fingerprints are built and hashed across cores; only the table is filled in order.
+        let keys = ChunkedWork.map(cassette.interactions) { Hashed(Fingerprint($0)) }
+        for (index, key) in keys.enumerated() {
             if let first = firstSeen[key] {
                 found.append((index, first))
             } else {
@@ -95,6 +95,20 @@ package enum CassetteLint {
             return Finding(interaction: index, field: "request.url", kind: .unreachable,
                            message: "'\(url.absoluteString)' is not an http(s) URL with a host, so no request can match it; fix the URL or prune it")
         }
+    }
+
+    /// A fingerprint with its hash worked out once.
+    private struct Hashed: Hashable {
+        let fingerprint: Fingerprint
+        let hash: Int
+
+        init(_ fingerprint: Fingerprint) {
+            self.fingerprint = fingerprint
+            hash = fingerprint.hashValue
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        static func == (lhs: Hashed, rhs: Hashed) -> Bool { lhs.hash == rhs.hash && lhs.fingerprint == rhs.fingerprint }
     }
 
     private struct Fingerprint: Hashable {
