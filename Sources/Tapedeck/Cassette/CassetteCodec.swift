@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Reads and writes the native cassette format: deterministic, diff-friendly JSON.
 ///
@@ -46,18 +48,37 @@ enum CassetteCodec {
         return CassetteJSONLayout.write(.object(top))
     }
 
+    /// How many parsed interactions are decoded together, across cores, before parsing goes on.
+    static let streamingBatch = 1_024
+
     /// Decodes native-format bytes; `source` (usually the file path) names the origin in errors.
     static func decode(_ data: Data, source: String = "<cassette>") throws(CassetteError) -> Cassette {
         if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             throw .invalidField(path: source, pointer: "", problem: "the file is empty; delete it to record afresh, "
                 + "or restore it from version control")
         }
+        // Interactions are decoded in batches on other threads while the parser reads on, so the
+        // whole document's tree is never held at once (a 100,000-interaction file would need
+        // several times its size for it) and both cores work.
+        let pipeline = DecodePipeline(source: source)
+        var batch: [JSONValue] = []
+        var decoded = 0
         let root: JSONValue
-        do {
-            root = try JSONParser.parse(data)
+        do throws(JSONParseError) {
+            root = try JSONParser.parse(data, streamingElementsOf: "interactions") { _, element in
+                batch.append(element)
+                if batch.count == streamingBatch {
+                    pipeline.submit(batch, startingAt: decoded)
+                    decoded += batch.count
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
         } catch {
+            pipeline.wait()
             throw .malformedJSON(path: source, line: error.line, column: error.column, pointer: error.path, reason: error.reason)
         }
+        if !batch.isEmpty { pipeline.submit(batch, startingAt: decoded) }
+        let interactions = Result { () throws(CassetteError) -> [Interaction] in try pipeline.finish() }
         let top = FieldReader(value: root, pointer: "", source: source)
         let version = try top.int("version")
         guard version == Cassette.currentVersion else { throw .unsupportedVersion(path: source, version: version) }
@@ -65,9 +86,8 @@ enum CassetteCodec {
         if let reader = try top.optionalObject("metadata"), case .object(let members) = reader.value {
             for member in members { metadata[member.key] = try reader.string(member.key) }
         }
-        let list = try top.array("interactions")
-        let interactions = try ChunkedWork.map(list.count) { (index) throws(CassetteError) in try decodeInteraction(list[index]) }
-        return Cassette(version: version, interactions: interactions, metadata: metadata)
+        _ = try top.array("interactions")
+        return Cassette(version: version, interactions: try interactions.get(), metadata: metadata)
     }
 
     // MARK: - Encoding
@@ -134,7 +154,7 @@ enum CassetteCodec {
 
     // MARK: - Decoding
 
-    private static func decodeInteraction(_ reader: FieldReader) throws(CassetteError) -> Interaction {
+    fileprivate static func decodeInteraction(_ reader: FieldReader) throws(CassetteError) -> Interaction {
         if let failureReader = try reader.optionalObject("failure") { return try decodeFailure(reader, failureReader) }
         let requestReader = try reader.object("request")
         let responseReader = try reader.object("response")
@@ -227,5 +247,65 @@ enum CassetteCodec {
         if let length = headers["Content-Length"], length != String(count) {
             headers["Content-Length"] = String(count)
         }
+    }
+}
+
+/// Decodes batches of parsed interactions on other threads while the parser reads on, at most
+/// a few batches ahead of it (so parsed trees never pile up), and hands them back in order.
+private final class DecodePipeline: Sendable {
+    /// `/interactions`, whose elements the batches are.
+    private let list: FieldReader
+    private let results = Mutex<[Int: Result<[Interaction], CassetteError>]>([:])
+    private let running = DispatchGroup()
+    private let slots = DispatchSemaphore(value: 4)
+    private let submitted = Mutex(0)
+    /// Batches decoded, kept for the parsing thread to free: memory is freed fastest by the
+    /// thread that allocated it.
+    private let spent = Mutex<[[JSONValue]]>([])
+
+    init(source: String) {
+        list = FieldReader(value: .null, trail: .key(.root(""), "interactions"), source: source)
+    }
+
+    /// Decodes `batch`, whose first element is interaction `start`, on another thread.
+    func submit(_ batch: [JSONValue], startingAt start: Int) {
+        slots.wait()
+        // Frees the decoded batches' trees here, on the thread that built them.
+        spent.withLock { $0.removeAll() }
+        running.enter()
+        let number = submitted.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+        DispatchQueue.global().async { [self] in
+            let result = Result { () throws(CassetteError) -> [Interaction] in
+                var decoded: [Interaction] = []
+                decoded.reserveCapacity(batch.count)
+                for (offset, value) in batch.enumerated() {
+                    decoded.append(try CassetteCodec.decodeInteraction(list.element(value, at: start + offset)))
+                }
+                return decoded
+            }
+            results.withLock { $0[number] = result }
+            spent.withLock { $0.append(batch) }
+            slots.signal()
+            running.leave()
+        }
+    }
+
+    /// Returns once every batch submitted is done.
+    func wait() { running.wait() }
+
+    /// Every interaction in order once all batches are done, or the first one that failed.
+    func finish() throws(CassetteError) -> [Interaction] {
+        running.wait()
+        let all = results.withLock { $0 }
+        var interactions: [Interaction] = []
+        interactions.reserveCapacity(all.values.reduce(0) { $0 + ((try? $1.get())?.count ?? 0) })
+        for number in 0..<all.count {
+            guard let result = all[number] else { continue }
+            interactions += try result.get()
+        }
+        return interactions
     }
 }

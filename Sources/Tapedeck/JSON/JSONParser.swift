@@ -55,6 +55,21 @@ public struct JSONParser: Sendable {
         return try result.get()
     }
 
+    /// Parses a document whose top level is an object, handing each element of its member
+    /// `key` (an array) to `element` as soon as the element is complete, with its index, and
+    /// keeping none of them: that member reads `[]` in the value returned. A large cassette is
+    /// decoded interaction by interaction this way, never holding the whole document's tree.
+    static func parse(_ data: Data, streamingElementsOf key: String,
+                      _ element: (Int, JSONValue) -> Void) throws(JSONParseError) -> JSONValue {
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(JSONParseError) -> JSONValue in
+                var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
+                return try parser.parseDocument(streaming: key, element)
+            }
+        }
+        return try result.get()
+    }
+
     /// Parses a complete JSON document from a byte array.
     static func parse(bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         let result = bytes.withUnsafeBufferPointer { buffer in
@@ -107,6 +122,8 @@ private struct Frame {
     var members: [(key: String, value: JSONValue)] = []
     /// The key of the member whose value is being read.
     var key = ""
+    /// How many elements were handed on rather than kept (the streamed array).
+    var streamed = 0
 }
 
 private struct Parser {
@@ -120,7 +137,8 @@ private struct Parser {
         self.bytes = bytes
     }
 
-    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+    mutating func parseDocument(streaming key: String? = nil,
+                                _ element: (Int, JSONValue) -> Void = { _, _ in }) throws(JSONParseError) -> JSONValue {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             index = 3
         }
@@ -184,6 +202,9 @@ private struct Parser {
                 let isObject = stack[top].isObject
                 if isObject {
                     stack[top].members.append((key: stack[top].key, value: value))
+                } else if top == 1, let key, stack[0].isObject, stack[0].key == key {
+                    element(stack[top].streamed, value)
+                    stack[top].streamed += 1
                 } else {
                     stack[top].elements.append(value)
                 }
@@ -472,7 +493,7 @@ private struct Parser {
         var path = ""
         for (depth, frame) in stack.enumerated() where inValue || depth < stack.count - 1 {
             path += "/"
-            path += frame.isObject ? JSONValue.escapePointerToken(frame.key) : String(frame.elements.count)
+            path += frame.isObject ? JSONValue.escapePointerToken(frame.key) : String(frame.elements.count + frame.streamed)
         }
         return JSONParseError(line: line, column: column, offset: offset, reason: reason, path: path)
     }

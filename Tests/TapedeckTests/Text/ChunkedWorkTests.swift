@@ -41,4 +41,39 @@ struct ChunkedWorkTests {
             (error as? CassetteError)?.errorDescription?.contains("/interactions/1234/request/url") == true
         }
     }
+
+    @Test("streamed decoding: a syntax error deep in the list names its element, and a bad version is reported before a bad interaction")
+    func streamedErrors() throws {
+        let interactions = (0..<9_000).map { Interaction.make(.get, "http://api.test/items/\($0)") }
+        let text = String(decoding: CassetteCodec.encode(Cassette(interactions: interactions)), as: UTF8.self)
+
+        let broken = text.replacingOccurrences(of: "\"url\": \"http://api.test/items/8765\"", with: "\"url\": http")
+        #expect {
+            try CassetteCodec.decode(Data(broken.utf8), source: "c.json")
+        } throws: { error in
+            guard case .malformedJSON(_, let line, _, let pointer, _) = error as? CassetteError else { return false }
+            return pointer == "/interactions/8765/request/url" && line == broken.prefix(upTo: broken.range(of: ": http\n")!.lowerBound).split(separator: "\n", omittingEmptySubsequences: false).count
+        }
+
+        let future = text.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 9")
+            .replacingOccurrences(of: "\"url\": \"http://api.test/items/3\"", with: "\"url\": 3")
+        #expect {
+            try CassetteCodec.decode(Data(future.utf8), source: "c.json")
+        } throws: { error in
+            guard case .unsupportedVersion(_, 9) = error as? CassetteError else { return false }
+            return true
+        }
+    }
+
+    @Test("the parser hands on each element of the streamed array with its index and keeps none")
+    func parserStreams() throws {
+        var seen: [(Int, JSONValue)] = []
+        let value = try JSONParser.parse(Data(#"{"a": [1, [2]], "interactions": [{"x": 1}, [], "s"], "z": {"interactions": [5]}}"#.utf8),
+                                         streamingElementsOf: "interactions") { seen.append(($0, $1)) }
+        #expect(seen.map(\.0) == [0, 1, 2])
+        #expect(seen.map(\.1) == [.object([("x", .number("1"))]), .array([]), .string("s")])
+        #expect(value["interactions"] == .array([]))
+        #expect(value["a"] == .array([.number("1"), .array([.number("2")])]))
+        #expect(value["z"]?["interactions"] == .array([.number("5")]), "only the top-level member is streamed")
+    }
 }
