@@ -87,9 +87,16 @@ extension Redactor {
 enum FormFields {
     /// The decoded `(name, value)` pairs, in order; a pair without `=` has a nil value.
     static func pairs(_ text: String) -> [(name: String, value: String?)] {
-        text.split(separator: "&").map { item in
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : nil)
+        pairs(text, named: { _ in true })
+    }
+
+    /// ``pairs(_:)`` of the fields whose decoded name `wanted` accepts (the others' values are not decoded).
+    static func pairs(_ text: String, named wanted: (String) -> Bool) -> [(name: String, value: String?)] {
+        text.split(separator: "&").compactMap { item in
+            let equals = item.firstIndex(of: "=")
+            let name = decode(item[..<(equals ?? item.endIndex)])
+            guard wanted(name) else { return nil }
+            return (name, equals.map { decode(item[item.index(after: $0)...]) })
         }
     }
 
@@ -103,18 +110,21 @@ enum FormFields {
     /// The text with the values of fields `redacts` names replaced by ``Redactor/encodedPlaceholder``
     /// (every other byte kept), or nil when nothing changed.
     static func redact(_ text: String, collecting secrets: inout [String], where redacts: (String) -> Bool) -> String? {
-        var changed = false
-        let items = text.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[1].isEmpty, redacts(decode(parts[0])) else { return String(item) }
-            let value = decode(parts[1])
-            guard !Redactor.isPlaceholder(value), !Redactor.isPlaceholder(String(parts[1])) else { return String(item) }
-            changed = true
+        let items = text.split(separator: "&", omittingEmptySubsequences: false)
+        // Only the fields that change are rebuilt; most queries have none and allocate nothing more.
+        var replaced: [Int: String] = [:]
+        for (index, item) in items.enumerated() {
+            guard let equals = item.firstIndex(of: "=") else { continue }
+            let name = item[..<equals], raw = item[item.index(after: equals)...]
+            guard !raw.isEmpty, redacts(decode(name)) else { continue }
+            let value = decode(raw)
+            guard !Redactor.isPlaceholder(value), !Redactor.isPlaceholder(String(raw)) else { continue }
             secrets.append(value)
-            if String(parts[1]) != value { secrets.append(String(parts[1])) }
-            return parts[0] + "=" + Redactor.encodedPlaceholder
+            if String(raw) != value { secrets.append(String(raw)) }
+            replaced[index] = name + "=" + Redactor.encodedPlaceholder
         }
-        return changed ? items.joined(separator: "&") : nil
+        guard !replaced.isEmpty else { return nil }
+        return items.indices.map { replaced[$0] ?? String(items[$0]) }.joined(separator: "&")
     }
 }
 

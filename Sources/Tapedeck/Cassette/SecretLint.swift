@@ -83,7 +83,7 @@ public enum SecretLint {
             ("request", interaction.request.url, interaction.request.headers, interaction.request.body ?? Data()),
             ("response", interaction.response.url ?? interaction.request.url, interaction.response.headers, interaction.response.body),
         ] {
-            for item in queryItems(of: url) where Redactor.standard.redactsQueryItem(item.name) {
+            for item in queryItems(of: url, named: Redactor.standard.redactsQueryItem) {
                 if !item.value.isEmpty, !isPlaceholder(item.value) { add("\(side) query \(item.name)", "key-like value", item.value) }
             }
             if let jwt = firstJWT(in: url.absoluteString) { add("\(side) URL", "JWT", jwt) }
@@ -220,8 +220,8 @@ public enum SecretLint {
         value.count <= 8 ? String(repeating: "•", count: value.count) : String(value.prefix(8)) + "…(\(value.count) chars)"
     }
 
-    private static func queryItems(of url: URL) -> [(name: String, value: String)] {
+    private static func queryItems(of url: URL, named wanted: (String) -> Bool) -> [(name: String, value: String)] {
         guard let query = url.query(percentEncoded: true) else { return [] }
-        return FormFields.pairs(query).map { ($0.name, $0.value ?? "") }
+        return FormFields.pairs(query, named: wanted).map { ($0.name, $0.value ?? "") }
     }
 }
