@@ -185,7 +185,9 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         try store.flush()
     }
 
-    /// The cassette as recorded so far (after ``flush()``, what the file holds).
+    /// The cassette as recorded so far: the file with what the session journaled merged in, as
+    /// the next ``flush()`` writes it. Recorded interactions live in the journal, not in memory,
+    /// so this reads the file each time it is asked for once anything was recorded.
     public var cassette: Cassette { store.cassette }
 
     /// Recorded, played, unused and total counts.
