@@ -122,24 +122,29 @@ public enum SecretLint {
     }
 
     private static func bodyFindings(_ body: Data, contentType: String?, side: String, index: Int) -> [Finding] {
-        guard !body.isEmpty, let text = String(validating: body, as: UTF8.self) else { return [] }
+        guard !body.isEmpty else { return [] }
         var found: [Finding] = []
         if let contentType, MediaType.isJSON(contentType), let value = try? JSONParser.parse(body) {
-            for leaf in value.flattenedLeaves() {
-                guard let string = leaf.value.stringValue, !string.isEmpty, !isPlaceholder(string) else { continue }
-                let key = leaf.pointer.split(separator: "/").last.map { $0.lowercased() } ?? ""
+            value.forEachLeaf { leaf, name, trail in
+                guard let string = leaf.stringValue, !string.isEmpty, !isPlaceholder(string) else { return }
+                let key = name?.lowercased() ?? ""
+                let kind: String, excerpt: String
                 if let token = bearerToken(in: string), !isPlaceholder(token) {
-                    found.append(Finding(interaction: index, field: "\(side) body \(leaf.pointer)", kind: "bearer token", excerpt: mask(string)))
+                    (kind, excerpt) = ("bearer token", string)
                 } else if let jwt = firstJWT(in: string) {
-                    found.append(Finding(interaction: index, field: "\(side) body \(leaf.pointer)", kind: "JWT", excerpt: mask(jwt)))
+                    (kind, excerpt) = ("JWT", jwt)
                 } else if let vendor = vendorSecret(in: string) {
-                    found.append(Finding(interaction: index, field: "\(side) body \(leaf.pointer)", kind: vendor.kind, excerpt: mask(vendor.value)))
+                    (kind, excerpt) = (vendor.kind, vendor.value)
                 } else if jsonSecretKeys.contains(key) || Redactor.isKeyLike(key) {
-                    found.append(Finding(interaction: index, field: "\(side) body \(leaf.pointer)", kind: "key-like value", excerpt: mask(string)))
+                    (kind, excerpt) = ("key-like value", string)
+                } else {
+                    return
                 }
+                found.append(Finding(interaction: index, field: "\(side) body \(trail.text)", kind: kind, excerpt: mask(excerpt)))
             }
             return found
         }
+        guard let text = String(validating: body, as: UTF8.self) else { return [] }
         let fields: [(name: String, value: String?)] = switch contentType.map(MediaType.essence) {
         case "application/x-www-form-urlencoded": FormFields.pairs(text)
         case "multipart/form-data": MultipartFields.fields(body, contentType: contentType ?? "").map { ($0.name, $0.value) }

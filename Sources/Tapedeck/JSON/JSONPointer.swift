@@ -54,6 +54,23 @@ extension JSONValue {
         return leaves
     }
 
+    /// Calls `body` with each leaf in document order: its value, the name of the member it is
+    /// (nil for an array element or the document itself) and where it is, spelled out as a
+    /// JSON Pointer only when asked (`trail.text`): a scan that finds nothing builds no pointers.
+    func forEachLeaf(_ body: (_ value: JSONValue, _ name: String?, _ trail: PointerTrail) -> Void) {
+        var pending: [(value: JSONValue, name: String?, trail: PointerTrail)] = [(self, nil, .root(""))]
+        while let (value, name, trail) = pending.popLast() {
+            switch value {
+            case .array(let elements) where !elements.isEmpty:
+                for (index, element) in elements.enumerated().reversed() { pending.append((element, nil, .index(trail, index))) }
+            case .object(let members) where !members.isEmpty:
+                for member in members.reversed() { pending.append((member.value, member.key, .key(trail, member.key))) }
+            default:
+                body(value, name, trail)
+            }
+        }
+    }
+
     /// Undoes ``escapePointerToken(_:)``; nil for a `~` not followed by `0` or `1`.
     private static func unescapePointerToken(_ token: Substring) -> String? {
         guard token.contains("~") else { return String(token) }
