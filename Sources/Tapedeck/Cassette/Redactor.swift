@@ -91,7 +91,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether a query item name is redacted.
     public func redactsQueryItem(_ name: String) -> Bool {
-        let lower = name.lowercased()
+        let lower = Redactor.lowercased(name)
         return queryItems.contains(lower) || (keyLikeQueryItems && Redactor.isKeyLike(lower))
     }
 
@@ -104,12 +104,29 @@ public struct Redactor: Sendable, Hashable {
     static func isKeyLike(_ lower: String) -> Bool {
         // The WebSocket handshake's key is a random nonce, not a credential (RFC 6455 §4.1).
         if lower == "sec-websocket-key" { return false }
-        let normalized = String(decoding: lower.utf8.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "_") : $0 }, as: UTF8.self)
-        return normalized.hasSuffix("_token") || normalized.hasSuffix("_key") || normalized.hasSuffix("_secret")
-            || ByteSearch.contains(normalized, passwordBytes) || normalized.hasSuffix("apikey")
+        var lower = lower
+        return lower.withUTF8 { bytes in
+            // Compared byte by byte, `-` read as `_`: names are checked for every header and field recorded.
+            func endsWith(_ suffix: [UInt8]) -> Bool {
+                guard bytes.count >= suffix.count else { return false }
+                let start = bytes.count - suffix.count
+                for offset in 0..<suffix.count {
+                    let byte = bytes[start + offset]
+                    if (byte == UInt8(ascii: "-") ? UInt8(ascii: "_") : byte) != suffix[offset] { return false }
+                }
+                return true
+            }
+            return keyLikeSuffixes.contains(where: endsWith) || ByteSearch.firstMatch(passwordBytes, in: bytes, from: 0) != nil
+        }
     }
 
+    private static let keyLikeSuffixes = ["_token", "_key", "_secret", "apikey"].map { Array($0.utf8) }
     private static let passwordBytes = Array("password".utf8)
+
+    /// `name` lower-cased; itself, without copying, when it has no upper-case ASCII and no other script.
+    static func lowercased(_ name: String) -> String {
+        name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") || $0 >= 0x80 }) ? name.lowercased() : name
+    }
 
     /// Whether `value` is (or holds) a placeholder, in any spelling Tapedeck ever wrote.
     /// cassetter's and vcrpy users' common placeholders count too (`[FILTERED]`).
