@@ -86,27 +86,34 @@ enum CassetteMerge {
 
     /// Merges the journal as ``merge(_:finishing:)`` does, for a recording session that does not
     /// need the cassette back: a native cassette is spliced as bytes (``CassetteSplice``), without
-    /// decoding what the file and the journal hold. Returns how many interactions the file then
-    /// holds (another session may have merged this one's records already); nil when there is no file.
-    static func mergeCounting(_ url: URL, finishing: CassetteFinishing? = nil) throws(CassetteError) -> Int? {
+    /// decoding what the file and the journal hold, when the file is still the one the session
+    /// read or wrote last (`trusted`); a file changed since (edited, or merged by another
+    /// process) is decoded, so what it holds is checked before anything is added to it.
+    ///
+    /// Returns how many interactions the file then holds (another session may have merged this
+    /// one's records already) and its stamp; nil when there is no file.
+    static func mergeCounting(_ url: URL, finishing: CassetteFinishing? = nil,
+                              trusted: CassetteFileStamp? = nil) throws(CassetteError) -> (count: Int, stamp: CassetteFileStamp?)? {
         let journal = CassetteJournal.url(for: url)
         let native = (CassetteFormat(for: url) ?? .native) == .native
+        let stamp = CassetteFileStamp.current(url)
         guard exists(journal) else {
             guard exists(url) else { return nil }
-            let file = native ? [UInt8](try bytes(of: url, maximumSize: Cassette.defaultMaximumFileSize)) : []
-            if let parts = CassetteSplice.parts(of: file, range: 0..<file.count) { return parts.count }
-            return try Cassette.loadFile(from: url).interactions.count
+            let file = native && stamp != nil && stamp == trusted ? [UInt8](try bytes(of: url, maximumSize: Cassette.defaultMaximumFileSize)) : []
+            if let parts = CassetteSplice.parts(of: file, range: 0..<file.count), !file.isEmpty { return (parts.count, stamp) }
+            return (try Cassette.loadFile(from: url).interactions.count, stamp)
         }
-        if native {
+        if native, stamp == nil || stamp == trusted {
             let records = [UInt8](try bytes(of: journal))
-            let file = exists(url) ? [UInt8](try bytes(of: url, maximumSize: Cassette.defaultMaximumFileSize)) : nil
+            let file = stamp == nil ? nil : [UInt8](try bytes(of: url, maximumSize: Cassette.defaultMaximumFileSize))
             if !CassetteJournal.frames(records).complete.isEmpty,
-               let merged = CassetteSplice.merge(file: file, journal: records, stamp: CassetteFileStamp.current(url), finishing: finishing) {
+               let merged = CassetteSplice.merge(file: file, journal: records, stamp: stamp, finishing: finishing) {
                 try commit(merged.data, to: url, journal: journal)
-                return merged.count
+                return (merged.count, CassetteFileStamp.current(url))
             }
         }
-        return try merge(url, finishing: finishing)?.interactions.count
+        guard let merged = try merge(url, finishing: finishing) else { return nil }
+        return (merged.interactions.count, CassetteFileStamp.current(url))
     }
 
     /// The cassette as ``merge(_:finishing:)`` would write it, without writing anything.

@@ -1,17 +1,16 @@
 import Foundation
 
 /// What a recording session rewrites in the whole cassette at each merge: the secrets it has
-/// learned, scrubbed from interactions recorded before it learned them (a token in a URL,
-/// then the same token in an `Authorization` header).
+/// learned, scrubbed wherever they appear, so an interaction recorded before a later one showed
+/// a value is a secret (a token in a URL, then the same token in an `Authorization` header)
+/// does not keep it. Only scrubbing: each interaction was redacted by its own session's rules.
 struct CassetteFinishing: Sendable {
-    /// The redactor the session records with.
-    let redactor: Redactor
     /// The secrets learned so far.
     let secrets: @Sendable () -> [String]
 
-    /// `cassette` redacted with every secret learned; unchanged when none was.
+    /// `cassette` with every secret learned scrubbed; unchanged when none was.
     func apply(_ cassette: Cassette, secrets known: [String]) -> Cassette {
-        known.isEmpty ? cassette : redactor.redact(cassette, knownSecrets: known)
+        known.isEmpty ? cassette : Redactor.scrub(cassette, secrets: known)
     }
 }
 
@@ -189,7 +188,8 @@ enum CassetteSplice {
         tail += bytes[(tailStart + 1)..<range.upperBound]
         guard let value = try? JSONParser.parse(Data(tail)), case .object(let members) = value,
               members.allSatisfy({ $0.key == "metadata" || $0.key == "version" }),
-              value["version"]?.doubleValue == Double(Cassette.currentVersion) else { return nil }
+              value["version"].flatMap({ if case .number(let literal) = $0 { Int(literal) } else { nil } }) == Cassette.currentVersion
+        else { return nil }
         var metadata: [String: String] = [:]
         if let object = value["metadata"] {
             guard case .object(let pairs) = object else { return nil }

@@ -56,6 +56,8 @@ final class CassetteStore: Sendable {
         var journal: Int32 = -1
         /// The file this session replaces, until the journal says so.
         var replaces: CassetteFileStamp?
+        /// The file as this session last decoded or wrote it: a merge splices bytes only into that file.
+        var trusted: CassetteFileStamp?
     }
 
     /// The cassette file.
@@ -96,7 +98,8 @@ final class CassetteStore: Sendable {
         self.replaced = replaced
         var start = (replacing ? nil : opened) ?? Cassette()
         start.metadata.merge(metadata) { _, new in new }
-        state = Mutex(State(cassette: start, count: start.interactions.count, lock: lock, replaces: replaced?.stamp))
+        state = Mutex(State(cassette: start, count: start.interactions.count, lock: lock, replaces: replaced?.stamp,
+                            trusted: CassetteFileStamp.current(url)))
         OpenCassetteStores.register(self)
     }
 
@@ -108,12 +111,15 @@ final class CassetteStore: Sendable {
         state.withLock { state in
             if let known = state.cassette { return known }
             let read = { () throws(CassetteError) -> Cassette in try CassetteMerge.peek(self.url, finishing: self.finishing) }
+            var cassette: Cassette
             do {
-                if let lock = state.lock { return try lock.withLock(shared: true, read) }
-                return try read()
+                cassette = try state.lock.map { lock throws(CassetteError) in try lock.withLock(shared: true, read) } ?? read()
             } catch {
-                return Cassette(metadata: metadata)
+                cassette = Cassette(metadata: metadata)
             }
+            // Appended but not journaled yet (``Options/journalEachInteraction`` off).
+            cassette.interactions += state.pending
+            return cassette
         }
     }
 
@@ -165,9 +171,13 @@ final class CassetteStore: Sendable {
                 state.pending = []
             }
             guard state.unmerged, let lock = state.lock else { return }
-            let count = try lock.withLock { () throws(CassetteError) in try CassetteMerge.mergeCounting(url, finishing: finishing) }
-            if let count {
-                state.count = count
+            let trusted = state.trusted
+            let merged = try lock.withLock { () throws(CassetteError) in
+                try CassetteMerge.mergeCounting(url, finishing: finishing, trusted: trusted)
+            }
+            if let merged {
+                state.count = merged.count
+                state.trusted = merged.stamp
                 state.cassette = nil
             }
             state.unmerged = false

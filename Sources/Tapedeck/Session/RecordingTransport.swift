@@ -55,7 +55,6 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         // A value can reach an interaction before a later one shows it is a secret (a token in
         // a URL, then the same token in an Authorization header): each merge scrubs what the
         // session has learned from the whole cassette.
-        let redactor = configuration.redactor
         // A base URL's userinfo password never reaches the file.
         let metadata = configuration.metadata.mapValues { value in
             URL(string: value).map { Redactor.redactingPassword($0).absoluteString } ?? value
@@ -63,7 +62,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         store = try CassetteStore(url: url, replacing: mode == .all, metadata: metadata,
                                   options: .init(journalEachInteraction: configuration.autosave,
                                                  syncEachInteraction: configuration.syncEachInteraction),
-                                  finishing: CassetteFinishing(redactor: redactor, secrets: { secrets.secrets }))
+                                  finishing: CassetteFinishing(secrets: { secrets.secrets }))
         let existing = store.opened
         if mode == .replayOnly, existing == nil { throw .missing(path: url.path, context: configuration.wording) }
         if let existing, mode != .all {
