@@ -49,14 +49,29 @@ package struct CassetteUsage: Sendable, Hashable {
 
     /// FNV-1a over every request's method and URL, as 16 hex digits.
     static func fingerprint(of cassette: Cassette) -> String {
-        fnv1a(cassette.interactions.map { "\($0.request.method.rawValue) \($0.request.url.absoluteString)\n" }.joined())
+        // Hashed line by line: the lines of 100,000 interactions are never joined into one text.
+        var hash = fnv1aBasis
+        for interaction in cassette.interactions {
+            hash = fnv1a("\(interaction.request.method.rawValue) \(interaction.request.url.absoluteString)\n", from: hash)
+        }
+        return hex(hash)
+    }
+
+    private static let fnv1aBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    private static func fnv1a(_ text: String, from start: UInt64) -> UInt64 {
+        var hash = start
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
+    private static func hex(_ hash: UInt64) -> String {
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     private static func fnv1a(_ text: String) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        hex(fnv1a(text, from: fnv1aBasis))
     }
 
     /// Writes the sidecar for the cassette at `cassetteURL` atomically, in the directory

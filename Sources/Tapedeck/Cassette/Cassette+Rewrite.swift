@@ -73,7 +73,8 @@ extension Interaction {
         copy.request.url = url(request.url)
         copy.request.headers = headers(request.headers)
         copy.request.body = request.body.map(body)
-        copy.response.url = response.url.map(url)
+        // A response answered at the request's URL (most) shares the rewritten one.
+        copy.response.url = response.url.map { $0 == request.url ? copy.request.url : url($0) }
         copy.response.headers = headers(response.headers)
         copy.response.mapBody(describesAnotherBody: request.method == .head || response.status == 304) { data, _ in body(data) }
         if let body = copy.request.body { CassetteCodec.fixContentLength(&copy.request.headers, count: body.count) }

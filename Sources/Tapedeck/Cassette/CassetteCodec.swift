@@ -83,15 +83,57 @@ enum CassetteCodec {
             throw .invalidField(path: source, pointer: "", problem: "the file is empty; delete it to record afresh, "
                 + "or restore it from version control")
         }
-        // Interactions are decoded in batches on other threads while the parser reads on, so the
-        // whole document's tree is never held at once (a 100,000-interaction file would need
-        // several times its size for it) and both cores work.
+        let parsed = try decodeStreaming(source: source) { element throws(JSONParseError) in
+            try JSONParser.parse(data, streamingElementsOf: "interactions", element)
+        }
+        if let parsed { return parsed }
+        return try decodeWhole(data, source: source)
+    }
+
+    /// Files larger than this are read a window at a time (``decode(_:file:maximumFileSize:)``).
+    static let windowedFileSize = 8 << 20
+
+    /// The window a large file is read through; it grows for an interaction larger than half of it.
+    static let windowCapacity = 4 << 20
+
+    /// ``decode(_:source:)`` of the file `window` reads, so that a large cassette's bytes are
+    /// never held whole beside the interactions they decode to (a third of the peak memory of
+    /// loading 100,000 interactions). A malformed file is read whole and decoded again, for
+    /// the line and column of what is wrong.
+    static func decode(_ window: JSONFileWindow, file url: URL, maximumFileSize: Int) throws(CassetteError) -> Cassette {
+        do throws(CassetteError) {
+            let parsed = try decodeStreaming(source: url.path) { element throws(JSONParseError) in
+                try JSONParser.parse(window, streamingElementsOf: "interactions", element)
+            }
+            if let failure = window.failure { throw CassetteError.unreadable(path: url.path, reason: failure) }
+            if let parsed { return parsed }
+        } catch {
+            if let failure = window.failure { throw .unreadable(path: url.path, reason: failure) }
+            guard case .malformedJSON = error else { throw error }
+        }
+        let data: Data
+        do {
+            data = try FileAccess.read(url, maximumSize: maximumFileSize)
+        } catch {
+            throw .unreadable(path: url.path, reason: error.reason)
+        }
+        return try decode(data, source: url.path)
+    }
+
+    /// Decodes what `parse` hands on, in batches on other threads while it reads on, so the
+    /// whole document's tree is never held at once (a 100,000-interaction file would need
+    /// several times its size for it) and both cores work. Nil when the document gives
+    /// `interactions` twice: the last one counts, as everywhere a JSON object is read, so it
+    /// must be read whole (streaming handed on the elements of both).
+    private static func decodeStreaming(
+        source: String, parse: ((Int, JSONValue) -> Void) throws(JSONParseError) -> JSONValue
+    ) throws(CassetteError) -> Cassette? {
         let pipeline = DecodePipeline(source: source)
         var batch: [JSONValue] = []
         var decoded = 0
         let root: JSONValue
         do throws(JSONParseError) {
-            root = try JSONParser.parse(data, streamingElementsOf: "interactions") { _, element in
+            root = try parse { _, element in
                 batch.append(element)
                 if batch.count == streamingBatch {
                     pipeline.submit(batch, startingAt: decoded)
@@ -105,11 +147,7 @@ enum CassetteCodec {
         }
         if !batch.isEmpty { pipeline.submit(batch, startingAt: decoded) }
         let interactions = Result { () throws(CassetteError) -> [Interaction] in try pipeline.finish() }
-        if case .object(let members) = root, members.count(where: { $0.key == "interactions" }) > 1 {
-            // A key given twice: the last one counts, as everywhere a JSON object is read, so the
-            // document is read whole (streaming handed on the elements of both).
-            return try decodeWhole(data, source: source)
-        }
+        if case .object(let members) = root, members.count(where: { $0.key == "interactions" }) > 1 { return nil }
         let top = FieldReader(value: root, pointer: "", source: source)
         let (version, metadata) = try envelope(top)
         _ = try top.array("interactions")
@@ -330,11 +368,16 @@ private final class DecodePipeline: Sendable {
     /// Every interaction in order once all batches are done, or the first one that failed.
     func finish() throws(CassetteError) -> [Interaction] {
         running.wait()
-        let all = results.withLock { $0 }
+        // Taken out, so each batch is freed as soon as it is copied: the batches and the whole
+        // array are never held at once.
+        var all = results.withLock { results in
+            defer { results = [:] }
+            return results
+        }
         var interactions: [Interaction] = []
         interactions.reserveCapacity(all.values.reduce(0) { $0 + ((try? $1.get())?.count ?? 0) })
         for number in 0..<all.count {
-            guard let result = all[number] else { continue }
+            guard let result = all.removeValue(forKey: number) else { continue }
             interactions += try result.get()
         }
         return interactions

@@ -21,6 +21,35 @@ package enum FileAccess {
 
     /// Reads the whole file; a file larger than `maximumSize` bytes fails before it is read.
     package static func read(_ url: URL, maximumSize: Int = .max) throws(Failure) -> Data {
+        try checkReadable(url, maximumSize: maximumSize)
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            guard FileManager.default.fileExists(atPath: url.path) else { throw Failure(reason: "no such file") }
+            throw Failure(reason: reason(error))
+        }
+    }
+
+    /// The size of the file at `url`, when it is a regular file that can be read.
+    static func size(of url: URL) -> Int? {
+        var info = stat()
+        guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// Opens the file for reading a piece at a time (``JSONFileWindow``), with ``read(_:maximumSize:)``'s
+    /// checks; the caller closes the descriptor.
+    static func openForReading(_ url: URL, maximumSize: Int = .max) throws(Failure) -> Int32 {
+        try checkReadable(url, maximumSize: maximumSize)
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw Failure(reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
+        }
+        return descriptor
+    }
+
+    /// Refuses what is not a regular file, or is larger than `maximumSize`, with the fix.
+    private static func checkReadable(_ url: URL, maximumSize: Int) throws(Failure) {
         switch FileKind.of(url.path) {
         case .directory?:
             throw Failure(reason: "it is a directory, not a cassette file; give the path of a file inside it")
@@ -33,12 +62,6 @@ package enum FileAccess {
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > maximumSize {
             throw Failure(reason: "it is \(ByteCount.describe(size)), larger than the \(ByteCount.describe(maximumSize)) "
                 + "a cassette may be (maximumFileSize); split it, or load it with a larger maximumFileSize")
-        }
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            guard FileManager.default.fileExists(atPath: url.path) else { throw Failure(reason: "no such file") }
-            throw Failure(reason: reason(error))
         }
     }
 

@@ -21,7 +21,10 @@ extension Redactor {
     private func redactJSON(_ body: Data, collecting secrets: inout [String]) -> Data {
         guard !jsonPaths.isEmpty || !jsonKeys.isEmpty || keyLikeQueryItems,
               let value = try? JSONParser.parse(body) else { return body }
-        var redacted = replaceKeyed(in: value, collecting: &secrets)
+        // Most bodies hold no credential-named member: they are walked, not rebuilt.
+        let keyed = replaceKeyed(in: value, collecting: &secrets)
+        if keyed == nil, jsonPaths.isEmpty { return body }
+        var redacted = keyed ?? value
         for path in jsonPaths {
             let tokens = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
                 $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
@@ -32,22 +35,37 @@ extension Redactor {
         return Redactor.render(redacted, like: body)
     }
 
-    /// Replaces the non-empty string values of members ``redactsJSONKey(_:)`` names, at any depth.
-    private func replaceKeyed(in value: JSONValue, collecting secrets: inout [String]) -> JSONValue {
+    /// The value with the non-empty string values of members ``redactsJSONKey(_:)`` names
+    /// replaced, at any depth; nil when there are none (nothing is copied then).
+    private func replaceKeyed(in value: JSONValue, collecting secrets: inout [String]) -> JSONValue? {
         switch value {
         case .object(let members):
-            return .object(members.map { member in
+            var changed: [(key: String, value: JSONValue)]?
+            for (offset, member) in members.enumerated() {
+                let replacement: JSONValue?
                 if redactsJSONKey(member.key), case .string(let string) = member.value, !string.isEmpty,
                    !Redactor.isPlaceholder(string) {
                     secrets.append(string)
-                    return (member.key, .string(Redactor.placeholder))
+                    replacement = .string(Redactor.placeholder)
+                } else {
+                    replacement = replaceKeyed(in: member.value, collecting: &secrets)
                 }
-                return (member.key, replaceKeyed(in: member.value, collecting: &secrets))
-            })
+                if let replacement {
+                    if changed == nil { changed = members }
+                    changed?[offset].value = replacement
+                }
+            }
+            return changed.map(JSONValue.object)
         case .array(let elements):
-            return .array(elements.map { replaceKeyed(in: $0, collecting: &secrets) })
+            var changed: [JSONValue]?
+            for (offset, element) in elements.enumerated() {
+                guard let replacement = replaceKeyed(in: element, collecting: &secrets) else { continue }
+                if changed == nil { changed = elements }
+                changed?[offset] = replacement
+            }
+            return changed.map(JSONValue.array)
         default:
-            return value
+            return nil
         }
     }
 

@@ -85,7 +85,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether the string value of a JSON member with this name is redacted.
     public func redactsJSONKey(_ name: String) -> Bool {
-        let lower = name.lowercased()
+        let lower = Redactor.lowercased(name)
         return jsonKeys.contains(lower) || (keyLikeQueryItems && Redactor.isKeyLike(lower))
     }
 
@@ -275,9 +275,10 @@ public struct Redactor: Sendable, Hashable {
     }
 
     private func redact(_ headers: HTTPHeaders, collecting secrets: inout [String]) -> HTTPHeaders {
-        guard !self.headers.isEmpty else { return headers }
+        // Most fields are kept: the headers are rebuilt only when one is redacted.
+        guard !self.headers.isEmpty, headers.contains(where: { self.headers.contains(Redactor.lowercased($0.name)) }) else { return headers }
         return HTTPHeaders(headers.map { field in
-            let lower = field.name.lowercased()
+            let lower = Redactor.lowercased(field.name)
             guard self.headers.contains(lower) else { return field }
             return HTTPHeader(name: field.name, value: Redactor.redactHeaderValue(field.value, name: lower, collecting: &secrets))
         })

@@ -37,14 +37,18 @@ extension SecretLint {
     /// One pass over the UTF-8 bytes per kind (no Foundation string search: a lint of 10,000
     /// bodies spent most of its time there).
     static func vendorSecret(in text: String) -> (kind: String, value: String)? {
-        let bytes = Array(text.utf8)
+        ByteSearch.withBytes(of: text, vendorSecret)
+    }
+
+    /// ``vendorSecret(in:)`` of UTF-8 bytes.
+    static func vendorSecret(in bytes: UnsafeBufferPointer<UInt8>) -> (kind: String, value: String)? {
         // Every `PRIVATE KEY-----` with its `-----BEGIN ` close before it (RSA, EC, ENCRYPTED…),
         // wherever it stands among other PEM blocks.
         var searchFrom = 0
         while let end = ByteSearch.first(privateKey, in: bytes, from: searchFrom) {
             let windowStart = max(0, end - 40)
             if let begin = ByteSearch.last(beginMarker, in: bytes, from: windowStart, before: end) {
-                return ("PEM private key", String(decoding: bytes[begin..<(end + privateKey.count)], as: UTF8.self))
+                return ("PEM private key", String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<(end + privateKey.count)]), as: UTF8.self))
             }
             searchFrom = end + privateKey.count
         }
@@ -56,12 +60,12 @@ extension SecretLint {
             // A token starts a word: `xghp_…` is not one.
             if start > 0, isAlphanumeric(bytes[start - 1]) { continue }
             for (format, needle) in candidates where start + needle.count <= bytes.count
-                && bytes[start..<(start + needle.count)].elementsEqual(needle) {
+                && UnsafeBufferPointer(rebasing: bytes[start..<(start + needle.count)]).elementsEqual(needle) {
                 var end = start + needle.count
                 while end < bytes.count, format.allowed(bytes[end]) { end += 1 }
                 let length = end - start - needle.count
                 guard length >= format.minimum, format.exactly.map({ $0 == length }) ?? true else { continue }
-                return (format.name, String(decoding: bytes[start..<end], as: UTF8.self))
+                return (format.name, String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
             }
         }
         return nil

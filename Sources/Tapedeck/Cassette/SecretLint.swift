@@ -79,15 +79,20 @@ public enum SecretLint {
         func add(_ field: String, _ kind: String, _ value: String) {
             found.append(Finding(interaction: index, field: field, kind: kind, excerpt: mask(value)))
         }
+        // A response without a URL of its own was answered for the request's, which is read once, as the request's.
+        let responseURL = interaction.response.url.flatMap { $0 == interaction.request.url ? nil : $0 }
         for (side, url, headers, body) in [
             ("request", interaction.request.url, interaction.request.headers, interaction.request.body ?? Data()),
-            ("response", interaction.response.url ?? interaction.request.url, interaction.response.headers, interaction.response.body),
+            ("response", responseURL, interaction.response.headers, interaction.response.body),
         ] {
-            for item in queryItems(of: url, named: Redactor.standard.redactsQueryItem) {
-                if !item.value.isEmpty, !isPlaceholder(item.value) { add("\(side) query \(item.name)", "key-like value", item.value) }
+            if let url {
+                for item in queryItems(of: url, named: Redactor.standard.redactsQueryItem) {
+                    if !item.value.isEmpty, !isPlaceholder(item.value) { add("\(side) query \(item.name)", "key-like value", item.value) }
+                }
+                let text = url.absoluteString
+                if let jwt = firstJWT(in: text) { add("\(side) URL", "JWT", jwt) }
+                if let vendor = vendorSecret(in: text) { add("\(side) URL", vendor.kind, vendor.value) }
             }
-            if let jwt = firstJWT(in: url.absoluteString) { add("\(side) URL", "JWT", jwt) }
-            if let vendor = vendorSecret(in: url.absoluteString) { add("\(side) URL", vendor.kind, vendor.value) }
             for field in headers {
                 if let kind = headerKind(field) { add("\(side) header \(field.name)", kind, field.value) }
             }
@@ -114,7 +119,7 @@ public enum SecretLint {
         if let token = bearerToken(in: value), !isPlaceholder(token) { return "bearer token" }
         if firstJWT(in: value) != nil { return "JWT" }
         if let vendor = vendorSecret(in: value) { return vendor.kind }
-        let lower = field.name.lowercased()
+        let lower = Redactor.lowercased(field.name)
         if credentialHeaders.contains(lower) || (Redactor.isKeyLike(lower) && !lower.hasPrefix("x-csrf")) {
             return value.isEmpty ? nil : "key-like value"
         }
@@ -127,7 +132,7 @@ public enum SecretLint {
         if let contentType, MediaType.isJSON(contentType), let value = try? JSONParser.parse(body) {
             value.forEachLeaf { leaf, name, trail in
                 guard let string = leaf.stringValue, !string.isEmpty, !isPlaceholder(string) else { return }
-                let key = name?.lowercased() ?? ""
+                let key = name.map(Redactor.lowercased) ?? ""
                 let kind: String, excerpt: String
                 if let token = bearerToken(in: string), !isPlaceholder(token) {
                     (kind, excerpt) = ("bearer token", string)
@@ -173,7 +178,7 @@ public enum SecretLint {
 
     /// The token after `Bearer ` (case-insensitive) if one of at least 8 token characters follows.
     static func bearerToken(in text: String) -> String? {
-        guard let offset = ByteSearch.first(bearer, in: Array(text.utf8), ignoringCase: true) else { return nil }
+        guard let offset = ByteSearch.withBytes(of: text, { ByteSearch.first(bearer, in: $0, ignoringCase: true) }) else { return nil }
         let after = text.utf8.index(text.utf8.startIndex, offsetBy: offset + bearer.count)
         let token = text[after...].prefix { $0.isLetter || $0.isNumber || "-._~+/=<>".contains($0) }
         return token.count >= 8 ? String(token) : nil
@@ -183,7 +188,11 @@ public enum SecretLint {
 
     /// The first `xxx.yyy.zzz` whose first two parts are base64url JSON objects (`eyJ…`).
     static func firstJWT(in text: String) -> String? {
-        let bytes = Array(text.utf8)
+        ByteSearch.withBytes(of: text, firstJWT)
+    }
+
+    /// ``firstJWT(in:)`` of UTF-8 bytes.
+    static func firstJWT(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var start = 0
         while start + 3 < bytes.count {
             guard bytes[start] == UInt8(ascii: "e"), bytes[start + 1] == UInt8(ascii: "y"), bytes[start + 2] == UInt8(ascii: "J") else {
@@ -208,8 +217,9 @@ public enum SecretLint {
             }
             if dots == 2, segmentLengths[0] >= 8, segmentLengths[1] >= 8,
                bytes.count > start + segmentLengths[0] + 4,
-               Array(bytes[(start + segmentLengths[0] + 1)...].prefix(3)) == Array("eyJ".utf8) {
-                return String(decoding: bytes[start..<index], as: UTF8.self)
+               bytes[start + segmentLengths[0] + 1] == UInt8(ascii: "e"), bytes[start + segmentLengths[0] + 2] == UInt8(ascii: "y"),
+               bytes[start + segmentLengths[0] + 3] == UInt8(ascii: "J") {
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             }
             start = index > start ? index : start + 1
         }

@@ -19,6 +19,19 @@ extension Cassette {
         if let format = CassetteFormat(for: url), format != .native {
             return try loadInterop(from: url, format: format, maximumFileSize: maximumFileSize, limits: limits)
         }
+        if let size = FileAccess.size(of: url), size > CassetteCodec.windowedFileSize {
+            let descriptor: Int32
+            do {
+                descriptor = try FileAccess.openForReading(url, maximumSize: maximumFileSize)
+            } catch {
+                throw .unreadable(path: url.path, reason: error.reason)
+            }
+            defer { close(descriptor) }
+            let window = JSONFileWindow(descriptor: descriptor, capacity: CassetteCodec.windowCapacity)
+            if !VCRCassetteReader.looksLikeVCRJSON(Data(window.bytes.prefix(4_096))) {
+                return try CassetteCodec.decode(window, file: url, maximumFileSize: maximumFileSize)
+            }
+        }
         let data: Data
         do {
             data = try FileAccess.read(url, maximumSize: maximumFileSize)

@@ -70,6 +70,18 @@ public struct JSONParser: Sendable {
         return try result.get()
     }
 
+    /// ``parse(_:streamingElementsOf:_:)`` of a document read through `window`, which moves on
+    /// at each element of `key`, so the document's bytes are never held whole either. An
+    /// element is handed on once the `,` or `]` after it has been read. When the document is
+    /// malformed the error's line and column are 0: read the file whole and parse it again
+    /// for them.
+    static func parse(_ window: JSONFileWindow, streamingElementsOf key: String,
+                      _ element: (Int, JSONValue) -> Void) throws(JSONParseError) -> JSONValue {
+        var parser = Parser(bytes: window.bytes)
+        parser.window = window
+        return try parser.parseDocument(streaming: key, element)
+    }
+
     /// Parses a complete JSON document from a byte array.
     static func parse(bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         let result = bytes.withUnsafeBufferPointer { buffer in
@@ -127,11 +139,17 @@ private struct Frame {
 }
 
 private struct Parser {
-    let bytes: UnsafeBufferPointer<UInt8>
+    var bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var stack: [Frame] = []
     /// Scratch space for strings with escapes.
     var scratch: [UInt8] = []
+    /// The file the bytes are a window of, when the document is read a window at a time.
+    var window: JSONFileWindow?
+    /// Where reading starts again when the window ended before a value did: the index of a
+    /// value's first byte and how many containers were open there (the start of the document,
+    /// then of each streamed element).
+    var resume = (index: 0, depth: 0)
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -142,8 +160,44 @@ private struct Parser {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             index = 3
         }
+        resume = (index, 0)
+        while true {
+            do {
+                return try readDocument(streaming: key, element)
+            } catch {
+                // A window that ended inside a value: keep the value's start, read on, and
+                // read the value again. Only at the file's end is an error the document's own.
+                guard let window, !window.atEnd else { throw error }
+                window.keep(from: resume.index)
+                bytes = window.bytes
+                index = 0
+                resume.index = 0
+                if stack.count > resume.depth { stack.removeSubrange(resume.depth...) }
+            }
+        }
+    }
+
+    /// Whether the innermost container is the array whose elements are handed on.
+    private func inStreamedArray(_ key: String?) -> Bool {
+        stack.count == 2 && !stack[1].isObject && stack[0].isObject && key != nil && stack[0].key == key
+    }
+
+    /// Marks the start of a streamed element as where reading resumes, first moving the window
+    /// on when more than half of it has been read.
+    private mutating func markElementStart() {
+        guard let window else { return }
+        if index >= window.capacity / 2, !window.atEnd {
+            window.keep(from: index)
+            bytes = window.bytes
+            index = 0
+        }
+        resume = (index, 2)
+    }
+
+    private mutating func readDocument(streaming key: String?, _ element: (Int, JSONValue) -> Void) throws(JSONParseError) -> JSONValue {
         var value: JSONValue
         readValue: while true {
+            if window != nil, inStreamedArray(key) { markElementStart() }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
             switch bytes[index] {
@@ -192,6 +246,11 @@ private struct Parser {
             // A value is complete: hand it to the enclosing containers, closing those that end.
             while true {
                 guard !stack.isEmpty else {
+                    if let window, !window.atEnd {
+                        window.keepRest(from: index)
+                        bytes = window.bytes
+                        index = 0
+                    }
                     skipWhitespace()
                     guard index == bytes.count else {
                         throw error("trailing characters after the JSON value", inValue: false)
@@ -200,11 +259,13 @@ private struct Parser {
                 }
                 let top = stack.count - 1
                 let isObject = stack[top].isObject
+                // A streamed element is handed on once what follows it is read: a window that
+                // ends before then reads the element again, and it must not be handed on twice.
+                var streamed: JSONValue?
                 if isObject {
                     stack[top].members.append((key: stack[top].key, value: value))
-                } else if top == 1, let key, stack[0].isObject, stack[0].key == key {
-                    element(stack[top].streamed, value)
-                    stack[top].streamed += 1
+                } else if inStreamedArray(key) {
+                    streamed = value
                 } else {
                     stack[top].elements.append(value)
                 }
@@ -214,6 +275,11 @@ private struct Parser {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: ",") {
                     index += 1
+                    if let streamed {
+                        element(stack[top].streamed, streamed)
+                        stack[top].streamed += 1
+                        resume = (index, 2)
+                    }
                     skipWhitespace()
                     if index < bytes.count, bytes[index] == close {
                         throw error("trailing comma before '\(Character(Unicode.Scalar(close)))'", inValue: false)
@@ -222,6 +288,16 @@ private struct Parser {
                     continue readValue
                 } else if byte == close {
                     index += 1
+                    if let streamed {
+                        element(stack[top].streamed, streamed)
+                        stack[top].streamed += 1
+                        if let window {
+                            // What follows the elements (metadata, version) is read whole.
+                            window.keepRest(from: index)
+                            bytes = window.bytes
+                            index = 0
+                        }
+                    }
                     let frame = stack.removeLast()
                     value = isObject ? .object(frame.members) : .array(frame.elements)
                 } else {
@@ -477,6 +553,8 @@ private struct Parser {
     /// container's current member or element is part of the path.
     private func error(_ reason: String, at offset: Int? = nil, inValue: Bool = true) -> JSONParseError {
         let offset = min(offset ?? index, bytes.count)
+        // A window does not know its lines, and reading again through it throws many errors.
+        guard window == nil else { return JSONParseError(line: 0, column: 0, offset: offset, reason: reason, path: "") }
         var line = 1
         var lineStart = 0
         for i in 0..<offset where bytes[i] == 0x0A {

@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file read a window at a time, for ``JSONParser/parse(_:streamingElementsOf:_:)``: the
+/// parser moves the window on at element boundaries, so a 100,000-interaction cassette is
+/// decoded without its bytes being held whole beside what they decode to.
+///
+/// The window keeps the bytes from a point the parser names (the start of the element it is
+/// reading) and reads on from the file behind them; it doubles when one element is larger
+/// than the window. It never holds more than that element plus one window.
+final class JSONFileWindow {
+    private let descriptor: Int32
+    private var storage: UnsafeMutableRawBufferPointer
+    /// How many bytes of `storage` hold file bytes.
+    private(set) var count = 0
+    /// Whether every byte of the file up to its end has been read into the window.
+    private(set) var atEnd = false
+    /// Why a read failed, when one did (the window then ends there).
+    private(set) var failure: String?
+
+    /// A window of `capacity` bytes over an open descriptor (which the caller closes), filled.
+    init(descriptor: Int32, capacity: Int) {
+        self.descriptor = descriptor
+        storage = .allocate(byteCount: max(capacity, 16), alignment: 16)
+        fill()
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// The bytes the window holds.
+    var bytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: storage.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// How many bytes the window can hold before it grows.
+    var capacity: Int { storage.count }
+
+    /// Keeps the bytes from `start` on (they move to the front) and reads on behind them; when
+    /// nothing can be dropped and the window is full, it doubles first. Afterwards the window
+    /// holds more bytes after the kept ones than before, unless the file has ended.
+    func keep(from start: Int) {
+        if start > 0 {
+            if start < count, let base = storage.baseAddress {
+                memmove(base, base + start, count - start)
+            }
+            count -= min(start, count)
+        } else if count == storage.count {
+            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 16)
+            if let from = storage.baseAddress, let to = larger.baseAddress { memcpy(to, from, count) }
+            storage.deallocate()
+            storage = larger
+        }
+        fill()
+    }
+
+    /// Keeps the bytes from `start` on and reads the rest of the file behind them.
+    func keepRest(from start: Int) {
+        keep(from: start)
+        while !atEnd { keep(from: 0) }
+    }
+
+    /// Reads until the window is full, the file ends, or a read fails.
+    private func fill() {
+        guard let base = storage.baseAddress else { return }
+        while count < storage.count, !atEnd {
+            let read = systemRead(descriptor, base + count, storage.count - count)
+            if read > 0 {
+                count += read
+            } else if read == 0 {
+                atEnd = true
+            } else if errno != EINTR {
+                failure = String(cString: strerror(errno))
+                atEnd = true
+            }
+        }
+    }
+}
+
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
