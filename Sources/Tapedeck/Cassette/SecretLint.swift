@@ -61,7 +61,9 @@ public enum SecretLint {
                 ("request URL", old.request.url != new.request.url, old.request.url.absoluteString),
                 ("request header", old.request.headers != new.request.headers, ""),
                 ("request body", old.request.body != new.request.body, String(decoding: old.request.body ?? Data(), as: UTF8.self)),
-                ("response URL", old.response.url != new.response.url, old.response.url?.absoluteString ?? ""),
+                // A response URL that is the request's is reported once, as the request's.
+                ("response URL", old.response.url != new.response.url && old.response.url != old.request.url,
+                 old.response.url?.absoluteString ?? ""),
                 ("response header", old.response.headers != new.response.headers, ""),
                 ("response body", old.response.body != new.response.body, String(decoding: old.response.body, as: UTF8.self)),
             ]

@@ -41,6 +41,12 @@ struct RedactorTests {
         let fields = findings.map { "\($0.interaction) \($0.field) \($0.kind)" }
         #expect(fields.contains("1 request header Authorization bearer token"), "\(fields)")
         #expect(fields.contains("1 request query api_key key-like value"), "\(fields)")
+        #expect(!fields.contains { $0.contains("response query") || $0.contains("response URL") },
+                "a response answered at the request's URL is not reported again: \(fields)")
+        var elsewhere = Self.leakyInteraction()
+        elsewhere.response.url = URL(string: "http://api.test/next?api_key=abcdef123456")
+        let moved = SecretLint.findings(in: elsewhere, index: 0).map(\.field)
+        #expect(moved.contains("request query api_key") && moved.contains("response query api_key"), "\(moved)")
         #expect(fields.contains("1 response body /password key-like value"), "\(fields)")
         #expect(fields.contains("1 response body /headers/Authorization bearer token"), "\(fields)")
         let message = CassetteError.secretsFound(path: "leaky.cassette.json", findings: findings, context: FixContext.repl).errorDescription ?? ""
