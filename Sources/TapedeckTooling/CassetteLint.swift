@@ -74,8 +74,8 @@ package enum CassetteLint {
         var firstSeen: [Hashed: Int] = [:]
         firstSeen.reserveCapacity(cassette.interactions.count)
         var found: [(interaction: Int, duplicateOf: Int)] = []
-        // Fingerprints are built and hashed across cores; only the table is filled in order.
-        let keys = ChunkedWork.map(cassette.interactions) { Hashed(Fingerprint($0)) }
+        // Keys are hashed across cores; only the table is filled in order.
+        let keys = ChunkedWork.map(cassette.interactions, Hashed.init)
         for (index, key) in keys.enumerated() {
             if let first = firstSeen[key] {
                 found.append((index, first))
@@ -97,32 +97,40 @@ package enum CassetteLint {
         }
     }
 
-    /// A fingerprint with its hash worked out once.
+    /// An interaction keyed by what makes it a duplicate: method, URL, request body, status,
+    /// response body, and headers (the response's `Date` aside). The hash is worked out once,
+    /// from the fields themselves (nothing is copied), and only interactions whose hashes agree
+    /// are compared.
     private struct Hashed: Hashable {
-        let fingerprint: Fingerprint
+        let interaction: Interaction
         let hash: Int
 
-        init(_ fingerprint: Fingerprint) {
-            self.fingerprint = fingerprint
-            hash = fingerprint.hashValue
+        init(_ fingerprint: Interaction) {
+            interaction = fingerprint
+            var hasher = Hasher()
+            hasher.combine(fingerprint.request.method.rawValue)
+            hasher.combine(fingerprint.request.url.absoluteString)
+            hasher.combine(fingerprint.request.body)
+            hasher.combine(fingerprint.response.status)
+            hasher.combine(fingerprint.response.body)
+            for field in fingerprint.request.headers.fields { hasher.combine(field) }
+            hasher.combine(0xFF)
+            for field in Self.responseHeaders(fingerprint) { hasher.combine(field) }
+            hash = hasher.finalize()
+        }
+
+        private static func responseHeaders(_ interaction: Interaction) -> LazyFilterSequence<[HTTPHeader]> {
+            interaction.response.headers.fields.lazy.filter { !$0.name.caseInsensitiveEquals("Date") }
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-        static func == (lhs: Hashed, rhs: Hashed) -> Bool { lhs.hash == rhs.hash && lhs.fingerprint == rhs.fingerprint }
-    }
-
-    private struct Fingerprint: Hashable {
-        var method: String, url: String, requestBody: Data?, status: Int, responseBody: Data
-        var headers: [HTTPHeader]
-
-        init(_ interaction: Interaction) {
-            method = interaction.request.method.rawValue
-            url = interaction.request.url.absoluteString
-            requestBody = interaction.request.body
-            status = interaction.response.status
-            responseBody = interaction.response.body
-            headers = interaction.request.headers.fields + interaction.response.headers.fields
-                .filter { !$0.name.caseInsensitiveEquals("Date") }
+        static func == (lhs: Hashed, rhs: Hashed) -> Bool {
+            let a = lhs.interaction, b = rhs.interaction
+            return lhs.hash == rhs.hash && a.request.method.rawValue == b.request.method.rawValue
+                && a.request.url.absoluteString == b.request.url.absoluteString && a.request.body == b.request.body
+                && a.response.status == b.response.status && a.response.body == b.response.body
+                && a.request.headers.fields == b.request.headers.fields
+                && responseHeaders(a).elementsEqual(responseHeaders(b))
         }
     }
 

@@ -111,6 +111,7 @@ enum CassetteCodec {
             if let failure = window.failure { throw .unreadable(path: url.path, reason: failure) }
             guard case .malformedJSON = error else { throw error }
         }
+        window.discard()
         let data: Data
         do {
             data = try FileAccess.read(url, maximumSize: maximumFileSize)

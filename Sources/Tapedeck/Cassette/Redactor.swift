@@ -178,9 +178,17 @@ public struct Redactor: Sendable, Hashable {
     /// anywhere replaced everywhere else in it too. `knownSecrets` are values learned elsewhere
     /// (an earlier recording session) that must not appear either. Idempotent.
     public func redact(_ cassette: Cassette, knownSecrets: [String] = []) -> Cassette {
-        let redacted = ChunkedWork.map(cassette.interactions) { interaction in
+        redact(cassette, knownSecrets: knownSecrets) { _, _ in () }.cassette
+    }
+
+    /// ``redact(_:knownSecrets:)``, with `visit` run on each interaction as it was, in the same
+    /// pass across cores (the lint reads each interaction once for both).
+    func redact<Visited>(_ cassette: Cassette, knownSecrets: [String] = [],
+                         alongside visit: @Sendable (Int, Interaction) -> Visited) -> (cassette: Cassette, visited: [Visited]) {
+        let redacted = ChunkedWork.map(cassette.interactions.count) { index in
+            let interaction = cassette.interactions[index]
             var found: [String] = []
-            return (interaction: redactFields(interaction, collecting: &found), found: found)
+            return (interaction: redactFields(interaction, collecting: &found), found: found, visited: visit(index, interaction))
         }
         var secrets = knownSecrets
         for each in redacted { secrets += each.found }
@@ -188,7 +196,7 @@ public struct Redactor: Sendable, Hashable {
         result.interactions = redacted.map(\.interaction)
         let scrubbing = SecretScrubber(secrets)
         if !scrubbing.isEmpty { result.interactions = ChunkedWork.map(result.interactions, scrubbing.scrub) }
-        return result
+        return (result, redacted.map(\.visited))
     }
 
     /// The cassette with every occurrence of `secrets` replaced (no field rules applied).
@@ -257,7 +265,8 @@ public struct Redactor: Sendable, Hashable {
         result.request = redactFields(interaction.request, collecting: &secrets)
         var response = interaction.response
         response.headers = redact(response.headers, collecting: &secrets)
-        response.url = response.url.map { redact($0, collecting: &secrets) }
+        // A response answered at the request's URL (most) takes the request's redacted URL.
+        response.url = response.url.map { $0 == interaction.request.url ? result.request.url : redact($0, collecting: &secrets) }
         response.mapBody { body, contentType in redactBody(body, contentType: contentType, collecting: &secrets) }
         result.response = response
         return result

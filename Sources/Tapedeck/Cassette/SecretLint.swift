@@ -46,14 +46,17 @@ public enum SecretLint {
     /// redacting the cassette again would still change (redaction is idempotent, so a cassette
     /// Tapedeck saved has none: a value redacted in one place but left in another is found here).
     public static func findings(in cassette: Cassette) -> [Finding] {
-        let found = ChunkedWork.map(cassette.interactions.count) { findings(in: cassette.interactions[$0], index: $0) }.flatMap { $0 }
-        return found + unredacted(in: cassette, besides: found)
+        // Cookies are redacted when recording but, as above, not findings in a cassette from elsewhere.
+        let redactor = Redactor(headers: Redactor.defaultHeaders.subtracting(["cookie", "set-cookie"]))
+        // Each interaction is read once, across cores, for its credentials and its redaction.
+        let (again, each) = redactor.redact(cassette) { index, interaction in findings(in: interaction, index: index) }
+        let found = each.flatMap { $0 }
+        return found + unredacted(in: cassette, again: again, besides: found)
     }
 
-    /// The fields ``Redactor/standard`` would change in `cassette`, except those already in `found`.
-    static func unredacted(in cassette: Cassette, besides found: [Finding]) -> [Finding] {
-        // Cookies are redacted when recording but, as above, not findings in a cassette from elsewhere.
-        let again = Redactor(headers: Redactor.defaultHeaders.subtracting(["cookie", "set-cookie"])).redact(cassette)
+    /// The fields that differ between `cassette` and `again` (it redacted again), except those
+    /// already in `found`.
+    static func unredacted(in cassette: Cassette, again: Cassette, besides found: [Finding]) -> [Finding] {
         let known = Set(found.map { "\($0.interaction) \($0.field.split(separator: " ").prefix(2).joined(separator: " ").replacingOccurrences(of: "query", with: "URL"))" })
         var result: [Finding] = []
         for (index, (old, new)) in zip(cassette.interactions, again.interactions).enumerated() {

@@ -146,6 +146,11 @@ private struct Parser {
     var scratch: [UInt8] = []
     /// The file the bytes are a window of, when the document is read a window at a time.
     var window: JSONFileWindow?
+    /// Whether reading a number or an escape ran into the end of the bytes (where a window
+    /// may have cut it; the reasons ``endOfInput`` and ``unterminatedString`` always do).
+    var reachedEnd = false
+    static let endOfInput = "unexpected end of input"
+    static let unterminatedString = "unterminated string"
     /// Where reading starts again when the window ended before a value did: the index of a
     /// value's first byte and how many containers were open there (the start of the document,
     /// then of each streamed element).
@@ -162,12 +167,16 @@ private struct Parser {
         }
         resume = (index, 0)
         while true {
+            reachedEnd = false
             do {
                 return try readDocument(streaming: key, element)
             } catch {
                 // A window that ended inside a value: keep the value's start, read on, and
-                // read the value again. Only at the file's end is an error the document's own.
-                guard let window, !window.atEnd else { throw error }
+                // read the value again. An error that did not come from reaching the window's
+                // end, or came at the file's end, is the document's own (reading on would only
+                // grow the window towards the rest of the file).
+                let cut = reachedEnd || error.reason == Self.endOfInput || error.reason == Self.unterminatedString
+                guard let window, !window.atEnd, cut else { throw error }
                 window.keep(from: resume.index)
                 bytes = window.bytes
                 index = 0
@@ -199,12 +208,15 @@ private struct Parser {
         readValue: while true {
             if window != nil, inStreamedArray(key) { markElementStart() }
             skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input") }
+            guard index < bytes.count else { throw error(Self.endOfInput) }
             switch bytes[index] {
             case UInt8(ascii: "["):
                 try checkDepth()
                 index += 1
                 skipWhitespace()
+                // Whether the array is empty is read again with the window moved on (an element
+                // start must not be marked before a `]` that is still to come).
+                if window != nil, index == bytes.count { throw error(Self.endOfInput) }
                 if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
                     index += 1
                     value = .array([])
@@ -271,7 +283,7 @@ private struct Parser {
                 }
                 skipWhitespace()
                 let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                guard index < bytes.count else { throw error("unexpected end of input", inValue: false) }
+                guard index < bytes.count else { throw error(Self.endOfInput, inValue: false) }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: ",") {
                     index += 1
@@ -318,13 +330,13 @@ private struct Parser {
     /// Reads `"key"` and `:` of an object member, leaving the index at its value.
     private mutating func readKey() throws(JSONParseError) {
         skipWhitespace()
-        guard index < bytes.count else { throw error("unexpected end of input", inValue: false) }
+        guard index < bytes.count else { throw error(Self.endOfInput, inValue: false) }
         guard bytes[index] == UInt8(ascii: "\"") else {
             throw error("expected '\"' to start an object key but found \(describeByte(at: index))", inValue: false)
         }
         let key = try readString(inValue: false)
         skipWhitespace()
-        guard index < bytes.count else { throw error("unexpected end of input", inValue: false) }
+        guard index < bytes.count else { throw error(Self.endOfInput, inValue: false) }
         guard bytes[index] == UInt8(ascii: ":") else {
             throw error("expected ':' after object key", inValue: false)
         }
@@ -347,7 +359,7 @@ private struct Parser {
         for offset in 0..<count {
             guard index + offset < bytes.count, bytes[index + offset] == text[offset] else {
                 if index + offset >= bytes.count {
-                    throw error("unexpected end of input", at: bytes.count)
+                    throw error(Self.endOfInput, at: bytes.count)
                 }
                 throw error("invalid literal, expected '\(literal)'")
             }
@@ -388,7 +400,8 @@ private struct Parser {
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
     }
 
-    private func numberError(_ problem: String, start: Int, end: Int) -> JSONParseError {
+    private mutating func numberError(_ problem: String, start: Int, end: Int) -> JSONParseError {
+        if end >= bytes.count { reachedEnd = true }
         let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         return error("number '\(literal)' \(problem)", at: start)
     }
@@ -415,7 +428,7 @@ private struct Parser {
             if byte >= 0x80 { isASCII = false }
             i += 1
         }
-        guard i < bytes.count else { throw error("unterminated string", at: start, inValue: inValue) }
+        guard i < bytes.count else { throw error(Self.unterminatedString, at: start, inValue: inValue) }
 
         // Slow path: decode escapes into scratch.
         scratch.removeAll(keepingCapacity: true)
@@ -455,11 +468,13 @@ private struct Parser {
             }
             i += 2
         }
-        throw error("unterminated string", at: start, inValue: inValue)
+        throw error(Self.unterminatedString, at: start, inValue: inValue)
     }
 
     /// Decodes `\uXXXX` (and a following low surrogate) at `i`, which points at the backslash.
-    private func readUnicodeEscape(at i: Int, inValue: Bool) throws(JSONParseError) -> Unicode.Scalar {
+    private mutating func readUnicodeEscape(at i: Int, inValue: Bool) throws(JSONParseError) -> Unicode.Scalar {
+        // `\uXXXX`, and a low surrogate's `\uXXXX` after a high one, may run past the bytes.
+        if i + 12 > bytes.count { reachedEnd = true }
         guard let high = hex4(at: i + 2) else {
             var end = i + 2
             while end < min(i + 6, bytes.count), bytes[end] != UInt8(ascii: "\""), bytes[end] >= 0x20 { end += 1 }

@@ -29,7 +29,7 @@ struct JSONFileWindowTests {
         }
     }
 
-    private static let capacities = [16, 17, 31, 64, 100, 257, 4_096]
+    private static let capacities = [16, 17, 18, 19, 31, 64, 100, 257, 4_096]
 
     @Test("every element and the rest of the document are read as when the bytes are whole, whatever the window")
     func sameAsWhole() throws {
@@ -37,6 +37,9 @@ struct JSONFileWindowTests {
         var rng = SeededRandom(seed: 0x5EED_F11E)
         var documents = [
             #"{"interactions": [], "version": 1}"#,
+            // An empty array whose `[` ends a window, its `]` in the next.
+            #"{"interactions": [ ], "version": 1}"#,
+            "{\"interactions\": [\(String(repeating: " ", count: 40))], \"version\": 1}",
             #"{"interactions": [{"a": "b"}, {"c": [1, 2, {"d": "e"}]}, "text", 12.5e3, null], "metadata": {"k": "v"}, "version": 1}"#,
             // Members before the streamed array, a byte order mark, and whitespace well past a window.
             "\u{FEFF}{\"version\": 1, \"metadata\": {\"long\": \"\(String(repeating: "m", count: 300))\"}, \"interactions\": [1, 2, 3]}"
@@ -86,6 +89,22 @@ struct JSONFileWindowTests {
                 }
             }
         }
+    }
+
+    @Test("a document broken early stops at its error: the window neither grows nor reads on to the file's end")
+    func brokenEarly() throws {
+        let directory = TemporaryDirectory()
+        let tail = (0..<5_000).map { #"{"n": \#($0)}"# }.joined(separator: ", ")
+        let url = directory.file("broken.json")
+        try Data(#"{"interactions": [{"a": 1}, {"b": 2 x}, \#(tail)], "version": 1}"#.utf8).write(to: url)
+        let descriptor = open(url.path, O_RDONLY)
+        defer { close(descriptor) }
+        let window = JSONFileWindow(descriptor: descriptor, capacity: 64)
+        #expect(throws: JSONParseError.self) {
+            try JSONParser.parse(window, streamingElementsOf: "interactions") { _, _ in }
+        }
+        #expect(window.capacity == 64)
+        #expect(!window.atEnd)
     }
 
     @Test("a cassette decoded through a window is the one decoded whole, and its errors name the same place")
