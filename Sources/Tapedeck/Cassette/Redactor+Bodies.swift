@@ -19,7 +19,7 @@ extension Redactor {
     }
 
     private func redactJSON(_ body: Data, collecting secrets: inout [String]) -> Data {
-        guard !jsonPaths.isEmpty || !jsonKeys.isEmpty || keyLikeQueryItems,
+        guard !jsonPaths.isEmpty || (!jsonKeys.isEmpty || keyLikeQueryItems) && jsonTriggers.mayMatch(body),
               let value = try? JSONParser.parse(body) else { return body }
         // Most bodies hold no credential-named member: they are walked, not rebuilt.
         let keyed = replaceKeyed(in: value, collecting: &secrets)

@@ -40,15 +40,29 @@ public struct Redactor: Sendable, Hashable {
     /// Header names (case-insensitive) whose values are replaced.
     public var headers: Set<String>
     /// Query item names (case-insensitive) whose values are replaced, besides key-like ones.
-    public var queryItems: Set<String>
+    public var queryItems: Set<String> { didSet { updateTriggers() } }
     /// Whether query item, form field and JSON member names that look like keys (`*_token`,
     /// `*_key`, `*_secret`, `*password*`) count too.
-    public var keyLikeQueryItems: Bool
+    public var keyLikeQueryItems: Bool { didSet { updateTriggers() } }
     /// JSON Pointers into request and response JSON bodies whose values are replaced.
     public var jsonPaths: [String]
     /// JSON member names (case-insensitive) whose string values are replaced wherever they
     /// occur in a JSON body; form and multipart fields with these names are replaced too.
-    public var jsonKeys: Set<String>
+    public var jsonKeys: Set<String> { didSet { updateTriggers() } }
+
+    /// Words one of which a query (`%`-escaped) holds when a name in it is redacted.
+    private(set) var queryTriggers = ByteTriggers([], escapes: "")
+    /// Words one of which a JSON body (`\`-escaped) holds when a member in it is redacted.
+    private(set) var jsonTriggers = ByteTriggers([], escapes: "")
+
+    /// The words in every key-like name (`-` is read as `_` in them).
+    static let keyLikeWords = ["_token", "-token", "_key", "-key", "_secret", "-secret", "apikey", "password"]
+
+    private mutating func updateTriggers() {
+        let keyLike = keyLikeQueryItems ? Redactor.keyLikeWords : []
+        queryTriggers = ByteTriggers(queryItems.union(keyLike), escapes: "%+")
+        jsonTriggers = ByteTriggers(jsonKeys.union(keyLike), escapes: "\\")
+    }
 
     /// The headers redacted by default.
     public static let defaultHeaders: Set<String> = [
@@ -76,6 +90,7 @@ public struct Redactor: Sendable, Hashable {
         self.keyLikeQueryItems = keyLikeQueryItems
         self.jsonPaths = jsonPaths
         self.jsonKeys = Set(jsonKeys.map { $0.lowercased() })
+        updateTriggers()
     }
 
     /// The standard redactor.
@@ -326,7 +341,7 @@ public struct Redactor: Sendable, Hashable {
 
     private func redact(_ url: URL, collecting secrets: inout [String]) -> URL {
         let url = Redactor.redactingPassword(url, collecting: &secrets)
-        guard let query = url.query(percentEncoded: true), !query.isEmpty,
+        guard let query = url.query(percentEncoded: true), !query.isEmpty, queryTriggers.mayMatch(query),
               let redacted = FormFields.redact(query, collecting: &secrets, where: redactsQueryItem) else { return url }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         components.percentEncodedQuery = redacted

@@ -91,7 +91,7 @@ public enum SecretLint {
             ("response", responseURL, interaction.response.headers, interaction.response.body),
         ] {
             if let url {
-                for item in queryItems(of: url, named: Redactor.standard.redactsQueryItem) {
+                for item in queryItems(of: url, named: Redactor.standard.redactsQueryItem, triggers: Redactor.standard.queryTriggers) {
                     if !item.value.isEmpty, !isPlaceholder(item.value) { add("\(side) query \(item.name)", "key-like value", item.value) }
                 }
                 let text = url.absoluteString
@@ -134,6 +134,11 @@ public enum SecretLint {
     private static func bodyFindings(_ body: Data, contentType: String?, side: String, index: Int) -> [Finding] {
         guard !body.isEmpty else { return [] }
         var found: [Finding] = []
+        if let contentType, MediaType.isJSON(contentType) {
+            // A JSON body with no credential-like name or token prefix in it has none to find,
+            // as JSON or as text (most bodies): it is not parsed.
+            guard jsonTriggers.mayMatch(body) else { return [] }
+        }
         if let contentType, MediaType.isJSON(contentType), let value = try? JSONParser.parse(body) {
             value.forEachLeaf { leaf, name, trail in
                 guard let string = leaf.stringValue, !string.isEmpty, !isPlaceholder(string) else { return }
@@ -176,6 +181,13 @@ public enum SecretLint {
     }
 
     private static let jsonSecretKeys = Redactor.defaultJSONKeys
+
+    /// Words one of which a JSON body holds when anything in it is a finding: the names above,
+    /// key-like names, and the starts of bearer tokens, JWTs, vendor tokens and PEM keys.
+    private static let jsonTriggers = ByteTriggers(
+        jsonSecretKeys.union(Redactor.keyLikeWords).union(["bearer ", "eyj", "private key-----"])
+            .union(vendorFormats.flatMap(\.prefixes)),
+        escapes: "\\")
 
     static func isPlaceholder(_ value: String) -> Bool {
         Redactor.isPlaceholder(value)
@@ -240,8 +252,8 @@ public enum SecretLint {
         value.count <= 8 ? String(repeating: "•", count: value.count) : String(value.prefix(8)) + "…(\(value.count) chars)"
     }
 
-    private static func queryItems(of url: URL, named wanted: (String) -> Bool) -> [(name: String, value: String)] {
-        guard let query = url.query(percentEncoded: true) else { return [] }
+    private static func queryItems(of url: URL, named wanted: (String) -> Bool, triggers: ByteTriggers) -> [(name: String, value: String)] {
+        guard let query = url.query(percentEncoded: true), triggers.mayMatch(query) else { return [] }
         return FormFields.pairs(query, named: wanted).map { ($0.name, $0.value ?? "") }
     }
 }

@@ -21,8 +21,6 @@ final class JSONFileWindow {
     private(set) var atEnd = false
     /// Why a read failed, when one did (the window then ends there).
     private(set) var failure: String?
-    /// How many bytes of the file have been dropped from the front: the file offset of `bytes[0]`.
-    private(set) var dropped = 0
 
     /// A window of `capacity` bytes over an open descriptor (which the caller closes), filled.
     init(descriptor: Int32, capacity: Int) {
@@ -52,7 +50,6 @@ final class JSONFileWindow {
                 memmove(base, base + start, count - start)
             }
             count -= min(start, count)
-            dropped += start
         } else if count == storage.count {
             let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 16)
             if let from = storage.baseAddress, let to = larger.baseAddress { memcpy(to, from, count) }
