@@ -82,6 +82,38 @@ struct InspectorTests {
         _ = await server.stop()
     }
 
+    @Test("in Chromium the page keeps working with thousands of rows: a new request still arrives within a second, and the filter narrows them")
+    func thousandsOfRows() async throws {
+        let python = try #require(Proc.venv.map { $0 + "/bin/python" }, "make test makes the venv (selenium is in it)")
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "make test installs Debian's chromium-driver")
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let server = try await Self.server(directory)
+        let base = server.url.absoluteString, token = server.deck.options.controlToken
+        // 3,000 requests from one curl: the first is played, the rest are repeats the cassette
+        // does not allow, answered as unmatched, which is the heavier row (it carries a report).
+        let count = 3_000
+        let config = directory.appendingPathComponent("many.curlrc")
+        try Data((0..<count).map { _ in "url = \"\(base)/greeting\"\noutput = \"/dev/null\"\n" }.joined().utf8).write(to: config)
+        _ = try await Proc.run(Proc.curl, ["-s", "-K", config.path], timeout: 120)
+        let shot = directory.appendingPathComponent("inspector-many.png")
+        let chromeTemp = URL(fileURLWithPath: "/tmp/tapedeck-chrome-" + UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(at: chromeTemp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: chromeTemp) }
+        let run = try await Proc.run(python, [Self.script.path, base + "/__tapedeck/ui/\(token)/", String(count), shot.path,
+                                              base + "/later"], environment: ["TMPDIR": chromeTemp.path], timeout: 120)
+        let result = try #require(try? JSONParser.parse(Data(run.text.utf8)), "the browser script failed: \(run.stderr.suffix(2000))")
+        #expect(result.value(at: "/count")?.doubleValue == Double(count + 1), "\(run.text.prefix(2000))")
+        let rows = result.value(at: "/rows")?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(rows.first?.contains("GET /greeting 200") == true, "\(rows)")
+        #expect(rows.last?.contains("/later") == true, "\(rows)")
+        let pushed = try #require(result.value(at: "/pushMs")?.doubleValue, "\(run.text.prefix(2000))")
+        #expect(pushed < 1000, "with \(count) rows, the new row appeared \(pushed) ms after the request")
+        #expect(result.value(at: "/visibleCount")?.doubleValue == Double(count), "every row but the played one is unmatched: \(run.text.prefix(2000))")
+        #expect(result.value(at: "/reset")?.stringValue?.hasPrefix("200") == true)
+        _ = await server.stop()
+    }
+
     @Test("an event's target and report are cut to a bound, whatever a client sends")
     func eventsBounded() async throws {
         let feed = InspectorFeed()
