@@ -6,38 +6,76 @@ import Foundation
 /// left alone without being parsed, which is most bodies and queries; text with an escape that
 /// could spell one, or with bytes past ASCII (which lower-case in other ways), is always parsed.
 package struct ByteTriggers: Sendable, Hashable {
-    /// The words, lower-case, by their first byte.
-    private let byFirstByte: [[[UInt8]]]
+    /// The words, lower-case, one after another.
+    private let letters: [UInt8]
+    /// Each word's place in `letters`, the words grouped by first byte.
+    private let words: [Range<Int>]
+    /// For each ASCII byte (lower-case), the range of `words` that start with it.
+    private let byFirstByte: [Range<Int>]
+    /// The bytes that start a word (in either case).
+    private let starts: ASCIISet
+    /// For each first byte (lower-case), the second bytes (lower-case) of the words it starts.
+    private let seconds: [ASCIISet]
     /// The bytes after which a word may be spelled otherwise (`\u0070assword`, `pass%77ord`).
-    private let escapes: [UInt8]
+    private let escapes: ASCIISet
 
     /// Triggers for `words` (ASCII; others are matched by the bytes-past-ASCII rule), in text
     /// where `escapes` start escape sequences.
     package init(_ words: some Sequence<String>, escapes: String) {
-        var table = [[[UInt8]]](repeating: [], count: 128)
-        for word in Set(words.map { $0.lowercased() }) {
-            let bytes = Array(word.utf8)
-            guard let first = bytes.first, first < 0x80 else { continue }
-            table[Int(first)].append(bytes)
+        let sorted = Set(words.map { $0.lowercased() }).map { Array($0.utf8) }.filter { ($0.first ?? 0x80) < 0x80 }.sorted {
+            $0.lexicographicallyPrecedes($1)
         }
-        byFirstByte = table
-        self.escapes = Array(escapes.utf8)
+        var letters: [UInt8] = [], places: [Range<Int>] = []
+        var byFirstByte = [Range<Int>](repeating: 0..<0, count: 128)
+        var starts = ASCIISet()
+        var seconds = [ASCIISet](repeating: ASCIISet(), count: 128)
+        for word in sorted {
+            // A one-letter word matches whatever follows it.
+            if word.count == 1 { (0..<128).forEach { seconds[Int(word[0])].insert(UInt8($0)) } } else { seconds[Int(word[0])].insert(word[1]) }
+            let first = Int(word[0])
+            if byFirstByte[first].isEmpty { byFirstByte[first] = places.count..<places.count }
+            places.append(letters.count..<(letters.count + word.count))
+            letters += word
+            byFirstByte[first] = byFirstByte[first].lowerBound..<places.count
+            starts.insert(word[0])
+            starts.insert(Self.upper(word[0]))
+        }
+        self.letters = letters
+        self.words = places
+        self.byFirstByte = byFirstByte
+        self.starts = starts
+        self.seconds = seconds
+        var escapeBits = ASCIISet()
+        for byte in escapes.utf8 { escapeBits.insert(byte) }
+        self.escapes = escapeBits
     }
 
     /// Whether `text` may hold a word: it does, or it holds an escape or a byte past ASCII.
     package func mayMatch(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = text.count
-        for index in 0..<count {
-            let byte = text[index]
-            if byte >= 0x80 || escapes.contains(byte) { return true }
-            let lower = Self.lower(byte)
-            for word in byFirstByte[Int(lower)] where index + word.count <= count {
-                var offset = 1
-                while offset < word.count, Self.lower(text[index + offset]) == word[offset] { offset += 1 }
-                if offset == word.count { return true }
+        // One bit test per byte; only a byte that starts a word is looked at further.
+        letters.withUnsafeBufferPointer { letters in
+            words.withUnsafeBufferPointer { words in
+                let count = text.count
+                for index in 0..<count {
+                    let byte = text[index]
+                    if byte >= 0x80 || escapes.contains(byte) { return true }
+                    guard starts.contains(byte) else { continue }
+                    // Two bit tests rule out most letters: `xx` starts no word though `x` starts several.
+                    let first = Int(Self.lower(byte))
+                    guard index + 1 == count || seconds[first].contains(Self.lower(text[index + 1])) else { continue }
+                    for word in words[byFirstByte[first]] where index + word.count <= count {
+                        var offset = 1
+                        while offset < word.count, Self.lower(text[index + offset]) == letters[word.lowerBound + offset] { offset += 1 }
+                        if offset == word.count { return true }
+                    }
+                }
+                return false
             }
         }
-        return false
+    }
+
+    private static func upper(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte & ~0x20 : byte
     }
 
     /// ``mayMatch(_:)`` of a body.
@@ -52,5 +90,20 @@ package struct ByteTriggers: Sendable, Hashable {
 
     private static func lower(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+}
+
+/// A set of ASCII bytes as 128 bits: a membership test is a shift and a mask.
+private struct ASCIISet: Sendable, Hashable {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    /// Adds `byte` (bytes past ASCII are never members).
+    mutating func insert(_ byte: UInt8) {
+        if byte < 64 { low |= 1 << UInt64(byte) } else if byte < 128 { high |= 1 << UInt64(byte - 64) }
+    }
+
+    func contains(_ byte: UInt8) -> Bool {
+        byte < 64 ? low >> UInt64(byte) & 1 == 1 : byte < 128 && high >> UInt64(byte - 64) & 1 == 1
     }
 }
