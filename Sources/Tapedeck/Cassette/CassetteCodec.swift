@@ -224,7 +224,7 @@ enum CassetteCodec {
 
     // MARK: - Decoding
 
-    fileprivate static func decodeInteraction(_ reader: FieldReader) throws(CassetteError) -> Interaction {
+    fileprivate static func decodeInteraction(_ reader: FieldReader, sharing strings: StringTable? = nil) throws(CassetteError) -> Interaction {
         if let failureReader = try reader.optionalObject("failure") { return try decodeFailure(reader, failureReader) }
         let requestReader = try reader.object("request")
         let responseReader = try reader.object("response")
@@ -234,7 +234,7 @@ enum CassetteCodec {
             throw .invalidField(path: reader.source, pointer: requestReader.pointer + "/method",
                                 problem: "'\(methodName)' is not a valid HTTP method")
         }
-        let request = try decodeRequest(requestReader, method: method, url: url)
+        let request = try decodeRequest(requestReader, method: method, url: url, sharing: strings)
         let status = try responseReader.int("status")
         guard (100...999).contains(status) else {
             throw .invalidField(path: reader.source, pointer: responseReader.pointer + "/status",
@@ -243,7 +243,7 @@ enum CassetteCodec {
         var response = HTTPResponse(
             status: status,
             reason: try responseReader.optionalString("reason"),
-            headers: try responseReader.headers("headers"),
+            headers: try responseReader.headers("headers", sharing: strings),
             url: try responseReader.optionalField("url") == nil ? url : try responseReader.url("url"),
             duration: try reader.optionalDouble("duration") ?? 0
         )
@@ -275,8 +275,9 @@ enum CassetteCodec {
         return Interaction(request: request, response: response, recordedAt: date, recordedBy: try reader.optionalString("recordedBy"))
     }
 
-    private static func decodeRequest(_ reader: FieldReader, method: HTTPMethod, url: URL) throws(CassetteError) -> HTTPRequest {
-        var request = HTTPRequest(method: method, url: url, headers: try reader.headers("headers"))
+    private static func decodeRequest(_ reader: FieldReader, method: HTTPMethod, url: URL,
+                                      sharing strings: StringTable? = nil) throws(CassetteError) -> HTTPRequest {
+        var request = HTTPRequest(method: method, url: url, headers: try reader.headers("headers", sharing: strings))
         if let body = try reader.optionalField("body") {
             request.body = try CassetteBody.decode(body.value, at: body.pointer, in: reader.source)
             fixContentLength(&request.headers, count: request.body?.count ?? 0)
@@ -351,8 +352,9 @@ private final class DecodePipeline: Sendable {
             let result = Result { () throws(CassetteError) -> [Interaction] in
                 var decoded: [Interaction] = []
                 decoded.reserveCapacity(batch.count)
+                let strings = StringTable()
                 for (offset, value) in batch.enumerated() {
-                    decoded.append(try CassetteCodec.decodeInteraction(list.element(value, at: start + offset)))
+                    decoded.append(try CassetteCodec.decodeInteraction(list.element(value, at: start + offset), sharing: strings))
                 }
                 return decoded
             }

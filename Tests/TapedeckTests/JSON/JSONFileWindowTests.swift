@@ -182,3 +182,24 @@ struct JSONFileWindowTests {
         #expect(try Cassette.load(from: url) == cassette)
     }
 }
+
+@Suite("Header strings shared while decoding")
+struct StringTableTests {
+    @Test("equal strings come back as one copy; short and very long ones are left alone")
+    func shares() {
+        let table = StringTable()
+        let first = String(repeating: "application/json", count: 1) + "; charset=utf-8"
+        let second = ["application/json", "; charset=utf-8"].joined()
+        #expect(address(first) != address(second), "two copies to begin with")
+        let kept = table.shared(first)
+        let again = table.shared(second)
+        #expect(again == second && address(again) == address(kept), "the second is the first's copy")
+        let long = String(repeating: "z", count: 300)
+        #expect(address(table.shared(long)) == address(long))
+    }
+
+    private func address(_ string: String) -> UnsafeRawPointer? {
+        var string = string
+        return string.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+    }
+}
