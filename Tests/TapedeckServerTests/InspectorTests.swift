@@ -19,6 +19,28 @@ struct InspectorTests {
         return try await CassetteServer.serve([cassette], options: options)
     }
 
+    /// The venv's Python, with Debian's chromium-driver beside it (both installed by `make test`).
+    static func browserPython() throws -> String {
+        let python = try #require(Proc.venv.map { $0 + "/bin/python" }, "make test makes the venv (selenium is in it)")
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "make test installs Debian's chromium-driver")
+        return python
+    }
+
+    /// Opens `server`'s inspector in Chromium, waits for `rows` rows, sends `/later` from
+    /// outside, and returns what the page showed (the script's JSON) with its raw text.
+    static func browse(with python: String, _ server: CassetteServer, rows: Int, screenshot: URL) async throws -> (JSONValue, String) {
+        let base = server.url.absoluteString, token = server.deck.options.controlToken
+        // Chromium's temporary files and sockets go in a short folder of the test's own, removed
+        // after (a socket path must stay under about 100 bytes).
+        let chromeTemp = URL(fileURLWithPath: "/tmp/tapedeck-chrome-" + UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(at: chromeTemp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: chromeTemp) }
+        let run = try await Proc.run(python, [Self.script.path, base + "/__tapedeck/ui/\(token)/", String(rows), screenshot.path,
+                                              base + "/later"], environment: ["TMPDIR": chromeTemp.path], timeout: 120)
+        let result = try #require(try? JSONParser.parse(Data(run.text.utf8)), "the browser script failed: \(run.stderr.suffix(2000))")
+        return (result, run.text)
+    }
+
     @Test("the feed holds each answer as an event, played or unmatched with its report, redacted; the inspector's own requests are not in it; a wrong token gets 401, another Host 421")
     func feed() async throws {
         let directory = try Proc.temporaryDirectory()
@@ -48,35 +70,27 @@ struct InspectorTests {
 
     @Test("in Chromium the page shows requests as they happen, an unmatched one's report on click, filters, and its Reset button works")
     func browser() async throws {
-        let python = try #require(Proc.venv.map { $0 + "/bin/python" }, "make test makes the venv (selenium is in it)")
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "make test installs Debian's chromium-driver")
+        let python = try Self.browserPython()
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
         let server = try await Self.server(directory)
-        let base = server.url.absoluteString, token = server.deck.options.controlToken
+        let base = server.url.absoluteString
         for path in ["/greeting", "/missing", "/%3Cimg%20src=x%20onerror=alert(1)%3E"] {
             _ = try await Proc.run(Proc.curl, ["-s", base + path])
         }
         // One more once the page shows the first three, sent from outside: it must arrive
         // pushed, within a second, without a reload.
         let shot = directory.appendingPathComponent("inspector.png")
-        // Chromium's temporary files and sockets go in a short folder of the test's own, removed
-        // after (a socket path must stay under about 100 bytes).
-        let chromeTemp = URL(fileURLWithPath: "/tmp/tapedeck-chrome-" + UUID().uuidString.prefix(8))
-        try FileManager.default.createDirectory(at: chromeTemp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: chromeTemp) }
-        let run = try await Proc.run(python, [Self.script.path, base + "/__tapedeck/ui/\(token)/", "3", shot.path, base + "/later"],
-                                     environment: ["TMPDIR": chromeTemp.path], timeout: 60)
-        let result = try #require(try? JSONParser.parse(Data(run.text.utf8)), "the browser script failed: \(run.stderr.suffix(2000))")
+        let (result, text) = try await Self.browse(with: python, server, rows: 3, screenshot: shot)
         let rows = result.value(at: "/rows")?.arrayValue?.compactMap(\.stringValue) ?? []
-        #expect(rows.count == 4, "\(run.text)")
+        #expect(rows.count == 4, "\(text)")
         #expect(rows.first?.contains("GET /greeting 200") == true && rows.first?.contains("played") == true, "\(rows)")
         #expect(rows.last?.contains("/later") == true, "the request sent after the page opened arrived: \(rows)")
-        let pushed = try #require(result.value(at: "/pushMs")?.doubleValue, "\(run.text)")
+        let pushed = try #require(result.value(at: "/pushMs")?.doubleValue, "\(text)")
         #expect(pushed < 1000, "the row appeared \(pushed) ms after the request")
-        #expect(result.value(at: "/report")?.stringValue?.hasPrefix("no recorded interaction matches GET") == true, "\(run.text)")
-        #expect(result.value(at: "/visibleAfterFilter")?.arrayValue?.count == 3, "three unmatched: /missing, the odd one, /later: \(run.text)")
-        #expect(result.value(at: "/reset")?.stringValue?.hasPrefix("200") == true, "\(run.text)")
+        #expect(result.value(at: "/report")?.stringValue?.hasPrefix("no recorded interaction matches GET") == true, "\(text)")
+        #expect(result.value(at: "/visibleAfterFilter")?.arrayValue?.count == 3, "three unmatched: /missing, the odd one, /later: \(text)")
+        #expect(result.value(at: "/reset")?.stringValue?.hasPrefix("200") == true, "\(text)")
         #expect(result.value(at: "/images")?.doubleValue == 0, "no element came from a request's target")
         #expect((try? Data(contentsOf: shot).count) ?? 0 > 10_000)
         _ = await server.stop()
@@ -84,32 +98,26 @@ struct InspectorTests {
 
     @Test("in Chromium the page keeps working with thousands of rows: a new request still arrives within a second, and the filter narrows them")
     func thousandsOfRows() async throws {
-        let python = try #require(Proc.venv.map { $0 + "/bin/python" }, "make test makes the venv (selenium is in it)")
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "make test installs Debian's chromium-driver")
+        let python = try Self.browserPython()
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
         let server = try await Self.server(directory)
-        let base = server.url.absoluteString, token = server.deck.options.controlToken
+        let base = server.url.absoluteString
         // 3,000 requests from one curl: the first is played, the rest are repeats the cassette
         // does not allow, answered as unmatched, which is the heavier row (it carries a report).
         let count = 3_000
         let config = directory.appendingPathComponent("many.curlrc")
         try Data((0..<count).map { _ in "url = \"\(base)/greeting\"\noutput = \"/dev/null\"\n" }.joined().utf8).write(to: config)
         _ = try await Proc.run(Proc.curl, ["-s", "-K", config.path], timeout: 120)
-        let shot = directory.appendingPathComponent("inspector-many.png")
-        let chromeTemp = URL(fileURLWithPath: "/tmp/tapedeck-chrome-" + UUID().uuidString.prefix(8))
-        try FileManager.default.createDirectory(at: chromeTemp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: chromeTemp) }
-        let run = try await Proc.run(python, [Self.script.path, base + "/__tapedeck/ui/\(token)/", String(count), shot.path,
-                                              base + "/later"], environment: ["TMPDIR": chromeTemp.path], timeout: 120)
-        let result = try #require(try? JSONParser.parse(Data(run.text.utf8)), "the browser script failed: \(run.stderr.suffix(2000))")
-        #expect(result.value(at: "/count")?.doubleValue == Double(count + 1), "\(run.text.prefix(2000))")
+        let (result, text) = try await Self.browse(with: python, server, rows: count,
+                                                   screenshot: directory.appendingPathComponent("inspector-many.png"))
+        #expect(result.value(at: "/count")?.doubleValue == Double(count + 1), "\(text.prefix(2000))")
         let rows = result.value(at: "/rows")?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(rows.first?.contains("GET /greeting 200") == true, "\(rows)")
         #expect(rows.last?.contains("/later") == true, "\(rows)")
-        let pushed = try #require(result.value(at: "/pushMs")?.doubleValue, "\(run.text.prefix(2000))")
+        let pushed = try #require(result.value(at: "/pushMs")?.doubleValue, "\(text.prefix(2000))")
         #expect(pushed < 1000, "with \(count) rows, the new row appeared \(pushed) ms after the request")
-        #expect(result.value(at: "/visibleCount")?.doubleValue == Double(count), "every row but the played one is unmatched: \(run.text.prefix(2000))")
+        #expect(result.value(at: "/visibleCount")?.doubleValue == Double(count), "every row but the played one is unmatched: \(text.prefix(2000))")
         #expect(result.value(at: "/reset")?.stringValue?.hasPrefix("200") == true)
         _ = await server.stop()
     }
