@@ -26,6 +26,22 @@ struct InspectorTests {
         return python
     }
 
+    /// Runs `body` with the venv's Python, a scratch folder and an inspector server; the server
+    /// is stopped and the folder removed however `body` ends.
+    static func inBrowser(_ body: (_ python: String, _ directory: URL, _ server: CassetteServer) async throws -> Void) async throws {
+        let python = try browserPython()
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let server = try await Self.server(directory)
+        do {
+            try await body(python, directory, server)
+        } catch {
+            _ = await server.stop()
+            throw error
+        }
+        _ = await server.stop()
+    }
+
     /// Opens `server`'s inspector in Chromium, waits for `rows` rows, sends `/later` from
     /// outside, and returns what the page showed (the script's JSON) with its raw text.
     static func browse(with python: String, _ server: CassetteServer, rows: Int, screenshot: URL) async throws -> (JSONValue, String) {
@@ -70,56 +86,50 @@ struct InspectorTests {
 
     @Test("in Chromium the page shows requests as they happen, an unmatched one's report on click, filters, and its Reset button works")
     func browser() async throws {
-        let python = try Self.browserPython()
-        let directory = try Proc.temporaryDirectory()
-        defer { Proc.cleanUp(directory) }
-        let server = try await Self.server(directory)
-        let base = server.url.absoluteString
-        for path in ["/greeting", "/missing", "/%3Cimg%20src=x%20onerror=alert(1)%3E"] {
-            _ = try await Proc.run(Proc.curl, ["-s", base + path])
+        try await Self.inBrowser { python, directory, server in
+            let base = server.url.absoluteString
+            for path in ["/greeting", "/missing", "/%3Cimg%20src=x%20onerror=alert(1)%3E"] {
+                _ = try await Proc.run(Proc.curl, ["-s", base + path])
+            }
+            // One more once the page shows the first three, sent from outside: it must arrive
+            // pushed, within a second, without a reload.
+            let shot = directory.appendingPathComponent("inspector.png")
+            let (result, text) = try await Self.browse(with: python, server, rows: 3, screenshot: shot)
+            let rows = result.value(at: "/rows")?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(rows.count == 4, "\(text)")
+            #expect(rows.first?.contains("GET /greeting 200") == true && rows.first?.contains("played") == true, "\(rows)")
+            #expect(rows.last?.contains("/later") == true, "the request sent after the page opened arrived: \(rows)")
+            let pushed = try #require(result.value(at: "/pushMs")?.doubleValue, "\(text)")
+            #expect(pushed < 1000, "the row appeared \(pushed) ms after the request")
+            #expect(result.value(at: "/report")?.stringValue?.hasPrefix("no recorded interaction matches GET") == true, "\(text)")
+            #expect(result.value(at: "/visibleAfterFilter")?.arrayValue?.count == 3, "three unmatched: /missing, the odd one, /later: \(text)")
+            #expect(result.value(at: "/reset")?.stringValue?.hasPrefix("200") == true, "\(text)")
+            #expect(result.value(at: "/images")?.doubleValue == 0, "no element came from a request's target")
+            #expect((try? Data(contentsOf: shot).count) ?? 0 > 10_000)
         }
-        // One more once the page shows the first three, sent from outside: it must arrive
-        // pushed, within a second, without a reload.
-        let shot = directory.appendingPathComponent("inspector.png")
-        let (result, text) = try await Self.browse(with: python, server, rows: 3, screenshot: shot)
-        let rows = result.value(at: "/rows")?.arrayValue?.compactMap(\.stringValue) ?? []
-        #expect(rows.count == 4, "\(text)")
-        #expect(rows.first?.contains("GET /greeting 200") == true && rows.first?.contains("played") == true, "\(rows)")
-        #expect(rows.last?.contains("/later") == true, "the request sent after the page opened arrived: \(rows)")
-        let pushed = try #require(result.value(at: "/pushMs")?.doubleValue, "\(text)")
-        #expect(pushed < 1000, "the row appeared \(pushed) ms after the request")
-        #expect(result.value(at: "/report")?.stringValue?.hasPrefix("no recorded interaction matches GET") == true, "\(text)")
-        #expect(result.value(at: "/visibleAfterFilter")?.arrayValue?.count == 3, "three unmatched: /missing, the odd one, /later: \(text)")
-        #expect(result.value(at: "/reset")?.stringValue?.hasPrefix("200") == true, "\(text)")
-        #expect(result.value(at: "/images")?.doubleValue == 0, "no element came from a request's target")
-        #expect((try? Data(contentsOf: shot).count) ?? 0 > 10_000)
-        _ = await server.stop()
     }
 
     @Test("in Chromium the page keeps working with thousands of rows: a new request still arrives within a second, and the filter narrows them")
     func thousandsOfRows() async throws {
-        let python = try Self.browserPython()
-        let directory = try Proc.temporaryDirectory()
-        defer { Proc.cleanUp(directory) }
-        let server = try await Self.server(directory)
-        let base = server.url.absoluteString
-        // 3,000 requests from one curl: the first is played, the rest are repeats the cassette
-        // does not allow, answered as unmatched, which is the heavier row (it carries a report).
-        let count = 3_000
-        let config = directory.appendingPathComponent("many.curlrc")
-        try Data((0..<count).map { _ in "url = \"\(base)/greeting\"\noutput = \"/dev/null\"\n" }.joined().utf8).write(to: config)
-        _ = try await Proc.run(Proc.curl, ["-s", "-K", config.path], timeout: 120)
-        let (result, text) = try await Self.browse(with: python, server, rows: count,
-                                                   screenshot: directory.appendingPathComponent("inspector-many.png"))
-        #expect(result.value(at: "/count")?.doubleValue == Double(count + 1), "\(text.prefix(2000))")
-        let rows = result.value(at: "/rows")?.arrayValue?.compactMap(\.stringValue) ?? []
-        #expect(rows.first?.contains("GET /greeting 200") == true, "\(rows)")
-        #expect(rows.last?.contains("/later") == true, "\(rows)")
-        let pushed = try #require(result.value(at: "/pushMs")?.doubleValue, "\(text.prefix(2000))")
-        #expect(pushed < 1000, "with \(count) rows, the new row appeared \(pushed) ms after the request")
-        #expect(result.value(at: "/visibleCount")?.doubleValue == Double(count), "every row but the played one is unmatched: \(text.prefix(2000))")
-        #expect(result.value(at: "/reset")?.stringValue?.hasPrefix("200") == true)
-        _ = await server.stop()
+        try await Self.inBrowser { python, directory, server in
+            let base = server.url.absoluteString
+            // 3,000 requests from one curl: the first is played, the rest are repeats the cassette
+            // does not allow, answered as unmatched, which is the heavier row (it carries a report).
+            let count = 3_000
+            let config = directory.appendingPathComponent("many.curlrc")
+            try Data((0..<count).map { _ in "url = \"\(base)/greeting\"\noutput = \"/dev/null\"\n" }.joined().utf8).write(to: config)
+            _ = try await Proc.run(Proc.curl, ["-s", "-K", config.path], timeout: 120)
+            let (result, text) = try await Self.browse(with: python, server, rows: count,
+                                                       screenshot: directory.appendingPathComponent("inspector-many.png"))
+            #expect(result.value(at: "/count")?.doubleValue == Double(count + 1), "\(text.prefix(2000))")
+            let rows = result.value(at: "/rows")?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(rows.first?.contains("GET /greeting 200") == true, "\(rows)")
+            #expect(rows.last?.contains("/later") == true, "\(rows)")
+            let pushed = try #require(result.value(at: "/pushMs")?.doubleValue, "\(text.prefix(2000))")
+            #expect(pushed < 1000, "with \(count) rows, the new row appeared \(pushed) ms after the request")
+            #expect(result.value(at: "/visibleCount")?.doubleValue == Double(count), "every row but the played one is unmatched: \(text.prefix(2000))")
+            #expect(result.value(at: "/reset")?.stringValue?.hasPrefix("200") == true)
+        }
     }
 
     @Test("an event's target and report are cut to a bound, whatever a client sends")
