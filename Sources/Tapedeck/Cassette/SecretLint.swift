@@ -64,8 +64,7 @@ public enum SecretLint {
                 ("request URL", old.request.url != new.request.url, old.request.url.absoluteString),
                 ("request header", old.request.headers != new.request.headers, ""),
                 ("request body", old.request.body != new.request.body, String(decoding: old.request.body ?? Data(), as: UTF8.self)),
-                // A response URL that is the request's is reported once, as the request's.
-                ("response URL", old.response.url != new.response.url && old.response.url != old.request.url,
+                ("response URL", old.response.url != new.response.url && ownResponseURL(of: old) != nil,
                  old.response.url?.absoluteString ?? ""),
                 ("response header", old.response.headers != new.response.headers, ""),
                 ("response body", old.response.body != new.response.body, String(decoding: old.response.body, as: UTF8.self)),
@@ -84,8 +83,7 @@ public enum SecretLint {
         func add(_ field: String, _ kind: String, _ value: String) {
             found.append(Finding(interaction: index, field: field, kind: kind, excerpt: mask(value)))
         }
-        // A response without a URL of its own was answered for the request's, which is read once, as the request's.
-        let responseURL = interaction.response.url.flatMap { $0 == interaction.request.url ? nil : $0 }
+        let responseURL = ownResponseURL(of: interaction)
         for (side, url, headers, body) in [
             ("request", interaction.request.url, interaction.request.headers, interaction.request.body ?? Data()),
             ("response", responseURL, interaction.response.headers, interaction.response.body),
@@ -114,6 +112,12 @@ public enum SecretLint {
             found += bodyFindings(frame.data, contentType: "application/json", side: "WebSocket frame \(number)", index: index)
         }
         return found
+    }
+
+    /// The response's URL when it is not the request's. A response answered at the request's
+    /// URL (most) is read, and reported, once: as the request's.
+    private static func ownResponseURL(of interaction: Interaction) -> URL? {
+        interaction.response.url.flatMap { $0 == interaction.request.url ? nil : $0 }
     }
 
     private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "x-api-key", "api-key", "x-auth-token", "x-access-token"]
