@@ -180,6 +180,19 @@ struct JSONFileWindowTests {
         try cassette.write(to: url)
         #expect((FileAccess.size(of: url) ?? 0) > CassetteCodec.windowedFileSize)
         #expect(try Cassette.load(from: url) == cassette)
+
+        // Broken near its end, it is refused with the line and column of the break.
+        var text = try String(contentsOf: url, encoding: .utf8)
+        let last = try #require(text.range(of: "\"http://api.test/items/\(cassette.interactions.count - 1)\"", options: .backwards))
+        text.insert(contentsOf: " x", at: last.upperBound)
+        try Data(text.utf8).write(to: url)
+        let line = text[..<last.upperBound].split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect {
+            try Cassette.load(from: url)
+        } throws: { error in
+            guard case .malformedJSON(_, let at, let column, let pointer, _) = error as? CassetteError else { return false }
+            return at == line && column > 1 && pointer.hasPrefix("/interactions/\(cassette.interactions.count - 1)")
+        }
     }
 }
 
