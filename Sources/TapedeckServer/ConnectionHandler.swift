@@ -31,6 +31,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var clientAddress: String?
     /// The task writing a streamed reply (``StreamBody``), cancelled when the client leaves.
     private var streaming: Task<Void, Never>?
+    /// Runs the tasks that answer this connection's requests later, on its own loop.
+    private var loopExecutor: EventLoopExecutor?
 
     /// What terminates TLS inside a `CONNECT` (nil: tunnels are not intercepted).
     private let tls: ListenerTLS?
@@ -122,12 +124,25 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         let later = responder.later
-        context.eventLoop.makeFutureWithTask { await later(request) }
+        let answer = context.eventLoop.makePromise(of: ServerReply.self)
+        let executor = executor(on: context.eventLoop)
+        Task(executorPreference: executor) {
+            answer.succeed(await EventLoopExecutor.$current.withValue(executor) { await later(request) })
+        }
+        answer.futureResult
             .assumeIsolated()
             .whenSuccess { [self] reply in
                 guard isOpen else { return }
                 write(reply, context: context, head: head)
             }
+    }
+
+    /// The executor of this connection's loop, made on first use.
+    private func executor(on loop: any EventLoop) -> EventLoopExecutor {
+        if let loopExecutor { return loopExecutor }
+        let made = EventLoopExecutor(loop)
+        loopExecutor = made
+        return made
     }
 
     private func write(_ reply: ServerReply, context: ChannelHandlerContext, head: HTTPRequestHead) {

@@ -30,6 +30,9 @@ package final class HTTPListener: Sendable {
         self.connections = connections
     }
 
+    /// How many connections it has accepted since it started.
+    package var acceptedConnections: Int { connections.accepted.load(ordering: .relaxed) }
+
     /// Whether the socket speaks HTTPS.
     package let isTLS: Bool
 
@@ -65,6 +68,7 @@ package final class HTTPListener: Sendable {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { [socketContext] channel in
                 let id = ObjectIdentifier(channel)
+                connections.accepted.add(1, ordering: .relaxed)
                 connections.channels.withLock { $0[id] = channel }
                 channel.closeFuture.whenComplete { _ in _ = connections.channels.withLock { $0.removeValue(forKey: id) } }
                 return channel.eventLoop.makeCompletedFuture {
@@ -113,6 +117,8 @@ package struct ServerResponder: Sendable {
 /// The open connections of one listener, so that closing it closes them too.
 final class ConnectionSet: Sendable {
     let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+    /// Connections accepted since the listener started.
+    let accepted = Atomic<Int>(0)
 }
 
 /// The HTTP/1.1 handlers of one connection, by name, so a `CONNECT` can take them out

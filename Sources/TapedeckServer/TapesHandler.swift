@@ -43,7 +43,7 @@ package struct TapesHandler: ServerHandler {
                 if tape.isRecording, fault == nil {
                     // A streamed answer is relayed chunk by chunk as it arrives, and recorded when it ends.
                     let relay = StreamRelay()
-                    let sending = Task {
+                    let sending = Task(executorPreference: EventLoopExecutor.current) {
                         defer { relay.finish() }
                         do {
                             return try await ResponseObserver.$current.withValue(relay.observer) {
@@ -87,20 +87,22 @@ package struct TapesHandler: ServerHandler {
     /// gives.
     package func respondAtOnce(to incoming: IncomingRequest) -> ImmediateAnswer {
         guard let deck else { return .passed }
+        guard let mounted = TapesHandler.tapes(for: incoming, deck: deck) else { return .passed }
+        let plan = deck.faultPlan
+        guard plan.conditions.isEmpty else { return .waits }
+        var replays: [ReplayTransport] = []
+        for tape in mounted {
+            // A session with conditions of its own plays them through its transport. A tape
+            // that records waits, before its request for the upstream is built (``respond(to:)`` builds it).
+            guard !tape.isRecording, let replay = tape.session.transport as? ReplayTransport else { return .waits }
+            replays.append(replay)
+        }
         let chosen: [Tape]
         let request: HTTPRequest
         switch TapesHandler.prepare(incoming, deck: deck) {
         case .passed: return .passed
         case .answered(let reply): return .answered(reply)
         case .ready(let tapes, let prepared): (chosen, request) = (tapes, prepared)
-        }
-        let plan = deck.faultPlan
-        guard plan.conditions.isEmpty else { return .waits }
-        var replays: [ReplayTransport] = []
-        for tape in chosen {
-            // A session with conditions of its own plays them through its transport.
-            guard !tape.isRecording, let replay = tape.session.transport as? ReplayTransport else { return .waits }
-            replays.append(replay)
         }
         var reports: [String] = []
         for (tape, replay) in zip(chosen, replays) {
@@ -127,15 +129,19 @@ package struct TapesHandler: ServerHandler {
         case ready([Tape], HTTPRequest)
     }
 
+    /// The tapes of the mount that covers `incoming`; nil (and the miss noted) when none does.
+    private static func tapes(for incoming: IncomingRequest, deck: Deck) -> [Tape]? {
+        let chosen = HandlerNotes.current?.mounted ?? MountsHandler.tapes(for: incoming.path, among: deck.loadedTapes)
+        guard chosen.isEmpty else { return chosen }
+        if HandlerNotes.current?.tapeMiss == nil {
+            HandlerNotes.current?.tapeMiss = MountsHandler.noTape(for: incoming.path, origin: deck.origin)
+        }
+        return nil
+    }
+
     /// The tapes of the mount that covers `incoming` and the request they see.
     private static func prepare(_ incoming: IncomingRequest, deck: Deck) -> Preparation {
-        let chosen = HandlerNotes.current?.mounted ?? MountsHandler.tapes(for: incoming.path, among: deck.loadedTapes)
-        guard let first = chosen.first else {
-            if HandlerNotes.current?.tapeMiss == nil {
-                HandlerNotes.current?.tapeMiss = MountsHandler.noTape(for: incoming.path, origin: deck.origin)
-            }
-            return .passed
-        }
+        guard let chosen = tapes(for: incoming, deck: deck), let first = chosen.first else { return .passed }
         do {
             return .ready(chosen, try TapesHandler.request(incoming, for: first, origin: deck.originPrefix, via: deck.viaName,
                                                            intercepting: deck.options.https?.intercept == true))

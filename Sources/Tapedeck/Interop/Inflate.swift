@@ -27,7 +27,7 @@ package enum Inflate {
         /// What was wrong with the stream.
         package var reason: String
         /// Whether decoding stopped at the output limit (the stream itself may be fine).
-        var exceededLimit: Bool = false
+        package var exceededLimit: Bool = false
     }
 
     /// Whether `data` starts with the gzip magic bytes.
@@ -53,7 +53,7 @@ package enum Inflate {
     /// Decodes a zlib-framed stream, or a raw deflate stream when there is no zlib header
     /// (servers send both for `Content-Encoding: deflate`).
     /// Throws a ``Failure`` with `exceededLimit` once the output would pass `limit` bytes.
-    static func inflateZlibOrRaw(_ data: Data, limit: Int) throws(Failure) -> Data {
+    package static func inflateZlibOrRaw(_ data: Data, limit: Int) throws(Failure) -> Data {
         let bytes = [UInt8](data)
         var output: [UInt8] = []
         let hasZlibHeader = bytes.count >= 2 && bytes[0] & 0x0F == 8

@@ -42,8 +42,8 @@ struct HTTPSFlags: ParsableArguments {
         _ = try upstreamRoots()
     }
 
-    /// The system's roots with `--upstream-ca` added, or nil without it.
-    func upstreamRoots() throws -> Data? {
+    /// The PEM of `--upstream-ca`, checked; nil without it.
+    func upstreamCAPEM() throws -> Data? {
         guard let upstreamCA else { return nil }
         guard let pem = FileManager.default.contents(atPath: upstreamCA) else {
             throw ValidationError("--upstream-ca '\(upstreamCA)' cannot be read; give a PEM file with the upstream's CA certificate")
@@ -52,15 +52,24 @@ struct HTTPSFlags: ParsableArguments {
             throw ValidationError("--upstream-ca '\(upstreamCA)' holds no PEM certificate (no -----BEGIN CERTIFICATE----- line); "
                 + "convert DER with: openssl x509 -inform der -in FILE -out ca.pem")
         }
-        return CurlTransport.systemTrustStore(adding: pem)
+        return pem
     }
 
-    /// The upstream transport with these TLS settings.
-    func upstreamTransport(timeout: TimeInterval) throws -> CurlTransport {
-        var options = ListenOptions.upstreamOptions(timeout: timeout)
-        options.trustedRoots = try upstreamRoots()
-        options.verifyTLS = !insecureUpstream
-        return CurlTransport(options: options)
+    /// The system's roots with `--upstream-ca` added, or nil without it.
+    func upstreamRoots() throws -> Data? {
+        try upstreamCAPEM().map(CurlTransport.systemTrustStore(adding:))
+    }
+
+    /// The transport `serve` and `proxy` reach their upstream with, with these TLS settings:
+    /// redirects recorded hop by hop, and no proxy from the environment (an `http_proxy`
+    /// naming this server would loop).
+    func upstreamTransport(timeout: TimeInterval) throws -> UpstreamTransport {
+        let options = UpstreamTransport.Options(timeout: timeout, verifiesTLS: !insecureUpstream, extraRoots: try upstreamCAPEM())
+        do {
+            return try UpstreamTransport(options: options)
+        } catch {
+            throw ValidationError("--upstream-ca '\(upstreamCA ?? "")' cannot be used as a CA: \(error); give the PEM of a CA certificate")
+        }
     }
 
     /// Sets ``DeckOptions/https`` (making the CA on first use) when TLS or interception is

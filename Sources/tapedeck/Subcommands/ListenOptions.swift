@@ -5,7 +5,6 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Tapedeck
-import TapedeckCurl
 import TapedeckServer
 
 /// Where `serve` and `proxy` listen, their limits, and the latency and faults they play.
@@ -78,19 +77,6 @@ struct ListenOptions: ParsableArguments {
         if let controlToken { options.controlToken = controlToken }
         options.inspector = ui
         if let cassetteDirectory { options.cassetteDirectory = URL(fileURLWithPath: cassetteDirectory) }
-    }
-
-    /// The transport `serve` and `proxy` reach their upstream with: redirects recorded hop by
-    /// hop, and no proxy from the environment (an `http_proxy` naming this server would loop).
-    static func upstreamTransport(timeout: TimeInterval) -> CurlTransport {
-        CurlTransport(options: upstreamOptions(timeout: timeout))
-    }
-
-    /// The options of ``upstreamTransport(timeout:)``.
-    static func upstreamOptions(timeout: TimeInterval) -> CurlTransport.Options {
-        var options = CurlTransport.Options(timeout: timeout, followRedirects: false)
-        options.proxyFromEnvironment = false
-        return options
     }
 
     /// Whether `host` is a loopback address, reachable from this machine only.

@@ -1,0 +1,385 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import Synchronization
+import Tapedeck
+
+/// One request of an ``UpstreamTransport`` on one connection: what the task waiting for it
+/// and the connection's ``UpstreamHandler`` share.
+final class UpstreamExchange: Sendable {
+    /// How an exchange on a connection ended.
+    enum Outcome: Sendable {
+        /// The response, and whether the connection can carry another request.
+        case answered(HTTPResponse, reusable: Bool)
+        /// Why there is no response.
+        case failed(HTTPError)
+        /// The connection closed before any byte of an answer: a kept-alive connection the
+        /// upstream had already let go, so the request may go again on a new one.
+        case closedUnused
+    }
+
+    let request: HTTPRequest
+    let head: HTTPRequestHead
+    let options: UpstreamTransport.Options
+    let observer: ResponseObserver?
+    private let state = Mutex<(cancelled: Bool, channel: (any Channel)?)>((false, nil))
+
+    init(request: HTTPRequest, head: HTTPRequestHead, options: UpstreamTransport.Options, observer: ResponseObserver?) {
+        self.request = request
+        self.head = head
+        self.options = options
+        self.observer = observer
+    }
+
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// The waiting task was cancelled: the connection closes, and the exchange fails as cancelled.
+    func cancel() {
+        let channel = state.withLock { state in
+            state.cancelled = true
+            return state.channel
+        }
+        channel?.close(promise: nil)
+    }
+
+    /// Sends the request on `channel` and waits for the outcome.
+    func run(on channel: any Channel) async -> Outcome {
+        let cancelled = state.withLock { state in
+            state.channel = channel
+            return state.cancelled
+        }
+        if cancelled { return .failed(.cancelled(url: request.url.absoluteString)) }
+        let promise = channel.eventLoop.makePromise(of: Outcome.self)
+        let start = { @Sendable in
+            guard let handler = try? channel.pipeline.syncOperations.handler(type: UpstreamHandler.self) else {
+                return promise.succeed(.closedUnused)
+            }
+            handler.start(self, promise: promise)
+        }
+        // A task on the connection's own loop (``EventLoopExecutor``) starts it at once.
+        if channel.eventLoop.inEventLoop { start() } else { channel.eventLoop.execute(start) }
+        do {
+            return try await promise.futureResult.get()
+        } catch {
+            return .failed(.transport(url: request.url.absoluteString, detail: "\(error)"))
+        }
+    }
+
+    /// A time limit as NIO counts it; nil for no limit.
+    static func timeLimit(_ seconds: TimeInterval) -> TimeAmount? {
+        guard seconds.isFinite, seconds > 0, seconds < Double(Int64.max / 1_000_000_000) else { return nil }
+        return .nanoseconds(Int64(seconds * 1_000_000_000))
+    }
+
+    /// `error` from NIO, NIOSSL or the HTTP parser as the ``HTTPError`` every transport throws.
+    static func mapped(_ error: any Error, url: URL, host: String, port: Int, timeout: TimeInterval) -> HTTPError {
+        let text = url.absoluteString
+        switch error {
+        case let error as HTTPError:
+            return error
+        case let error as NIOConnectionError:
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil { return .hostNotFound(host) }
+            if error.connectionErrors.contains(where: { if case ChannelError.connectTimeout = $0.error { true } else { false } }) {
+                return .timedOut(url: text, seconds: timeout)
+            }
+            return .cannotConnect(host: host, port: port)
+        case ChannelError.connectTimeout:
+            return .timedOut(url: text, seconds: timeout)
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+            return .tlsFailure(host: host, detail: "\(error)")
+        case let error as HTTPParserError:
+            if case .headerOverflow = error {
+                return .headerTooLarge(url: text, detail: "the header block is over \(UpstreamHandler.maxHeaderBlock / 1024) KiB, "
+                    + "or one line over \(UpstreamHandler.maxHeaderLine / 1024) KiB")
+            }
+            return .noResponse(url: text, detail: "the upstream's answer is not HTTP/1.1 (\(error))")
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            return .cannotConnect(host: host, port: port)
+        case let error as IOError where error.errnoCode == ECONNRESET || error.errnoCode == EPIPE:
+            return .noResponse(url: text, detail: "the upstream reset the connection")
+        default:
+            return .transport(url: text, detail: "\(error)")
+        }
+    }
+}
+
+/// The last handler of an upstream connection: writes one request at a time and gathers its
+/// response, handing a stream's chunks to the exchange's ``ResponseObserver`` as they arrive.
+///
+/// An observer may block (a slow client holds the upstream back), so it is called on a queue
+/// of the exchange's own, never on the event loop; reading pauses while chunks wait for it.
+final class UpstreamHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    /// libcurl's limits for a header line and for the whole header block, kept for the same answers.
+    static let maxHeaderLine = 100 * 1024
+    static let maxHeaderBlock = 300 * 1024
+    /// Chunks waiting for the observer before reading pauses.
+    static let chunksAhead = 8
+
+    private let limits: BodyLimits
+    private var context: ChannelHandlerContext?
+    private var current: Current?
+
+    /// The exchange in flight.
+    private struct Current {
+        var exchange: UpstreamExchange
+        var promise: EventLoopPromise<UpstreamExchange.Outcome>
+        var started = NIODeadline.now()
+        var head: HTTPResponseHead?
+        var body = ByteBuffer()
+        var bodyBytes = 0
+        /// When a stream's head arrived (its chunks are kept with their times); nil for a whole body.
+        var streamStart: NIODeadline?
+        var chunks: [BodyChunk] = []
+        /// The queue the observer is called on, when it watches this stream.
+        var observing: DispatchQueue?
+        var waiting = 0
+        var paused = false
+        var timer: Scheduled<Void>?
+        var poll: RepeatedTask?
+    }
+
+    init(limits: BodyLimits) {
+        self.limits = limits
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    /// Writes `exchange`'s request; `promise` gets the outcome.
+    func start(_ exchange: UpstreamExchange, promise: EventLoopPromise<UpstreamExchange.Outcome>) {
+        guard let context, context.channel.isActive, current == nil else { return promise.succeed(.closedUnused) }
+        current = Current(exchange: exchange, promise: promise)
+        armTimer(context: context)
+        context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
+        if let body = exchange.request.body, !body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard current != nil else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            received(head, context: context)
+        case .body(let bytes):
+            received(bytes, context: context)
+        case .end:
+            guard let current else { return }
+            // After an observed stream, late word from its queue must not meet the next exchange.
+            finish(current, reusable: current.observing == nil && current.head.map(Self.keepsAlive) == true, context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let current {
+            if current.exchange.isCancelled {
+                fail(.cancelled(url: current.exchange.request.url.absoluteString), context: context)
+            } else if current.head == nil {
+                end(current, with: .closedUnused)
+            } else {
+                fail(.noResponse(url: current.exchange.request.url.absoluteString, detail: "the upstream closed the connection mid-answer"),
+                     context: context)
+            }
+        }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let current, current.head == nil, !current.exchange.isCancelled, Self.isDropped(error) {
+            // A reset before any byte of an answer: the upstream had let the connection go.
+            end(current, with: .closedUnused)
+        } else if let current {
+            let request = current.exchange.request
+            let origin = UpstreamTransport.Origin(request.url)
+            fail(UpstreamExchange.mapped(error, url: request.url, host: origin?.host ?? "?", port: origin?.port ?? 0,
+                                         timeout: current.exchange.options.timeout), context: context)
+        }
+        context.close(promise: nil)
+    }
+
+    /// Whether `error` says the connection was dropped under the request (a reset, a broken pipe).
+    static func isDropped(_ error: any Error) -> Bool {
+        if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
+        if let error = error as? ChannelError { return error == .eof || error == .ioOnClosedChannel || error == .outputClosed }
+        return false
+    }
+
+    // MARK: - The response
+
+    private func received(_ head: HTTPResponseHead, context: ChannelHandlerContext) {
+        guard var current, head.status.code >= 200 else { return }
+        current.head = head
+        let response = Self.response(head, for: current.exchange.request)
+        let encoded = response.headers.values(for: "Content-Encoding").contains { !$0.lowercased().contains("identity") }
+        // A compressed stream is decoded whole, at its end: its chunks would not read alone.
+        if response.isStream, current.exchange.request.method != .head, !encoded {
+            current.streamStart = .now()
+            if let observer = current.exchange.observer, observer.head(response) {
+                current.observing = DispatchQueue(label: "tapedeck.upstream-stream")
+                let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+                current.poll = context.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
+                    handler.value.pollReader()
+                }
+            }
+        }
+        self.current = current
+        if current.observing != nil { armTimer(context: context) }
+    }
+
+    private func received(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        guard var current else { return }
+        current.bodyBytes += bytes.readableBytes
+        guard current.bodyBytes <= limits.maximumBodySize else {
+            self.current = current
+            return fail(.bodyTooLarge(url: current.exchange.request.url.absoluteString, limit: limits.maximumBodySize), context: context)
+        }
+        guard let streamStart = current.streamStart else {
+            current.body.writeImmutableBuffer(bytes)
+            self.current = current
+            return
+        }
+        let chunk = BodyChunk(offset: Double((NIODeadline.now() - streamStart).nanoseconds) / 1e9, data: Data(bytes.readableBytesView))
+        current.chunks.append(chunk)
+        if let queue = current.observing, let observer = current.exchange.observer {
+            current.waiting += 1
+            if current.waiting >= Self.chunksAhead, !current.paused {
+                current.paused = true
+                context.channel.setOption(.autoRead, value: false).whenComplete { _ in }
+            }
+            let loop = context.eventLoop
+            let handler = NIOLoopBound(self, eventLoop: loop)
+            queue.async {
+                let more = observer.chunk(chunk)
+                loop.execute { handler.value.delivered(more: more) }
+            }
+            self.current = current
+            armTimer(context: context)
+            return
+        }
+        self.current = current
+    }
+
+    /// The observer took a chunk; `more` is false when its reader left.
+    private func delivered(more: Bool) {
+        guard var current, let context else { return }
+        current.waiting -= 1
+        if current.paused, current.waiting <= Self.chunksAhead / 4 {
+            current.paused = false
+            context.channel.setOption(.autoRead, value: true).whenComplete { _ in }
+            context.read()
+        }
+        self.current = current
+        if !more { finish(current, reusable: false, context: context) }
+    }
+
+    /// Asked about once a second while an observed stream flows: the reader may have left.
+    private func pollReader() {
+        guard let current, let context, let observer = current.exchange.observer, current.observing != nil, observer.stop() else { return }
+        finish(current, reusable: false, context: context)
+    }
+
+    /// Hands on the response gathered so far (after every chunk the observer is still to see).
+    private func finish(_ current: Current, reusable: Bool, context: ChannelHandlerContext) {
+        guard let head = current.head else { return fail(.noResponse(url: current.exchange.request.url.absoluteString, detail: "no answer"),
+                                                         context: context) }
+        let request = current.exchange.request
+        var response = Self.response(head, for: request)
+        response.duration = Double((NIODeadline.now() - current.started).nanoseconds) / 1e9
+        if current.streamStart != nil {
+            response.body = BodyChunk.joined(current.chunks)
+            response.chunks = StreamMedia.keepsChunks(current.chunks, headers: response.headers) ? current.chunks : nil
+        } else {
+            response.body = Data(current.body.readableBytesView)
+            do {
+                response.body = try Self.decoded(response.body, headers: response.headers, url: request.url.absoluteString, limits: limits)
+            } catch {
+                return fail(error, context: context)
+            }
+        }
+        end(current, with: .answered(response, reusable: reusable))
+        if !reusable { context.close(promise: nil) }
+    }
+
+    /// Whether the connection may carry another request after `head`'s answer, by its
+    /// `Connection` field and version alone (the parser's own view counts an answer without a
+    /// length, such as a HEAD's, as read to the close; a body that really is read to the close
+    /// leaves the connection closed anyway).
+    static func keepsAlive(_ head: HTTPResponseHead) -> Bool {
+        let tokens = head.headers[canonicalForm: "connection"].map { $0.lowercased() }
+        if tokens.contains("close") { return false }
+        return head.version.major == 1 && (head.version.minor >= 1 || tokens.contains("keep-alive"))
+    }
+
+    private func fail(_ error: HTTPError, context: ChannelHandlerContext) {
+        guard let current else { return }
+        end(current, with: .failed(error))
+        context.close(promise: nil)
+    }
+
+    /// Ends the exchange in flight with `outcome`, after the chunks its observer has yet to see.
+    private func end(_ ending: Current, with outcome: UpstreamExchange.Outcome) {
+        ending.timer?.cancel()
+        ending.poll?.cancel()
+        current = nil
+        let promise = ending.promise
+        if let queue = ending.observing {
+            queue.async { promise.succeed(outcome) }
+        } else {
+            promise.succeed(outcome)
+        }
+    }
+
+    /// The time limit: for the whole exchange, or for silence while an observed stream flows.
+    private func armTimer(context: ChannelHandlerContext) {
+        guard var current, let limit = UpstreamExchange.timeLimit(current.exchange.options.timeout) else { return }
+        current.timer?.cancel()
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let seconds = current.exchange.options.timeout
+        let url = current.exchange.request.url.absoluteString
+        current.timer = context.eventLoop.scheduleTask(in: limit) {
+            guard let context = handler.value.context else { return }
+            handler.value.fail(.timedOut(url: url, seconds: seconds), context: context)
+        }
+        self.current = current
+    }
+
+    /// The response a head describes, its body still empty.
+    static func response(_ head: HTTPResponseHead, for request: HTTPRequest) -> HTTPResponse {
+        var fields: [HTTPHeader] = []
+        fields.reserveCapacity(head.headers.count)
+        for (name, value) in head.headers { fields.append(HTTPHeader(name: name, value: value)) }
+        return HTTPResponse(status: Int(head.status.code), reason: head.status.reasonPhrase, headers: Tapedeck.HTTPHeaders(fields), body: Data(),
+                            url: request.url)
+    }
+
+    /// `body` decoded per its `Content-Encoding` (gzip and deflate; others are left as they
+    /// came), within what ``BodyLimits`` lets it expand to.
+    static func decoded(_ body: Data, headers: Tapedeck.HTTPHeaders, url: String, limits: BodyLimits) throws(HTTPError) -> Data {
+        let codings = headers.values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
+        guard !codings.isEmpty, !body.isEmpty else { return body }
+        var result = body
+        for coding in codings.reversed() {
+            let limit = limits.decodedLimit(compressedSize: max(result.count, 1))
+            do {
+                switch coding {
+                case "gzip", "x-gzip": result = try Inflate.gunzip(result, limit: limit)
+                case "deflate": result = try Inflate.inflateZlibOrRaw(result, limit: limit)
+                default: return result
+                }
+            } catch where error.exceededLimit {
+                throw .decompressionLimit(url: url, compressed: body.count, limit: limit)
+            } catch {
+                throw .transport(url: url, detail: "the upstream's \(coding) body cannot be decoded: \(error.reason)")
+            }
+        }
+        return result
+    }
+}

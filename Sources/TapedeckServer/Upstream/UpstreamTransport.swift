@@ -1,0 +1,240 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOHTTP1
+import NIOSSL
+import Synchronization
+import Tapedeck
+
+/// The live transport `serve` and `proxy` reach their upstream with: HTTP/1.1 on the server's
+/// own event loops, each connection kept open for the next request to the same origin.
+///
+/// A request costs the proxy no thread of its own and no hand-over between threads beyond the
+/// task that awaits it, which is what a recording proxy under load spends most of its time on
+/// with a blocking client. It keeps the rules of every live transport here: redirects are not
+/// followed (a proxy records them hop by hop), no proxy is taken from the environment, TLS is
+/// verified against the system's roots (plus ``Options/extraRoots``) unless turned off, bodies
+/// are bounded by ``BodyLimits``, a gzip or deflate body is decoded, and a streamed body (SSE,
+/// NDJSON, chunked over time) keeps its chunks and their times and is shown to a
+/// ``ResponseObserver`` as it arrives.
+///
+/// ```swift
+/// let upstream = try UpstreamTransport(options: .init(timeout: 30))
+/// let response = try await upstream.send(HTTPRequest(url: URL(string: "http://127.0.0.1:8080/users")!))
+/// ```
+package final class UpstreamTransport: HTTPTransport {
+    /// How requests are sent.
+    package struct Options: Sendable {
+        /// Seconds to wait for a whole response (for an observed stream: to connect, and for
+        /// any silence); zero, negative or not finite means no limit.
+        package var timeout: TimeInterval
+        /// Whether the upstream's certificate and host name are verified.
+        package var verifiesTLS: Bool
+        /// PEM certificates trusted beside the system's roots (`--upstream-ca`).
+        package var extraRoots: Data?
+        /// The largest body kept, and how far a compressed one may expand.
+        package var limits: BodyLimits
+        /// Idle connections kept per origin; more are closed when they finish.
+        package var idlePerOrigin: Int
+
+        /// Creates options; the defaults suit a proxy.
+        package init(timeout: TimeInterval = 30, verifiesTLS: Bool = true, extraRoots: Data? = nil, limits: BodyLimits = BodyLimits(),
+                     idlePerOrigin: Int = 64) {
+            self.timeout = timeout
+            self.verifiesTLS = verifiesTLS
+            self.extraRoots = extraRoots
+            self.limits = limits
+            self.idlePerOrigin = idlePerOrigin
+        }
+    }
+
+    /// Where a connection goes: scheme, host and port.
+    struct Origin: Hashable, Sendable {
+        var secure: Bool
+        var host: String
+        var port: Int
+
+        init?(_ url: URL) {
+            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  let host = url.host(percentEncoded: false), !host.isEmpty else { return nil }
+            secure = scheme == "https"
+            self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            port = url.port ?? (secure ? 443 : 80)
+        }
+    }
+
+    /// The options this transport was made with.
+    package let options: Options
+    private let group: any EventLoopGroup
+    private let tls: NIOSSLContext
+    private let idle = Mutex<[Origin: [any Channel]]>([:])
+
+    /// Creates a transport on `group`'s event loops; throws when ``Options/extraRoots`` holds
+    /// no certificate TLS can use.
+    package init(options: Options = Options(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws {
+        self.options = options
+        self.group = group
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.applicationProtocols = ["http/1.1"]
+        if !options.verifiesTLS {
+            configuration.certificateVerification = .none
+        } else if let pem = options.extraRoots {
+            configuration.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(pem)))]
+        }
+        tls = try NIOSSLContext(configuration: configuration)
+    }
+
+    /// Sends `request` and returns the upstream's response (see the type's summary).
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let url = request.url.absoluteString
+        if Task.isCancelled { throw HTTPError.cancelled(url: url) }
+        try request.validateForSending()
+        guard let origin = Origin(request.url) else {
+            throw HTTPError.invalidURL(input: url, reason: "the URL names no host; give scheme and host, e.g. http://127.0.0.1:8080/")
+        }
+        let exchange = UpstreamExchange(request: request, head: Self.head(of: request, origin: origin), options: options,
+                                        observer: ResponseObserver.current)
+        return try await withTaskCancellationHandler {
+            if let channel = takeIdle(origin) {
+                switch await exchange.run(on: channel) {
+                case .answered(let response, let reusable):
+                    release(channel, to: origin, reusable: reusable)
+                    return response
+                case .failed(let error):
+                    throw error
+                case .closedUnused:
+                    // The upstream closed the idle connection as the request went out: a new one.
+                    channel.close(promise: nil)
+                }
+            }
+            let channel = try await connect(origin, url: request.url)
+            switch await exchange.run(on: channel) {
+            case .answered(let response, let reusable):
+                release(channel, to: origin, reusable: reusable)
+                return response
+            case .failed(let error):
+                throw error
+            case .closedUnused:
+                channel.close(promise: nil)
+                throw HTTPError.noResponse(url: url, detail: "the upstream closed the connection without answering")
+            }
+        } onCancel: {
+            exchange.cancel()
+        }
+    }
+
+    /// Closes every idle connection.
+    package func shutdown() {
+        let channels = idle.withLock { idle in
+            defer { idle = [:] }
+            return idle.values.flatMap { $0 }
+        }
+        for channel in channels { channel.close(promise: nil) }
+    }
+
+    deinit { shutdown() }
+
+    // MARK: - Connections
+
+    /// An open idle connection to `origin`, one on the calling thread's loop when there is one
+    /// (its answer then arrives where the caller runs).
+    private func takeIdle(_ origin: Origin) -> (any Channel)? {
+        let here = MultiThreadedEventLoopGroup.currentEventLoop
+        return idle.withLock { idle in
+            guard var channels = idle[origin] else { return nil }
+            defer { idle[origin] = channels }
+            channels.removeAll { !$0.isActive }
+            let index = here.flatMap { loop in channels.lastIndex { $0.eventLoop === loop } } ?? channels.indices.last
+            return index.map { channels.remove(at: $0) }
+        }
+    }
+
+    private func release(_ channel: any Channel, to origin: Origin, reusable: Bool) {
+        let kept = reusable && channel.isActive && idle.withLock { idle in
+            guard idle[origin, default: []].count < options.idlePerOrigin else { return false }
+            idle[origin, default: []].append(channel)
+            return true
+        }
+        if !kept { channel.close(promise: nil) }
+    }
+
+    /// A new connection to `origin`: TCP, TLS for https (SNI unless the host is an address),
+    /// then the HTTP/1.1 client handlers and the ``UpstreamHandler``.
+    private func connect(_ origin: Origin, url: URL) async throws -> any Channel {
+        let tls = origin.secure ? self.tls : nil
+        let sniHost = origin.secure && !Self.isAddress(origin.host) ? origin.host : nil
+        let limits = options.limits
+        // On the calling thread's loop when it is one of this group's.
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop.flatMap { here in group.makeIterator().contains { $0 === here } ? here : nil }
+        var bootstrap = ClientBootstrap(group: loop ?? group.next())
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    if let tls { try sync.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: sniHost)) }
+                    var framing = HTTPRequestEncoder.Configuration()
+                    framing.automaticallySetFramingHeaders = false
+                    var headerLimits = NIOHTTPDecoderLimitConfiguration()
+                    headerLimits.maxHeaderFieldSize = UpstreamHandler.maxHeaderLine
+                    headerLimits.maxHeaderListSize = UpstreamHandler.maxHeaderBlock
+                    try sync.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes, enableOutboundHeaderValidation: true,
+                                                   encoderConfiguration: framing, decoderLimitConfiguration: headerLimits)
+                    try sync.addHandler(UpstreamHandler(limits: limits))
+                }
+            }
+        if let timeout = UpstreamExchange.timeLimit(options.timeout) { bootstrap = bootstrap.connectTimeout(timeout) }
+        do {
+            return try await bootstrap.connect(host: origin.host, port: origin.port).get()
+        } catch {
+            throw UpstreamExchange.mapped(error, url: url, host: origin.host, port: origin.port, timeout: options.timeout)
+        }
+    }
+
+    static func isAddress(_ host: String) -> Bool {
+        host.contains(":") || host.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+    }
+
+    /// The head sent upstream: origin-form target, the request's headers (hop-by-hop ones are
+    /// the caller's to remove), `Host` when absent, the body's length, and the encodings this
+    /// transport can decode.
+    static func head(of request: HTTPRequest, origin: Origin) -> HTTPRequestHead {
+        let path = request.url.path(percentEncoded: true)
+        let target = (path.isEmpty ? "/" : path) + (request.url.query(percentEncoded: true).map { "?" + $0 } ?? "")
+        var headers = NIOHTTP1.HTTPHeaders()
+        headers.reserveCapacity(request.headers.count + 2)
+        var hasHost = false, acceptsEncoding = false
+        for field in request.headers {
+            switch field.name.lowercased() {
+            case "content-length", "transfer-encoding", "connection", "expect":
+                continue
+            case "host":
+                hasHost = true
+            case "accept-encoding":
+                acceptsEncoding = true
+                headers.add(name: field.name, value: decodableEncodings(field.value))
+                continue
+            default:
+                break
+            }
+            headers.add(name: field.name, value: field.value)
+        }
+        if !hasHost {
+            let host = origin.host.contains(":") ? "[\(origin.host)]" : origin.host
+            headers.replaceOrAdd(name: "Host", value: origin.port == (origin.secure ? 443 : 80) ? host : "\(host):\(origin.port)")
+        }
+        if !acceptsEncoding { headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
+        let body = request.body?.count ?? 0
+        if body > 0 || [.post, .put, .patch].contains(request.method) { headers.add(name: "Content-Length", value: String(body)) }
+        return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: target, headers: headers)
+    }
+
+    /// A client's `Accept-Encoding` narrowed to what this transport decodes (gzip, deflate,
+    /// identity), so every body it hands on is readable; `identity` when none is left.
+    static func decodableEncodings(_ value: String) -> String {
+        let kept = value.split(separator: ",").filter { item in
+            let coding = item.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            return ["gzip", "x-gzip", "deflate", "identity"].contains(coding)
+        }
+        return kept.isEmpty ? "identity" : kept.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+import Tapedeck
+import TapedeckServer
+import Testing
+
+/// The upstream transport of `serve` and `proxy`, against an upstream of the server's own
+/// listener on loopback, whose answers each test scripts.
+@Suite("Upstream transport: kept-alive connections, decoding, streams and failures")
+struct UpstreamTransportTests {
+    /// A listener answering with `answer`, which gets the request and its 1-based number.
+    static func upstream(_ answer: @escaping @Sendable (IncomingRequest, Int) async -> ServerReply) async throws -> HTTPListener {
+        let count = Atomic<Int>(0)
+        return try await HTTPListener.bind(host: "127.0.0.1", port: 0) { request in
+            await answer(request, count.add(1, ordering: .relaxed).newValue)
+        }
+    }
+
+    static func send(_ transport: UpstreamTransport, _ listener: HTTPListener, _ path: String, method: HTTPMethod = .get,
+                     headers: HTTPHeaders = [:], body: Data? = nil) async throws -> HTTPResponse {
+        try await transport.send(HTTPRequest(method: method, url: URL(string: listener.url.absoluteString + path)!, headers: headers, body: body))
+    }
+
+    @Test("requests to one origin, one after another, share one kept-alive connection")
+    func keepsConnectionAlive() async throws {
+        let listener = try await Self.upstream { request, number in .text(200, "\(number) \(request.target)") }
+        let transport = try UpstreamTransport()
+        for number in 1...3 {
+            let response = try await Self.send(transport, listener, "/items/\(number)?q=a%20b")
+            #expect(response.status == 200 && response.text == "\(number) /items/\(number)?q=a%20b", "\(response.text ?? "")")
+            #expect(response.url?.absoluteString == listener.url.absoluteString + "/items/\(number)?q=a%20b")
+        }
+        #expect(listener.acceptedConnections == 1)
+        transport.shutdown()
+        await listener.close()
+    }
+
+    @Test("a request on a kept-alive connection the upstream dropped goes again on a new one; on a new connection it is an error")
+    func droppedConnectionRetried() async throws {
+        let listener = try await Self.upstream { _, number in
+            number == 2 ? ServerReply(response: HTTPResponse(status: 200), fault: .reset) : .text(200, "answer \(number)")
+        }
+        let transport = try UpstreamTransport()
+        #expect(try await Self.send(transport, listener, "/a").text == "answer 1")
+        #expect(try await Self.send(transport, listener, "/b").text == "answer 3", "the dropped request went again")
+        #expect(listener.acceptedConnections == 2)
+        await listener.close()
+
+        let resetting = try await Self.upstream { _, _ in ServerReply(response: HTTPResponse(status: 200), fault: .reset) }
+        await #expect(throws: HTTPError.self) { try await Self.send(transport, resetting, "/c") }
+        await resetting.close()
+        transport.shutdown()
+    }
+
+    @Test("a POST's body and length reach the upstream, a HEAD answer has no body, and headers keep their order")
+    func methodsAndBodies() async throws {
+        let listener = try await Self.upstream { request, _ in
+            let echo = "\(request.method) length=\(request.headers["Content-Length"] ?? "none") body=\(String(decoding: request.body, as: UTF8.self))"
+            return ServerReply(response: HTTPResponse(status: 201, headers: HTTPHeaders([("X-B", "2"), ("X-A", "1"), ("Content-Type", "text/plain")]),
+                                                      body: Data(echo.utf8)))
+        }
+        let transport = try UpstreamTransport()
+        let posted = try await Self.send(transport, listener, "/p", method: .post, headers: ["Content-Type": "text/plain"], body: Data("hello".utf8))
+        #expect(posted.status == 201 && posted.text == "POST length=5 body=hello", "\(posted.text ?? "")")
+        #expect(posted.headers.map { $0.name }.filter { $0.hasPrefix("X-") } == ["X-B", "X-A"])
+        let empty = try await Self.send(transport, listener, "/p", method: .post)
+        #expect(empty.text == "POST length=0 body=", "\(empty.text ?? "")")
+        let head = try await Self.send(transport, listener, "/h", method: .head)
+        #expect(head.status == 201 && head.body.isEmpty)
+        #expect(try await Self.send(transport, listener, "/after-head").text?.hasPrefix("GET") == true, "the connection still reads answers after a HEAD")
+        #expect(listener.acceptedConnections == 1)
+        transport.shutdown()
+        await listener.close()
+    }
+
+    @Test("a gzip body is decoded, and Accept-Encoding asks only for what can be decoded")
+    func decodesGzip() async throws {
+        // gzip of "hello, decoded world\n" three times.
+        let gzipped = Data([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 203, 72, 205, 201, 201, 215, 81, 72, 73, 77, 206, 79, 73, 77, 81, 40, 207, 47, 202,
+                            73, 225, 202, 32, 90, 16, 0, 220, 166, 44, 8, 63, 0, 0, 0])
+        let listener = try await Self.upstream { request, _ in
+            ServerReply(response: HTTPResponse(status: 200, headers: ["Content-Encoding": "gzip", "X-Asked": request.headers["Accept-Encoding"] ?? "none"],
+                                               body: gzipped))
+        }
+        let transport = try UpstreamTransport()
+        let plain = try await Self.send(transport, listener, "/z")
+        #expect(plain.text == String(repeating: "hello, decoded world\n", count: 3), "\(plain.body.count) bytes")
+        #expect(plain.headers["X-Asked"] == "gzip, deflate")
+        let narrowed = try await Self.send(transport, listener, "/z", headers: ["Accept-Encoding": "br, zstd;q=0.9, gzip;q=0.8"])
+        #expect(narrowed.headers["X-Asked"] == "gzip;q=0.8")
+        let none = try await Self.send(transport, listener, "/z", headers: ["Accept-Encoding": "br"])
+        #expect(none.headers["X-Asked"] == "identity")
+
+        var small = UpstreamTransport.Options()
+        small.limits = BodyLimits(maximumBodySize: 20)
+        await #expect(throws: HTTPError.self) { try await Self.send(try UpstreamTransport(options: small), listener, "/z") }
+        transport.shutdown()
+        await listener.close()
+    }
+
+    /// An upstream sending three server-sent events 150 ms apart.
+    static func eventStream() async throws -> HTTPListener {
+        try await upstream { _, _ in
+            let chunks = (0..<3).map { BodyChunk(offset: Double($0) * 0.15, data: Data("data: \($0)\n\n".utf8)) }
+            return ServerReply(response: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"]),
+                               stream: .replaying(chunks, latency: .recorded))
+        }
+    }
+
+    @Test("a stream is shown to the observer chunk by chunk as it arrives, and keeps its chunks and their times")
+    func observesStream() async throws {
+        let listener = try await Self.eventStream()
+        let seen = Mutex<[(Double, String)]>([])
+        let heads = Atomic<Int>(0)
+        let observer = ResponseObserver(head: { head in
+            heads.add(1, ordering: .relaxed)
+            return head.isStream
+        }, chunk: { chunk in
+            seen.withLock { $0.append((chunk.offset, String(decoding: chunk.data, as: UTF8.self))) }
+            return true
+        })
+        let transport = try UpstreamTransport()
+        let response = try await ResponseObserver.$current.withValue(observer) { try await Self.send(transport, listener, "/events") }
+        let chunks = seen.withLock { $0 }
+        #expect(heads.load(ordering: .relaxed) == 1)
+        #expect(chunks.map(\.1).joined() == "data: 0\n\ndata: 1\n\ndata: 2\n\n", "\(chunks)")
+        #expect(response.text == "data: 0\n\ndata: 1\n\ndata: 2\n\n")
+        #expect((response.chunks?.count ?? 0) >= 3)
+        #expect((chunks.last?.0 ?? 0) >= 0.2, "the last event came about 300 ms after the head: \(chunks)")
+        transport.shutdown()
+        await listener.close()
+    }
+
+    @Test("an observer whose reader left ends the stream with what arrived, as an answer")
+    func readerLeaves() async throws {
+        let listener = try await Self.eventStream()
+        let observer = ResponseObserver(head: { _ in true }, chunk: { _ in false })
+        let transport = try UpstreamTransport()
+        let started = ContinuousClock.now
+        let response = try await ResponseObserver.$current.withValue(observer) { try await Self.send(transport, listener, "/events") }
+        #expect(response.text == "data: 0\n\n")
+        #expect(ContinuousClock.now - started < .milliseconds(250), "it did not wait for the rest of the stream")
+        transport.shutdown()
+        await listener.close()
+    }
+
+    @Test("a refused port, a slow upstream, an unknown host and a cancelled task give the errors every transport gives")
+    func failures() async throws {
+        let closed = try await Self.upstream { _, _ in .text(200, "") }
+        let port = closed.port
+        await closed.close()
+        let transport = try UpstreamTransport(options: .init(timeout: 0.3))
+        do {
+            _ = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/")!))
+            Issue.record("a closed port answered")
+        } catch let error as HTTPError {
+            #expect(error == .cannotConnect(host: "127.0.0.1", port: port), "\(error)")
+        }
+
+        let slow = try await Self.upstream { _, _ in
+            try? await Task.sleep(for: .seconds(3))
+            return .text(200, "late")
+        }
+        do {
+            _ = try await Self.send(transport, slow, "/slow")
+            Issue.record("a slow upstream answered within the timeout")
+        } catch let error as HTTPError {
+            #expect(error == .timedOut(url: slow.url.absoluteString + "/slow", seconds: 0.3), "\(error)")
+        }
+
+        do {
+            _ = try await transport.send(HTTPRequest(url: URL(string: "http://no-such-host.invalid/")!))
+            Issue.record("an unknown host answered")
+        } catch let error as HTTPError {
+            #expect(error == .hostNotFound("no-such-host.invalid"), "\(error)")
+        }
+
+        let patient = try UpstreamTransport(options: .init(timeout: 30))
+        let task = Task { try await Self.send(patient, slow, "/slow") }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        let started = ContinuousClock.now
+        do {
+            _ = try await task.value
+            Issue.record("a cancelled request answered")
+        } catch let error as HTTPError {
+            #expect(error == .cancelled(url: slow.url.absoluteString + "/slow"), "\(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        transport.shutdown()
+        patient.shutdown()
+        await slow.close()
+    }
+}
