@@ -42,7 +42,9 @@ package struct ControlGate {
     /// `localhost`. A DNS name other than its own never is: that is how rebinding gets in.
     static func accepts(_ hostHeader: String, origin: URL) -> Bool {
         let (name, port) = Self.split(hostHeader.lowercased())
-        let ownName = (origin.host ?? "127.0.0.1").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        var host = Substring((origin.host ?? "127.0.0.1").lowercased())
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        let ownName = String(host)
         let defaultPort = origin.scheme == "https" ? 443 : 80
         guard (port ?? defaultPort) == (origin.port ?? defaultPort) else { return false }
         if name == ownName { return true }

@@ -15,9 +15,11 @@ enum ProxyHeaders {
 
     /// `headers` without hop-by-hop fields, nor those the `Connection` field names.
     static func removingHopByHop(_ headers: HTTPHeaders) -> HTTPHeaders {
-        let named = Set(headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        return HTTPHeaders(headers.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) })
+        let named = Set(headers.values(for: "Connection").flatMap { $0.split(separator: ",") }.map { $0.trimmingHTTPSpace().lowercased() })
+        return HTTPHeaders(headers.filter { field in
+            let name = field.name.lowercased()
+            return !hopByHop.contains(name) && !named.contains(name)
+        })
     }
 
     /// The headers to send upstream to `url` for a request that arrived with `headers` from `client`.

@@ -43,7 +43,7 @@ package final class SecretMemory: Sendable {
     /// The interaction redacted with everything known replaced too; learns its secrets.
     package func redact(_ interaction: Interaction, with redactor: Redactor) -> Interaction {
         let (result, found) = redactor.redact(interaction, knownSecrets: secrets)
-        learn(found)
+        if !found.isEmpty { learn(found) }
         return result
     }
 

@@ -131,12 +131,17 @@ final class CassetteStore: Sendable {
 
     /// Appends `interaction` to the journal (one record, one `write`), creating the directory if needed.
     func append(_ interaction: Interaction, stream: String? = nil) throws(CassetteError) {
+        // Encoded before the lock: appends from other threads wait only for each other's write.
+        var record: Data?
+        if let stream {
+            // A stream's end replaces its head and chunks in the journal.
+            record = CassetteJournal.record(interaction, metadata: metadata.merging([CassetteJournal.streamKey: stream]) { $1 })
+        } else if options.journalEachInteraction {
+            record = CassetteJournal.record(interaction, metadata: metadata)
+        }
         try state.withLock { (state: inout State) throws(CassetteError) in
-            if let stream {
-                // A stream's end replaces its head and chunks in the journal.
-                try journal(CassetteJournal.record(interaction, metadata: metadata.merging([CassetteJournal.streamKey: stream]) { $1 }), &state)
-            } else if options.journalEachInteraction {
-                try journal([interaction], &state)
+            if let record {
+                try journal(record, &state)
             } else {
                 state.pending.append(interaction)
             }
@@ -150,15 +155,17 @@ final class CassetteStore: Sendable {
     /// `stream`, so that a process killed mid-stream leaves it, with the chunks journaled after it,
     /// in the cassette; ``append(_:stream:)`` with the same name records its end.
     func beginStream(_ interaction: Interaction, stream: String) throws(CassetteError) {
+        let record = CassetteJournal.record(interaction, metadata: metadata.merging([CassetteJournal.streamKey: stream]) { $1 })
         try state.withLock { (state: inout State) throws(CassetteError) in
-            try journal(CassetteJournal.record(interaction, metadata: metadata.merging([CassetteJournal.streamKey: stream]) { $1 }), &state)
+            try journal(record, &state)
         }
     }
 
     /// Journals one more chunk of `stream` (``beginStream(_:stream:)``).
     func appendChunk(_ chunk: BodyChunk, stream: String) throws(CassetteError) {
+        let record = CassetteJournal.chunkRecord(chunk, stream: stream)
         try state.withLock { (state: inout State) throws(CassetteError) in
-            try journal(CassetteJournal.chunkRecord(chunk, stream: stream), &state)
+            try journal(record, &state)
         }
     }
 
@@ -194,9 +201,8 @@ final class CassetteStore: Sendable {
     /// Appends `records` (framed journal records) to the journal, after the replace record when
     /// one is still due.
     private func journal(_ records: Data, _ state: inout State) throws(CassetteError) {
-        var data = Data()
-        if let stamp = state.replaces { data.append(CassetteJournal.replacesRecord(stamp)) }
-        data.append(records)
+        var data = records
+        if let stamp = state.replaces { data = CassetteJournal.replacesRecord(stamp) + records }
         let lock: DirectoryLock
         if let existing = state.lock {
             lock = existing

@@ -121,12 +121,13 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 
     /// `stored`, once it is known to be sendable and, with the lint on, free of secrets.
     private func checked(_ stored: Interaction) throws(CassetteError) -> Interaction {
-        if let (pointer, problem) = stored.unsendableHeader(index: store.count) {
+        // Checked at index 0 first: the index only places a problem, and asking the store for
+        // its count would make concurrent recordings wait for each other's lock.
+        if stored.unsendableHeader(index: 0) != nil, let (pointer, problem) = stored.unsendableHeader(index: store.count) {
             throw .invalidField(path: url.path, pointer: pointer, problem: "not recorded: " + problem)
         }
-        if configuration.lint {
-            let findings = SecretLint.findings(in: stored, index: store.count)
-            if !findings.isEmpty { throw .secretsFound(path: url.path, findings: findings, context: configuration.wording) }
+        if configuration.lint, !SecretLint.findings(in: stored, index: 0).isEmpty {
+            throw .secretsFound(path: url.path, findings: SecretLint.findings(in: stored, index: store.count), context: configuration.wording)
         }
         return stored
     }
