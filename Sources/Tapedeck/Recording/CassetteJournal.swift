@@ -54,7 +54,8 @@ enum CassetteJournal {
 
     /// `api.cassette.json.journal` beside `api.cassette.json`.
     static func url(for cassette: URL) -> URL {
-        cassette.deletingLastPathComponent().appendingPathComponent(cassette.lastPathComponent + ".journal")
+        // `isDirectory: false`: without it Foundation asks the file system, once per journal record.
+        cassette.deletingLastPathComponent().appendingPathComponent(cassette.lastPathComponent + ".journal", isDirectory: false)
     }
 
     /// The record for one interaction.

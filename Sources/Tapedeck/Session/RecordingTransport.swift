@@ -229,7 +229,17 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 /// before the front-end passes it on, so `kill -9` mid-stream keeps what a client already saw.
 /// A journal that cannot be written stops the transfer; ``check()`` then throws why.
 private final class StreamJournal: Sendable {
-    let name = UUID().uuidString
+    /// The name its records are journaled under, made when a stream begins (most answers are
+    /// not streams, and a UUID costs three system calls).
+    var name: String {
+        named.withLock { name in
+            if let name { return name }
+            let made = UUID().uuidString
+            name = made
+            return made
+        }
+    }
+    private let named = Mutex<String?>(nil)
     private let recorder: RecordingTransport
     private let request: HTTPRequest
     private let relay: ResponseObserver
