@@ -12,7 +12,7 @@ source Benchmarks/lib.sh
 SIZES="${SCALE_BENCH_SIZES:-100 10000 100000}"
 SECONDS_EACH="${SCALE_BENCH_SECONDS:-4}"
 # Long enough for the proxy to record about 77,000 interactions at its rate here.
-PROXY_SECONDS="${SCALE_BENCH_PROXY_SECONDS:-13}"
+PROXY_SECONDS="${SCALE_BENCH_PROXY_SECONDS:-8}"
 require_built "$BIN" "$BENCH"
 for tool in wrk nginx hyperfine; do command -v "$tool" >/dev/null || { echo "needs $tool (make bench installs it)" >&2; exit 1; }; done
 MITM="$VENV/bin/mitmdump"
@@ -24,8 +24,7 @@ cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/
 trap cleanup EXIT
 export TAPEDECK_USAGE_DIR="$work/usage" TAPEDECK_RECORD_MODE=""
 
-# hwm_mb PID: the process's peak resident set (VmHWM), in MB.
-hwm_# best_show_lint FILE: "show_s show_rss lint_s", each the fastest of 5 runs under /usr/bin/time -v,
+# best_show_lint FILE: "show_s show_rss lint_s", each the fastest of 5 runs under /usr/bin/time -v,
 # the two alternated so that a change in the machine's speed falls on both alike.
 best_show_lint() {
   local show="" rss="" lint="" i w command
@@ -42,7 +41,8 @@ best_show_lint() {
   done
   echo "$show $rss $lint"
 }
-mb() { awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo n/a; }
+# hwm_mb PID: the process's peak resident set (VmHWM), in MB.
+hwm_mb() { awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo n/a; }
 # first_answer FILE: "seconds rss_mb", best of 3, from starting `serve FILE` to its first 200.
 first_answer() {
   python3 - "$BIN" "$1" "$(free_port)" <<'PY'
