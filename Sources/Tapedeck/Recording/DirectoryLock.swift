@@ -47,6 +47,36 @@ final class DirectoryLock: Sendable {
         return try body()
     }
 
+    /// When the directory's entries last changed (a file created, renamed or removed), to the
+    /// nanosecond: its modification and status-change times. Nil when it cannot be read.
+    struct Stamp: Hashable, Sendable {
+        var modified: timespec
+        var changed: timespec
+
+        static func == (a: Stamp, b: Stamp) -> Bool {
+            a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+                && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(modified.tv_sec)
+            hasher.combine(modified.tv_nsec)
+            hasher.combine(changed.tv_sec)
+            hasher.combine(changed.tv_nsec)
+        }
+    }
+
+    /// The directory's ``Stamp`` now; nil when it cannot be read.
+    func stamp() -> Stamp? {
+        var info = stat()
+        guard descriptor >= 0, fstat(descriptor, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        return Stamp(modified: info.st_mtimespec, changed: info.st_ctimespec)
+        #else
+        return Stamp(modified: info.st_mtim, changed: info.st_ctim)
+        #endif
+    }
+
     /// Makes the directory's entries (renames, new files) durable.
     func sync() {
         fsync(descriptor)

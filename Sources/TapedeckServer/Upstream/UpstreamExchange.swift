@@ -312,6 +312,8 @@ final class UpstreamHandler: ChannelInboundHandler {
     /// length, such as a HEAD's, as read to the close; a body that really is read to the close
     /// leaves the connection closed anyway).
     static func keepsAlive(_ head: HTTPResponseHead) -> Bool {
+        // After a 101 the connection speaks another protocol.
+        guard head.status.code != 101 else { return false }
         let tokens = head.headers[canonicalForm: "connection"].map { $0.lowercased() }
         if tokens.contains("close") { return false }
         return head.version.major == 1 && (head.version.minor >= 1 || tokens.contains("keep-alive"))

@@ -109,6 +109,31 @@ struct CassetteStoreTests {
         #expect(try Cassette.loadFile(from: url).interactions == [Self.item(1), Self.item(2), Self.item(3)])
     }
 
+    @Test("a session appending after another merged the journal away starts a new journal, and nothing either appended is lost")
+    func journalMergedAwayBetweenAppends() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("api.cassette.json")
+        let first = try CassetteStore(url: url)
+        let second = try CassetteStore(url: url)
+        try first.append(Self.item(1))
+        try second.append(Self.item(2))
+        // The merge renames the journal both appended to and removes it.
+        try second.flush()
+        #expect(try Self.names(directory) == ["api.cassette.json"])
+        for index in 3...5 { try first.append(Self.item(index)) }
+        #expect(try Self.names(directory) == ["api.cassette.json", "api.cassette.json.journal"], "the next append made a new journal")
+        try first.flush()
+        #expect(try Cassette.loadFile(from: url).interactions.map(\.request.url.lastPathComponent) == ["1", "2", "3", "4", "5"])
+
+        // Another file coming and going in the folder only sends the next append the long way.
+        try first.append(Self.item(6))
+        try Data("x".utf8).write(to: directory.file("other.txt"))
+        try FileManager.default.removeItem(at: directory.file("other.txt"))
+        try first.append(Self.item(7))
+        try first.flush()
+        #expect(try Cassette.loadFile(from: url).interactions.count == 7)
+    }
+
     @Test("releasing a store merges its journal")
     func releaseMerges() throws {
         let directory = TemporaryDirectory()
