@@ -95,31 +95,33 @@ package final class UpstreamTransport: HTTPTransport {
         let exchange = UpstreamExchange(request: request, head: Self.head(of: request, origin: origin), options: options,
                                         observer: ResponseObserver.current)
         return try await withTaskCancellationHandler {
-            if let channel = takeIdle(origin) {
-                switch await exchange.run(on: channel) {
-                case .answered(let response, let reusable):
-                    release(channel, to: origin, reusable: reusable)
-                    return response
-                case .failed(let error):
-                    throw error
-                case .closedUnused:
-                    // The upstream closed the idle connection as the request went out: a new one.
-                    channel.close(promise: nil)
-                }
+            // A kept-alive connection first; when the upstream had let it go as the request went
+            // out, once more on a new one.
+            if let channel = takeIdle(origin), let response = try await send(exchange, on: channel, to: origin) {
+                return response
             }
             let channel = try await connect(origin, url: request.url)
-            switch await exchange.run(on: channel) {
-            case .answered(let response, let reusable):
-                release(channel, to: origin, reusable: reusable)
-                return response
-            case .failed(let error):
-                throw error
-            case .closedUnused:
-                channel.close(promise: nil)
+            guard let response = try await send(exchange, on: channel, to: origin) else {
                 throw HTTPError.noResponse(url: url, detail: "the upstream closed the connection without answering")
             }
+            return response
         } onCancel: {
             exchange.cancel()
+        }
+    }
+
+    /// The response to `exchange` on `channel` (which goes back to the idle ones when it can
+    /// carry another request); nil when the connection closed before any byte of an answer.
+    private func send(_ exchange: UpstreamExchange, on channel: any Channel, to origin: Origin) async throws -> HTTPResponse? {
+        switch await exchange.run(on: channel) {
+        case .answered(let response, let reusable):
+            release(channel, to: origin, reusable: reusable)
+            return response
+        case .failed(let error):
+            throw error
+        case .closedUnused:
+            channel.close(promise: nil)
+            return nil
         }
     }
 
