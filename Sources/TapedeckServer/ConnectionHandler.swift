@@ -25,7 +25,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let limits: ServerLimits
     private let responder: Responder
     private var state = State.idle
+    /// The check that closes a connection idle (or sending its request) for longer than
+    /// ``ServerLimits/readTimeout``; scheduled once and moved on only when it comes due, not
+    /// for every request.
     private var deadline: Scheduled<Void>?
+    /// When the read timeout began counting, while it counts.
+    private var idleSince: NIODeadline?
     private var isOpen = true
     /// The client's IP address, read once (each read of it is a system call).
     private var clientAddress: String?
@@ -55,7 +60,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         isOpen = false
         streaming?.cancel()
-        deadline?.cancel()
+        cancelDeadline()
         context.fireChannelInactive()
     }
 
@@ -82,7 +87,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             state = .receiving(head, body)
         case .end:
             guard case .receiving(let head, let body) = state else { return }
-            deadline?.cancel()
+            // The check stays scheduled; finding nothing counting when it comes due, it ends.
+            idleSince = nil
             state = .responding
             respond(context: context, head: head, body: body)
         }
@@ -303,7 +309,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Answers a `CONNECT` with 200 and turns the connection into `tunnel`: TLS terminated
     /// here with the host's leaf and HTTP inside, or bytes relayed to the host untouched.
     private func open(_ tunnel: Tunnel, context: ChannelHandlerContext, head: HTTPRequestHead) {
-        deadline?.cancel()
+        cancelDeadline()
         let client = Self.describe(head.headers.first(name: "user-agent"), context.remoteAddress)
         switch tunnel {
         case .intercept(let host, let port):
@@ -401,7 +407,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// A WebSocket upgrade: answer `101` and play the recorded session, or connect to the
     /// upstream, hand it the upgrade request and relay both ways while recording.
     private func upgrade(_ plan: WebSocketPlan, response: HTTPResponse, context: ChannelHandlerContext, head: HTTPRequestHead) {
-        deadline?.cancel()
+        cancelDeadline()
         switch plan {
         case .replay(let frames, let label, let latency, let log):
             var headers = NIOHTTP1.HTTPHeaders([("Upgrade", "websocket"), ("Connection", "Upgrade"),
@@ -464,15 +470,33 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: Limits
 
     private func armDeadline(context: ChannelHandlerContext) {
-        deadline?.cancel()
         let seconds = limits.readTimeout
         guard seconds.isFinite, seconds > 0 else { return }
-        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(seconds * 1_000_000_000))) { [self] in
+        let now = NIODeadline.now()
+        idleSince = now
+        if deadline == nil { checkDeadline(at: now + .nanoseconds(Int64(seconds * 1_000_000_000)), context: context) }
+    }
+
+    /// Closes the connection at `due` when the read timeout has run out by then; when it began
+    /// counting again meanwhile, looks again when it will have.
+    private func checkDeadline(at due: NIODeadline, context: ChannelHandlerContext) {
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
+            deadline = nil
+            guard let idleSince else { return }
             switch state {
             case .responding: return
-            case .idle, .receiving, .rejected: context.close(promise: nil)
+            case .idle, .receiving, .rejected:
+                let end = idleSince + .nanoseconds(Int64(limits.readTimeout * 1_000_000_000))
+                if end > .now() { checkDeadline(at: end, context: context) } else { context.close(promise: nil) }
             }
         }
+    }
+
+    /// Stops the read timeout for good (the connection closed, or became a tunnel).
+    private func cancelDeadline() {
+        deadline?.cancel()
+        deadline = nil
+        idleSince = nil
     }
 
     private func reject(context: ChannelHandlerContext, head: HTTPRequestHead, status: Int, text: String) {
@@ -481,7 +505,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func reject(context: ChannelHandlerContext, version: HTTPVersion, status: Int, text: String) {
         state = .rejected
-        deadline?.cancel()
+        cancelDeadline()
         let body = context.channel.allocator.buffer(string: text)
         var headers = NIOHTTP1.HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")

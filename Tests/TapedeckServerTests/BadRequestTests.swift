@@ -87,6 +87,29 @@ struct BadRequestTests {
         }
     }
 
+    @Test("a kept-alive connection in use for longer than the read timeout stays open, and closes once idle for that long")
+    func readTimeoutCountsFromIdle() async throws {
+        try await Self.withServer(limits: ServerLimits(readTimeout: 1)) { server in
+            let socket = try RawSocket(port: server.listener.port)
+            let started = ContinuousClock.now
+            let outcome: (answers: Int, closed: Bool) = await Blocking.run {
+                var answers = 0
+                // Eight requests 0.3 s apart: 2.4 s on one connection, never idle for a second.
+                for _ in 0..<8 {
+                    guard socket.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n") else { break }
+                    let answer = socket.read(until: { String(decoding: $0, as: UTF8.self).hasSuffix("still serving") })
+                    guard String(decoding: answer, as: UTF8.self).hasSuffix("still serving") else { break }
+                    answers += 1
+                    Thread.sleep(forTimeInterval: 0.3)
+                }
+                return (answers, socket.waitForClose())
+            }
+            #expect(outcome.answers == 8, "the connection stayed open while in use")
+            #expect(outcome.closed)
+            #expect(ContinuousClock.now - started < .seconds(5), "closed about a second after the last answer")
+        }
+    }
+
     @Test("a client that disconnects mid-body leaves the server serving")
     func disconnectMidBody() async throws {
         try await Self.withServer(limits: ServerLimits()) { server in
