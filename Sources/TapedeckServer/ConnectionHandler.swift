@@ -153,7 +153,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func write(_ reply: ServerReply, context: ChannelHandlerContext, head: HTTPRequestHead) {
         // A handler that answers `Connection: close` ends the connection after its answer.
-        let keepAlive = head.isKeepAlive && reply.response.headers["Connection"]?.lowercased() != "close"
+        let keepAlive = head.isKeepAlive && !(reply.response.headers["Connection"].map { $0.caseInsensitiveEquals("close") } ?? false)
         if let tunnel = reply.tunnel {
             open(tunnel, context: context, head: head)
             return
@@ -285,17 +285,29 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// written body needs (`Content-Length`, no `Transfer-Encoding`) and `Connection: close`
     /// when the connection ends after it.
     static func wireHeaders(_ response: HTTPResponse, omitsBody: Bool, keepAlive: Bool, version: HTTPVersion) -> NIOHTTP1.HTTPHeaders {
-        var fields = response.headers
-        for name in ["Connection", "Keep-Alive", "Transfer-Encoding"] { fields.remove(name: name) }
-        if response.status == 204 || (100..<200).contains(response.status) {
-            fields.remove(name: "Content-Length")
-        } else if !omitsBody {
-            let name = fields.first { $0.name.lowercased() == "content-length" }?.name ?? "Content-Length"
-            fields.replaceOrAdd(name: name, value: String(response.body.count))
-        }
+        // One pass, on every answer: no copy of the fields, no lower-cased names.
+        let dropsLength = response.status == 204 || (100..<200).contains(response.status)
+        let setsLength = !dropsLength && !omitsBody
+        var lengthWritten = false
         var headers = NIOHTTP1.HTTPHeaders()
-        headers.reserveCapacity(fields.count + 1)
-        for field in fields { headers.add(name: field.name, value: field.value) }
+        headers.reserveCapacity(response.headers.count + 2)
+        for field in response.headers {
+            let name = field.name
+            if name.caseInsensitiveEquals("Connection") || name.caseInsensitiveEquals("Keep-Alive") || name.caseInsensitiveEquals("Transfer-Encoding") {
+                continue
+            }
+            if name.caseInsensitiveEquals("Content-Length") {
+                if dropsLength || (setsLength && lengthWritten) { continue }
+                if setsLength {
+                    // The body's true length, under the recorded field's name and place.
+                    headers.add(name: name, value: String(response.body.count))
+                    lengthWritten = true
+                    continue
+                }
+            }
+            headers.add(name: name, value: field.value)
+        }
+        if setsLength, !lengthWritten { headers.add(name: "Content-Length", value: String(response.body.count)) }
         if !keepAlive {
             headers.add(name: "Connection", value: "close")
         } else if version.minor == 0 {

@@ -110,6 +110,27 @@ struct BadRequestTests {
         }
     }
 
+    @Test("an answer goes out with its recorded fields in order and case, its true length, and no fields of another hop")
+    func wireFields() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let fields: HTTPHeaders = HTTPHeaders([("x-first", "1"), ("content-length", "5"), ("Connection", "keep-alive"), ("Keep-Alive", "timeout=5"),
+                                               ("Transfer-Encoding", "chunked"), ("X-Last", "2")])
+        let cassette = Cassette(interactions: [
+            Interaction(request: HTTPRequest(url: SampleCassettes.url("/wire")), response: HTTPResponse(status: 200, headers: fields, body: Data("hello".utf8))),
+            Interaction(request: HTTPRequest(url: SampleCassettes.url("/none")), response: HTTPResponse(status: 204, headers: fields)),
+        ], metadata: [Cassette.MetadataKey.baseURL: SampleCassettes.origin])
+        let server = try await CassetteServer.serve([try SampleCassettes.write(cassette, to: directory)], options: DeckOptions(allowRepeats: true))
+        let port = server.listener.port
+        let answer = try #require(RawResponse(try await Self.exchange(port, Data("GET /wire HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))))
+        #expect(answer.headers.map(\.0) == ["x-first", "content-length", "X-Last", "Connection"], "\(answer.headers)")
+        #expect(answer.values("content-length") == ["5"] && answer.values("Connection") == ["close"])
+        #expect(String(decoding: answer.body, as: UTF8.self) == "hello")
+        let empty = try #require(RawResponse(try await Self.exchange(port, Data("GET /none HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))))
+        #expect(empty.status == 204 && empty.headers.map(\.0) == ["x-first", "X-Last", "Connection"], "\(empty.headers)")
+        await server.stop()
+    }
+
     @Test("a client that disconnects mid-body leaves the server serving")
     func disconnectMidBody() async throws {
         try await Self.withServer(limits: ServerLimits()) { server in
