@@ -3,7 +3,7 @@ import Tapedeck
 
 extension ServerReply {
     /// An error met carrying out `request`, as its client sees it: a timeout is 504, a
-    /// connection or transport failure 502, anything else 500, each with
+    /// connection or transport failure or an answer too large to take 502, anything else 500, each with
     /// ``ServerMarker/errorHeader``; logged as `error: METHOD URL: TEXT`.
     static func failure(_ error: any Error, request: HTTPRequest, log: @Sendable (String) -> Void) -> ServerReply {
         var text = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
@@ -16,7 +16,8 @@ extension ServerReply {
         if let http = error as? HTTPError {
             switch http {
             case .timedOut: return ServerReply.text(504, text + "\n", headers: [ServerMarker.errorHeader: "504"])
-            case .cannotConnect, .hostNotFound, .noResponse, .tlsFailure, .transport:
+            // What the upstream sent could not be taken (too large, a decompression bomb).
+            case .cannotConnect, .hostNotFound, .noResponse, .tlsFailure, .transport, .headerTooLarge, .bodyTooLarge, .decompressionLimit:
                 return ServerReply.text(502, text + "\n", headers: [ServerMarker.errorHeader: "502"])
             default: break
             }

@@ -52,6 +52,67 @@ struct UpstreamTransportTests {
         transport.shutdown()
     }
 
+    @Test("a POST on a kept-alive connection the upstream drops is not sent again: it may have been carried out")
+    func postNotResent() async throws {
+        let seen = Mutex<[String]>([])
+        let listener = try await Self.upstream { request, number in
+            seen.withLock { $0.append("\(request.method) \(request.target)") }
+            return number == 2 ? ServerReply(response: HTTPResponse(status: 200), fault: .reset) : .text(200, "answer \(number)")
+        }
+        let transport = try UpstreamTransport()
+        #expect(try await Self.send(transport, listener, "/first").text == "answer 1")
+        do {
+            _ = try await Self.send(transport, listener, "/order", method: .post, body: Data("x".utf8))
+            Issue.record("the dropped POST answered")
+        } catch let error as HTTPError {
+            #expect(error.errorDescription?.contains("not sent twice") == true, "\(error)")
+        }
+        #expect(seen.withLock { $0 } == ["GET /first", "POST /order"], "the POST reached the upstream once")
+        #expect(try await Self.send(transport, listener, "/after", method: .post).text == "answer 3")
+        transport.shutdown()
+        await listener.close()
+    }
+
+    @Test("an answer in a coding it cannot decode is an error naming the coding, not bytes without their coding")
+    func undecodableCoding() async throws {
+        let listener = try await Self.upstream { _, _ in
+            ServerReply(response: HTTPResponse(status: 200, headers: ["Content-Encoding": "br", "Content-Type": "text/plain"], body: Data([0x8B, 1, 2, 3])))
+        }
+        let transport = try UpstreamTransport()
+        do {
+            _ = try await Self.send(transport, listener, "/br")
+            Issue.record("a br body was handed on")
+        } catch let error as HTTPError {
+            #expect(error.errorDescription?.contains("Content-Encoding br") == true, "\(error)")
+        }
+        transport.shutdown()
+        await listener.close()
+    }
+
+    @Test("a stream of many tiny pieces that arrive together is kept as the reads that brought them, not piece by piece")
+    func tinyPiecesJoined() async throws {
+        let listener = try await Self.upstream { _, _ in
+            let (pieces, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .unbounded)
+            for _ in 0..<2000 { continuation.yield(Data("z".utf8)) }
+            continuation.finish()
+            return ServerReply(response: HTTPResponse(status: 200, headers: ["Content-Type": "application/x-ndjson"]), stream: StreamBody(pieces))
+        }
+        let transport = try UpstreamTransport()
+        let observed = Atomic<Int>(0)
+        let observer = ResponseObserver(head: { _ in true }, chunk: { _ in
+            observed.add(1, ordering: .relaxed)
+            return true
+        })
+        let response = try await ResponseObserver.$current.withValue(observer) { try await Self.send(transport, listener, "/tiny") }
+        #expect(response.body == Data(String(repeating: "z", count: 2000).utf8))
+        let chunks = response.chunks?.count ?? 0
+        #expect(chunks >= 1 && chunks < 2000, "\(chunks) chunks for 2,000 pieces")
+        #expect(observed.load(ordering: .relaxed) == chunks, "the observer saw each chunk kept")
+        #expect(try await Self.send(transport, listener, "/again").status == 200, "the transport serves on after a stream")
+        transport.shutdown()
+        await listener.close()
+    }
+
     @Test("a POST's body and length reach the upstream, a HEAD answer has no body, and headers keep their order")
     func methodsAndBodies() async throws {
         let listener = try await Self.upstream { request, _ in
@@ -90,6 +151,9 @@ struct UpstreamTransportTests {
         #expect(narrowed.headers["X-Asked"] == "gzip;q=0.8")
         let none = try await Self.send(transport, listener, "/z", headers: ["Accept-Encoding": "br"])
         #expect(none.headers["X-Asked"] == "identity")
+        // A stream is asked for uncompressed, so its events can be passed on as they come.
+        let events = try await Self.send(transport, listener, "/z", headers: ["Accept": "text/event-stream", "Accept-Encoding": "gzip"])
+        #expect(events.headers["X-Asked"] == "identity")
 
         var small = UpstreamTransport.Options()
         small.limits = BodyLimits(maximumBodySize: 20)

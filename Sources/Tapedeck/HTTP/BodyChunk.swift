@@ -53,7 +53,7 @@ extension HTTPResponse {
 /// Which bodies are streams, and so are recorded as ``BodyChunk``s and relayed as they arrive.
 package enum StreamMedia {
     /// Media types whose bodies are sequences of messages sent over time.
-    static let streamTypes: Set<String> = ["text/event-stream", "application/x-ndjson", "application/ndjson",
+    package static let streamTypes: Set<String> = ["text/event-stream", "application/x-ndjson", "application/ndjson",
                                            "application/jsonl", "application/x-jsonlines", "application/json-seq"]
 
     /// Whether `headers` announce a streamed body (see ``HTTPResponse/isStream``).

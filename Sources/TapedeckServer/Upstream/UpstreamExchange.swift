@@ -135,6 +135,11 @@ final class UpstreamHandler: ChannelInboundHandler {
         /// When a stream's head arrived (its chunks are kept with their times); nil for a whole body.
         var streamStart: NIODeadline?
         var chunks: [BodyChunk] = []
+        /// The bytes of a stream that arrived in the read under way, and when the first came:
+        /// one chunk per read, as the socket delivered them (a body of many tiny HTTP chunks
+        /// that came together is one chunk, not thousands).
+        var arriving: ByteBuffer?
+        var arrivedAt = 0.0
         /// The queue the observer is called on, when it watches this stream.
         var observing: DispatchQueue?
         var waiting = 0
@@ -171,10 +176,15 @@ final class UpstreamHandler: ChannelInboundHandler {
         case .body(let bytes):
             received(bytes, context: context)
         case .end:
+            handOnArriving(context: context)
             guard let current else { return }
-            // After an observed stream, late word from its queue must not meet the next exchange.
-            finish(current, reusable: current.observing == nil && current.head.map(Self.keepsAlive) == true, context: context)
+            finish(current, reusable: current.head.map(Self.keepsAlive) == true, context: context)
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        handOnArriving(context: context)
+        context.fireChannelReadComplete()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -217,9 +227,9 @@ final class UpstreamHandler: ChannelInboundHandler {
         guard var current, head.status.code >= 200 else { return }
         current.head = head
         let response = Self.response(head, for: current.exchange.request)
-        let encoded = response.headers.values(for: "Content-Encoding").contains { !$0.lowercased().contains("identity") }
-        // A compressed stream is decoded whole, at its end: its chunks would not read alone.
-        if response.isStream, current.exchange.request.method != .head, !encoded {
+        // A stream flows as it comes. One compressed despite the request's `identity` is relayed
+        // and kept compressed, with its `Content-Encoding` (its chunks would not decode alone).
+        if response.isStream, current.exchange.request.method != .head {
             current.streamStart = .now()
             if let observer = current.exchange.observer, observer.head(response) {
                 current.observing = DispatchQueue(label: "tapedeck.upstream-stream")
@@ -234,49 +244,58 @@ final class UpstreamHandler: ChannelInboundHandler {
     }
 
     private func received(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
-        guard var current else { return }
-        current.bodyBytes += bytes.readableBytes
+        // Changed in place (`current?.`): a copy taken out and put back would copy the body
+        // gathered so far on every read.
+        current?.bodyBytes += bytes.readableBytes
+        guard let current else { return }
         guard current.bodyBytes <= limits.maximumBodySize else {
-            self.current = current
             return fail(.bodyTooLarge(url: current.exchange.request.url.absoluteString, limit: limits.maximumBodySize), context: context)
         }
         guard let streamStart = current.streamStart else {
-            current.body.writeImmutableBuffer(bytes)
-            self.current = current
+            self.current?.body.writeImmutableBuffer(bytes)
             return
         }
-        let chunk = BodyChunk(offset: Double((NIODeadline.now() - streamStart).nanoseconds) / 1e9, data: Data(bytes.readableBytesView))
-        current.chunks.append(chunk)
-        if let queue = current.observing, let observer = current.exchange.observer {
-            current.waiting += 1
-            if current.waiting >= Self.chunksAhead, !current.paused {
-                current.paused = true
-                context.channel.setOption(.autoRead, value: false).whenComplete { _ in }
-            }
-            let loop = context.eventLoop
-            let handler = NIOLoopBound(self, eventLoop: loop)
-            queue.async {
-                let more = observer.chunk(chunk)
-                loop.execute { handler.value.delivered(more: more) }
-            }
-            self.current = current
-            armTimer(context: context)
-            return
+        if current.arriving == nil {
+            self.current?.arriving = bytes
+            self.current?.arrivedAt = Double((NIODeadline.now() - streamStart).nanoseconds) / 1e9
+        } else {
+            self.current?.arriving?.writeImmutableBuffer(bytes)
         }
-        self.current = current
     }
 
-    /// The observer took a chunk; `more` is false when its reader left.
-    private func delivered(more: Bool) {
-        guard var current, let context else { return }
-        current.waiting -= 1
-        if current.paused, current.waiting <= Self.chunksAhead / 4 {
-            current.paused = false
+    /// Makes what arrived in this read one chunk of the stream, and shows it to the observer.
+    private func handOnArriving(context: ChannelHandlerContext) {
+        guard let arriving = current?.arriving else { return }
+        current?.arriving = nil
+        let chunk = BodyChunk(offset: current?.arrivedAt ?? 0, data: Data(arriving.readableBytesView))
+        current?.chunks.append(chunk)
+        guard let current, let queue = current.observing, let observer = current.exchange.observer else { return }
+        self.current?.waiting += 1
+        if current.waiting + 1 >= Self.chunksAhead, !current.paused {
+            self.current?.paused = true
+            context.channel.setOption(.autoRead, value: false).whenComplete { _ in }
+        }
+        let loop = context.eventLoop
+        let handler = NIOLoopBound(self, eventLoop: loop)
+        let exchange = current.exchange
+        queue.async {
+            let more = observer.chunk(chunk)
+            loop.execute { handler.value.delivered(more: more, to: exchange) }
+        }
+        armTimer(context: context)
+    }
+
+    /// The observer took a chunk of `exchange`; `more` is false when its reader left. Word about
+    /// an exchange that has ended (the connection may carry the next one) is ignored.
+    private func delivered(more: Bool, to exchange: UpstreamExchange) {
+        guard let context, let current, current.exchange === exchange else { return }
+        self.current?.waiting -= 1
+        if current.paused, current.waiting - 1 <= Self.chunksAhead / 4 {
+            self.current?.paused = false
             context.channel.setOption(.autoRead, value: true).whenComplete { _ in }
             context.read()
         }
-        self.current = current
-        if !more { finish(current, reusable: false, context: context) }
+        if !more, let current = self.current { finish(current, reusable: false, context: context) }
     }
 
     /// Asked about once a second while an observed stream flows: the reader may have left.
@@ -304,7 +323,11 @@ final class UpstreamHandler: ChannelInboundHandler {
             }
         }
         end(current, with: .answered(response, reusable: reusable))
-        if !reusable { context.close(promise: nil) }
+        if !reusable {
+            context.close(promise: nil)
+        } else if current.paused {
+            context.channel.setOption(.autoRead, value: true).whenComplete { _ in }
+        }
     }
 
     /// Whether the connection may carry another request after `head`'s answer, by its
@@ -374,12 +397,20 @@ final class UpstreamHandler: ChannelInboundHandler {
                 switch coding {
                 case "gzip", "x-gzip": result = try Inflate.gunzip(result, limit: limit)
                 case "deflate": result = try Inflate.inflateZlibOrRaw(result, limit: limit)
-                default: return result
+                default:
+                    // Handed on as it came, the client would get the bytes without the coding
+                    // that makes them readable (the stored form names no coding).
+                    throw HTTPError.transport(url: url, detail: "the upstream answered with Content-Encoding \(coding), which Tapedeck "
+                        + "cannot decode (it asked for gzip or deflate only); configure the upstream to honour Accept-Encoding")
                 }
-            } catch where error.exceededLimit {
+            } catch let error as HTTPError {
+                throw error
+            } catch let error as Inflate.Failure where error.exceededLimit {
                 throw .decompressionLimit(url: url, compressed: body.count, limit: limit)
-            } catch {
+            } catch let error as Inflate.Failure {
                 throw .transport(url: url, detail: "the upstream's \(coding) body cannot be decoded: \(error.reason)")
+            } catch {
+                throw .transport(url: url, detail: "the upstream's \(coding) body cannot be decoded: \(error)")
             }
         }
         return result

@@ -67,7 +67,11 @@ package final class UpstreamTransport: HTTPTransport {
     package let options: Options
     private let group: any EventLoopGroup
     private let tls: NIOSSLContext
-    private let idle = Mutex<[Origin: [any Channel]]>([:])
+    /// Open connections waiting for a request, per origin, with when each became idle.
+    private let idle = Mutex<[Origin: [(channel: any Channel, since: NIODeadline)]]>([:])
+    /// How long a connection may have been idle and still carry a request that is not sent
+    /// twice (a POST): upstreams close idle connections after a few seconds at the least.
+    static let freshEnough = TimeAmount.seconds(2)
 
     /// Creates a transport on `group`'s event loops; throws when ``Options/extraRoots`` holds
     /// no certificate TLS can use.
@@ -94,11 +98,17 @@ package final class UpstreamTransport: HTTPTransport {
         }
         let exchange = UpstreamExchange(request: request, head: Self.head(of: request, origin: origin), options: options,
                                         observer: ResponseObserver.current)
+        // A request that may be sent twice (RFC 9110 §9.2.2) takes any kept-alive connection and,
+        // when the upstream had let it go as the request went out, goes once more on a new one.
+        // Any other takes only a connection idle for under ``freshEnough``, and is never resent.
+        let resendable = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(request.method.rawValue)
         return try await withTaskCancellationHandler {
-            // A kept-alive connection first; when the upstream had let it go as the request went
-            // out, once more on a new one.
-            if let channel = takeIdle(origin), let response = try await send(exchange, on: channel, to: origin) {
-                return response
+            if let channel = takeIdle(origin, idleFor: resendable ? nil : Self.freshEnough) {
+                if let response = try await send(exchange, on: channel, to: origin) { return response }
+                guard resendable else {
+                    throw HTTPError.noResponse(url: url, detail: "the upstream closed its kept-alive connection as the \(request.method.rawValue) "
+                        + "went out; it is not sent twice (it may have been carried out), so send it again")
+                }
             }
             let channel = try await connect(origin, url: request.url)
             guard let response = try await send(exchange, on: channel, to: origin) else {
@@ -129,7 +139,7 @@ package final class UpstreamTransport: HTTPTransport {
     package func shutdown() {
         let channels = idle.withLock { idle in
             defer { idle = [:] }
-            return idle.values.flatMap { $0 }
+            return idle.values.flatMap { $0.map(\.channel) }
         }
         for channel in channels { channel.close(promise: nil) }
     }
@@ -138,23 +148,25 @@ package final class UpstreamTransport: HTTPTransport {
 
     // MARK: - Connections
 
-    /// An open idle connection to `origin`, one on the calling thread's loop when there is one
-    /// (its answer then arrives where the caller runs).
-    private func takeIdle(_ origin: Origin) -> (any Channel)? {
+    /// An open idle connection to `origin` (idle for under `idleFor`, when given), one on the
+    /// calling thread's loop when there is one (its answer then arrives where the caller runs).
+    private func takeIdle(_ origin: Origin, idleFor limit: TimeAmount?) -> (any Channel)? {
         let here = MultiThreadedEventLoopGroup.currentEventLoop
+        let oldest = limit.map { NIODeadline.now() - $0 }
         return idle.withLock { idle in
-            guard var channels = idle[origin] else { return nil }
-            defer { idle[origin] = channels }
-            channels.removeAll { !$0.isActive }
-            let index = here.flatMap { loop in channels.lastIndex { $0.eventLoop === loop } } ?? channels.indices.last
-            return index.map { channels.remove(at: $0) }
+            guard var entries = idle[origin] else { return nil }
+            defer { idle[origin] = entries }
+            entries.removeAll { !$0.channel.isActive }
+            let usable = entries.indices.filter { index in oldest.map { entries[index].since >= $0 } ?? true }
+            let index = here.flatMap { loop in usable.last { entries[$0].channel.eventLoop === loop } } ?? usable.last
+            return index.map { entries.remove(at: $0).channel }
         }
     }
 
     private func release(_ channel: any Channel, to origin: Origin, reusable: Bool) {
         let kept = reusable && channel.isActive && idle.withLock { idle in
             guard idle[origin, default: []].count < options.idlePerOrigin else { return false }
-            idle[origin, default: []].append(channel)
+            idle[origin, default: []].append((channel, .now()))
             return true
         }
         if !kept { channel.close(promise: nil) }
@@ -205,6 +217,11 @@ package final class UpstreamTransport: HTTPTransport {
         var headers = NIOHTTP1.HTTPHeaders()
         headers.reserveCapacity(request.headers.count + 2)
         var hasHost = false, acceptsEncoding = false
+        // A client asking for a stream gets it uncompressed: a compressed stream is decoded only
+        // whole, so its events could not be passed on as they come.
+        let wantsStream = request.headers.values(for: "Accept").contains { accept in
+            StreamMedia.streamTypes.contains { accept.lowercased().contains($0) }
+        }
         for field in request.headers {
             switch field.name.lowercased() {
             case "content-length", "transfer-encoding", "connection", "expect":
@@ -213,7 +230,7 @@ package final class UpstreamTransport: HTTPTransport {
                 hasHost = true
             case "accept-encoding":
                 acceptsEncoding = true
-                headers.add(name: field.name, value: decodableEncodings(field.value))
+                headers.add(name: field.name, value: wantsStream ? "identity" : decodableEncodings(field.value))
                 continue
             default:
                 break
@@ -224,7 +241,7 @@ package final class UpstreamTransport: HTTPTransport {
             let host = origin.host.contains(":") ? "[\(origin.host)]" : origin.host
             headers.replaceOrAdd(name: "Host", value: origin.port == (origin.secure ? 443 : 80) ? host : "\(host):\(origin.port)")
         }
-        if !acceptsEncoding { headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
+        if !acceptsEncoding { headers.add(name: "Accept-Encoding", value: wantsStream ? "identity" : "gzip, deflate") }
         let body = request.body?.count ?? 0
         if body > 0 || [.post, .put, .patch].contains(request.method) { headers.add(name: "Content-Length", value: String(body)) }
         return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: target, headers: headers)
