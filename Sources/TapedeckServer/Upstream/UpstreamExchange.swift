@@ -246,20 +246,21 @@ final class UpstreamHandler: ChannelInboundHandler {
     private func received(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
         // Changed in place (`current?.`): a copy taken out and put back would copy the body
         // gathered so far on every read.
+        // No copy of `current` is held meanwhile, for the same reason: the buffer must stay unique.
         current?.bodyBytes += bytes.readableBytes
-        guard let current else { return }
-        guard current.bodyBytes <= limits.maximumBodySize else {
-            return fail(.bodyTooLarge(url: current.exchange.request.url.absoluteString, limit: limits.maximumBodySize), context: context)
+        guard let bodyBytes = current?.bodyBytes, let url = current?.exchange.request.url else { return }
+        guard bodyBytes <= limits.maximumBodySize else {
+            return fail(.bodyTooLarge(url: url.absoluteString, limit: limits.maximumBodySize), context: context)
         }
-        guard let streamStart = current.streamStart else {
-            self.current?.body.writeImmutableBuffer(bytes)
+        guard let streamStart = current?.streamStart else {
+            current?.body.writeImmutableBuffer(bytes)
             return
         }
-        if current.arriving == nil {
-            self.current?.arriving = bytes
-            self.current?.arrivedAt = Double((NIODeadline.now() - streamStart).nanoseconds) / 1e9
+        if current?.arriving == nil {
+            current?.arriving = bytes
+            current?.arrivedAt = Double((NIODeadline.now() - streamStart).nanoseconds) / 1e9
         } else {
-            self.current?.arriving?.writeImmutableBuffer(bytes)
+            current?.arriving?.writeImmutableBuffer(bytes)
         }
     }
 
