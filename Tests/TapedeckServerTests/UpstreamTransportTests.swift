@@ -155,6 +155,19 @@ struct UpstreamTransportTests {
         let events = try await Self.send(transport, listener, "/z", headers: ["Accept": "text/event-stream", "Accept-Encoding": "gzip"])
         #expect(events.headers["X-Asked"] == "identity")
 
+        // Chunked and compressed, as most servers send JSON: decoded whole, not kept compressed.
+        let chunked = try await Self.upstream { _, _ in
+            let (pieces, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .unbounded)
+            continuation.yield(gzipped.prefix(20))
+            continuation.yield(gzipped.dropFirst(20))
+            continuation.finish()
+            return ServerReply(response: HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"]),
+                               stream: StreamBody(pieces))
+        }
+        let whole = try await Self.send(transport, chunked, "/chunked")
+        #expect(whole.text == String(repeating: "hello, decoded world\n", count: 3) && whole.chunks == nil, "\(whole.body.count) bytes")
+        await chunked.close()
+
         var small = UpstreamTransport.Options()
         small.limits = BodyLimits(maximumBodySize: 20)
         await #expect(throws: HTTPError.self) { try await Self.send(try UpstreamTransport(options: small), listener, "/z") }

@@ -227,9 +227,13 @@ final class UpstreamHandler: ChannelInboundHandler {
         guard var current, head.status.code >= 200 else { return }
         current.head = head
         let response = Self.response(head, for: current.exchange.request)
-        // A stream flows as it comes. One compressed despite the request's `identity` is relayed
-        // and kept compressed, with its `Content-Encoding` (its chunks would not decode alone).
-        if response.isStream, current.exchange.request.method != .head {
+        // A stream flows as it comes. A compressed chunked answer (a gzip JSON body from most
+        // servers) is decoded whole at its end; only a compressed message stream (events, NDJSON,
+        // sent so despite the request's `identity`) is relayed and kept as it came, with its
+        // `Content-Encoding`, since it may never end.
+        let encoded = response.headers.values(for: "Content-Encoding").contains { !$0.trimmingHTTPSpace().caseInsensitiveEquals("identity") }
+        let messages = response.headers["Content-Type"].map { StreamMedia.streamTypes.contains(MediaType.essence($0)) } ?? false
+        if response.isStream, current.exchange.request.method != .head, !encoded || messages {
             current.streamStart = .now()
             if let observer = current.exchange.observer, observer.head(response) {
                 current.observing = DispatchQueue(label: "tapedeck.upstream-stream")
