@@ -60,7 +60,8 @@ package struct TapesHandler: ServerHandler {
                         deck.track(Task { _ = await sending.result })
                         Task {
                             if case .failure(let error) = await sending.result {
-                                log("the stream from \(summary) broke off after its head; the client's connection was cut: "
+                                log("the stream from \(summary) broke off after its head; the client's connection was cut, and the cassette "
+                                    + "does not keep it as a whole answer: "
                                     + ((error as? LocalizedError)?.errorDescription ?? "\(error)"))
                             }
                         }

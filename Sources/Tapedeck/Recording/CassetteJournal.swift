@@ -30,6 +30,9 @@ enum CassetteJournal {
         case replaces(CassetteFileStamp)
         /// One more chunk of the stream whose interaction record carries `stream` (``streamKey``).
         case chunk(stream: String, BodyChunk)
+        /// The stream `stream` broke off before its end: its head and chunks are not kept (a
+        /// cassette never replays a cut stream as a whole answer).
+        case dropStream(String)
     }
 
     /// The metadata key that marks an interaction record as a stream's: the first such record is
@@ -50,6 +53,8 @@ enum CassetteJournal {
     private static let replacesPrefix = #"{"journal":"replaces""#
     /// How a chunk record starts.
     private static let chunkPrefix = #"{"journal":"chunk""#
+    /// How a drop record starts.
+    private static let dropPrefix = #"{"journal":"drop""#
     private static let newline = UInt8(ascii: "\n")
 
     /// `api.cassette.json.journal` beside `api.cassette.json`.
@@ -66,6 +71,13 @@ enum CassetteJournal {
     /// The record saying its writer replaces the file that had `stamp`.
     static func replacesRecord(_ stamp: CassetteFileStamp) -> Data {
         frame(Data((replacesPrefix + #","file":"# + "\"\(stamp.text)\"}\n").utf8))
+    }
+
+    /// The record saying the stream `stream` broke off and is not kept.
+    static func dropRecord(stream: String) -> Data {
+        var payload: Data = JSONWriter.write(.object([("journal", "drop"), ("stream", .string(stream))]), options: [])
+        payload.append(newline)
+        return frame(payload)
     }
 
     /// The record adding `chunk` to the stream `stream`.
@@ -135,6 +147,9 @@ enum CassetteJournal {
     /// Whether a record's payload is a chunk record.
     static func isChunk(_ payload: ArraySlice<UInt8>) -> Bool { payload.starts(with: chunkPrefix.utf8) }
 
+    /// Whether a record's payload is a drop record.
+    static func isDrop(_ payload: ArraySlice<UInt8>) -> Bool { payload.starts(with: dropPrefix.utf8) }
+
     /// The stamp of a replace record's payload; throws when it is not one Tapedeck writes.
     static func replacedStamp(_ payload: ArraySlice<UInt8>, place: String) throws(CassetteError) -> CassetteFileStamp {
         guard let value = try? JSONParser.parse(Data(payload)), value["journal"]?.stringValue == "replaces",
@@ -165,6 +180,12 @@ enum CassetteJournal {
             }
             return .chunk(stream: stream, BodyChunk(offset: milliseconds / 1000, data: data))
         }
+        if isDrop(slice) {
+            guard let value = try? JSONParser.parse(Data(slice)), let stream = value["stream"]?.stringValue else {
+                throw unreadable(place, "not a journal record")
+            }
+            return .dropStream(stream)
+        }
         let (interaction, metadata) = try interaction(Data(slice), place: place)
         return .interaction(interaction, metadata: metadata)
     }
@@ -190,6 +211,7 @@ enum CassetteJournal {
         var result = cassette
         var appended: [Interaction] = []
         var streams: [String: Int] = [:]
+        var dropped = IndexSet()
         for record in records {
             switch record {
             case .interaction(let interaction, var metadata):
@@ -206,17 +228,19 @@ enum CassetteJournal {
                 result.metadata.merge(metadata) { _, journal in journal }
             case .chunk(let stream, let chunk):
                 guard let index = streams[stream] else { continue }
-                var response = appended[index].response
-                let head = response.timeToHead
-                response.chunks = (response.chunks ?? []) + [chunk]
-                response.body.append(chunk.data)
-                response.duration = head + chunk.offset
-                appended[index].response = response
+                // Changed in place: a copy of the response per chunk copied every chunk before it.
+                let head = appended[index].response.timeToHead
+                if appended[index].response.chunks == nil { appended[index].response.chunks = [] }
+                appended[index].response.chunks?.append(chunk)
+                appended[index].response.body.append(chunk.data)
+                appended[index].response.duration = head + chunk.offset
+            case .dropStream(let stream):
+                if let index = streams.removeValue(forKey: stream) { dropped.insert(index) }
             case .replaces(let replaced):
                 if replaced == stamp { result.interactions = [] }
             }
         }
-        result.interactions += appended
+        result.interactions += dropped.isEmpty ? appended : appended.indices.filter { !dropped.contains($0) }.map { appended[$0] }
         return result
     }
 }

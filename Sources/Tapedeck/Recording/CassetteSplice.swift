@@ -76,7 +76,7 @@ enum CassetteSplice {
         var metadataCache = MetadataCache()
         for frame in CassetteJournal.frames(journal).complete {
             let payload = journal[frame.payload]
-            if CassetteJournal.isChunk(payload) { return nil }
+            if CassetteJournal.isChunk(payload) || CassetteJournal.isDrop(payload) { return nil }
             if CassetteJournal.isReplaces(payload) {
                 guard let replaced = try? CassetteJournal.replacedStamp(payload, place: "") else { return nil }
                 if replaced == stamp { keepsFile = false }

@@ -163,6 +163,14 @@ final class CassetteStore: Sendable {
         }
     }
 
+    /// Journals that `stream` (``beginStream(_:stream:)``) broke off: its head and chunks are not kept.
+    func dropStream(_ stream: String) throws(CassetteError) {
+        let record = CassetteJournal.dropRecord(stream: stream)
+        try state.withLock { (state: inout State) throws(CassetteError) in
+            try journal(record, &state)
+        }
+    }
+
     /// Journals one more chunk of `stream` (``beginStream(_:stream:)``).
     func appendChunk(_ chunk: BodyChunk, stream: String) throws(CassetteError) {
         let record = CassetteJournal.chunkRecord(chunk, stream: stream)

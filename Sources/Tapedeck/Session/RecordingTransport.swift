@@ -99,7 +99,10 @@ public final class RecordingTransport: HTTPTransport, Sendable {
                 response = try await inner.send(request)
             }
         } catch let error as HTTPError {
-            try recordFailure(error, for: request)
+            // A stream that broke off after its head was journaled is not kept as a whole
+            // answer: recorded as the failure it ended in (with record-failures), else dropped.
+            let broken = stream?.began == true ? stream?.name : nil
+            if try !recordFailure(error, for: request, stream: broken), let broken { try store.dropStream(broken) }
             throw error
         }
         try record(Interaction(request: request, response: RecordingTransport.normalized(response, for: request), recordedAt: Date()),
@@ -159,12 +162,15 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 
     /// Stores `error` as the answer to `request` when ``CassetteConfiguration/recordFailures`` is on and it is a
     /// ``TransportFailure``.
-    private func recordFailure(_ error: HTTPError, for request: HTTPRequest) throws(CassetteError) {
-        guard configuration.recordFailures, let failure = TransportFailure(error) else { return }
+    /// Under `stream`, it replaces that stream's head and chunks. Returns whether it was stored.
+    @discardableResult
+    private func recordFailure(_ error: HTTPError, for request: HTTPRequest, stream: String? = nil) throws(CassetteError) -> Bool {
+        guard configuration.recordFailures, let failure = TransportFailure(error) else { return false }
         var seconds = 0.0
         if case .timedOut(_, let limit) = error { seconds = limit }
         try record(Interaction(request: request, response: HTTPResponse(status: 0, reason: "", url: request.url, duration: seconds),
-                               recordedAt: Date(), failure: failure))
+                               recordedAt: Date(), failure: failure), stream: stream)
+        return true
     }
 
     /// Redacts, lints and stores one interaction (journaled at once when `autosave` is on).

@@ -99,6 +99,44 @@ struct RecordingTransportTests {
         #expect(message == "record mode 'sometimes' from TAPEDECK_RECORD_MODE is not valid; use one of: once, new, all, none")
     }
 
+    /// A live transport that shows `ResponseObserver.current` a stream's head and two chunks,
+    /// then fails as a connection cut mid-stream does.
+    struct BreakingStream: HTTPTransport {
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            let head = HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], url: request.url)
+            if let observer = ResponseObserver.current, observer.head(head) {
+                _ = observer.chunk(BodyChunk(offset: 0, data: Data("data: 1\n\n".utf8)))
+                _ = observer.chunk(BodyChunk(offset: 0.1, data: Data("data: 2\n\n".utf8)))
+            }
+            throw HTTPError.noResponse(url: request.url.absoluteString, detail: "the upstream closed the connection mid-answer")
+        }
+    }
+
+    @Test("a stream that breaks off after its head is not kept as a whole answer: dropped, or the failure with record-failures",
+          arguments: [false, true])
+    func brokenStream(recordFailures: Bool) async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("broken.cassette.json")
+        var configuration = CassetteConfiguration(url, mode: .all, environment: [:])
+        configuration.recordFailures = recordFailures
+        let recorder = try RecordingTransport(configuration: configuration, inner: BreakingStream())
+        let relay = ResponseObserver(head: { _ in true }, chunk: { _ in true })
+        await #expect(throws: HTTPError.self) {
+            try await ResponseObserver.$current.withValue(relay) { try await recorder.send(self.get("/events")) }
+        }
+        // The head and chunks were journaled as they came (kill -9 keeps them); the break takes them back.
+        #expect(FileManager.default.fileExists(atPath: CassetteJournal.url(for: url).path))
+        try recorder.flush()
+        let saved = try Cassette.load(from: url)
+        if recordFailures {
+            #expect(saved.interactions.count == 1 && saved.interactions.first?.failure != nil && saved.interactions.first?.response.chunks == nil,
+                    "\(saved.interactions)")
+        } else {
+            #expect(saved.interactions.isEmpty, "\(saved.interactions)")
+        }
+        #expect(recorder.counts.total == saved.interactions.count)
+    }
+
     @Test("200 concurrent requests through one session give 200 interactions on disk")
     func concurrent() async throws {
         let directory = TemporaryDirectory()
