@@ -223,19 +223,19 @@ package final class UpstreamTransport: HTTPTransport {
             StreamMedia.streamTypes.contains { accept.lowercased().contains($0) }
         }
         for field in request.headers {
-            switch field.name.lowercased() {
-            case "content-length", "transfer-encoding", "connection", "expect":
+            let name = field.name
+            // Compared in place: lower-casing each name would allocate, for every header of every request.
+            if name.caseInsensitiveEquals("Content-Length") || name.caseInsensitiveEquals("Transfer-Encoding")
+                || name.caseInsensitiveEquals("Connection") || name.caseInsensitiveEquals("Expect") {
                 continue
-            case "host":
-                hasHost = true
-            case "accept-encoding":
-                acceptsEncoding = true
-                headers.add(name: field.name, value: wantsStream ? "identity" : decodableEncodings(field.value))
-                continue
-            default:
-                break
             }
-            headers.add(name: field.name, value: field.value)
+            if name.caseInsensitiveEquals("Host") { hasHost = true }
+            if name.caseInsensitiveEquals("Accept-Encoding") {
+                acceptsEncoding = true
+                headers.add(name: name, value: wantsStream ? "identity" : decodableEncodings(field.value))
+                continue
+            }
+            headers.add(name: name, value: field.value)
         }
         if !hasHost {
             let host = origin.host.contains(":") ? "[\(origin.host)]" : origin.host
@@ -250,10 +250,10 @@ package final class UpstreamTransport: HTTPTransport {
     /// A client's `Accept-Encoding` narrowed to what this transport decodes (gzip, deflate,
     /// identity), so every body it hands on is readable; `identity` when none is left.
     static func decodableEncodings(_ value: String) -> String {
-        let kept = value.split(separator: ",").filter { item in
-            let coding = item.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let kept = value.split(separator: ",").map { $0.trimmingHTTPSpace() }.filter { item in
+            let coding = item.split(separator: ";").first.map { $0.trimmingHTTPSpace().lowercased() } ?? ""
             return ["gzip", "x-gzip", "deflate", "identity"].contains(coding)
         }
-        return kept.isEmpty ? "identity" : kept.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+        return kept.isEmpty ? "identity" : kept.joined(separator: ", ")
     }
 }

@@ -71,3 +71,47 @@ final class RawSocket: @unchecked Sendable {
 
     deinit { close(descriptor) }
 }
+
+/// A TCP server on `127.0.0.1` that answers one connection with fixed bytes, written at once
+/// (for an upstream whose answer must arrive as one read, whatever HTTP framing it carries).
+final class OneShotUpstream: @unchecked Sendable {
+    /// The port it listens on.
+    let port: Int
+    private let descriptor: Int32
+
+    enum Failure: Error { case listen(Int32) }
+
+    /// Listens; the first connection gets `answer` once its request head has arrived, then is closed.
+    init(answer: Data) throws {
+        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(listening, socketAddress, length) == 0 && listen(listening, 4) == 0 && getsockname(listening, socketAddress, &length) == 0
+            }
+        }
+        guard bound else { close(listening); throw Failure.listen(errno) }
+        descriptor = listening
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread {
+            let connection = accept(listening, nil, nil)
+            guard connection >= 0 else { return }
+            var request = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while request.firstRange(of: Data("\r\n\r\n".utf8)) == nil {
+                let count = recv(connection, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                request.append(contentsOf: buffer[0..<count])
+            }
+            _ = answer.withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            close(connection)
+        }
+    }
+
+    /// Stops listening.
+    func stop() { shutdown(descriptor, Int32(SHUT_RDWR)); close(descriptor) }
+}
