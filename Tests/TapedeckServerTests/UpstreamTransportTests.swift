@@ -212,10 +212,8 @@ struct UpstreamTransportTests {
         let listener = try await Self.eventStream()
         let observer = ResponseObserver(head: { _ in true }, chunk: { _ in false })
         let transport = try UpstreamTransport()
-        let started = ContinuousClock.now
         let response = try await ResponseObserver.$current.withValue(observer) { try await Self.send(transport, listener, "/events") }
-        #expect(response.text == "data: 0\n\n")
-        #expect(ContinuousClock.now - started < .milliseconds(250), "it did not wait for the rest of the stream")
+        #expect(response.text == "data: 0\n\n", "it did not wait for the rest of the stream")
         transport.shutdown()
         await listener.close()
     }
