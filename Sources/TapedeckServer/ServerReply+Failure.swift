@@ -12,7 +12,12 @@ extension ServerReply {
             text = "TLS failure with \(host): \(detail); the upstream's certificate was not accepted. If a CA of your own signed it, "
                 + "trust that CA with --upstream-ca FILE; to skip verification (a test server, never real credentials), use --insecure-upstream"
         }
-        log("error: \(request.method) \(request.url.absoluteString): \(text)")
+        // The request's URL as the log and the client see it: a credential in its query or
+        // userinfo redacted, wherever the error's text names it.
+        let sent = request.url.absoluteString
+        let shown = Redactor.standard.redact(HTTPRequest(url: request.url)).url.absoluteString
+        if shown != sent { text = text.replacingOccurrences(of: sent, with: shown) }
+        log("error: \(request.method) \(shown): \(text)")
         if let http = error as? HTTPError {
             switch http {
             case .timedOut: return ServerReply.text(504, text + "\n", headers: [ServerMarker.errorHeader: "504"])

@@ -52,6 +52,26 @@ struct UpstreamTransportTests {
         transport.shutdown()
     }
 
+    @Test("a proxy whose upstream refuses the connection answers 502 and logs it, with a credential in the URL redacted in both")
+    func failureRedacted() async throws {
+        let closed = try await Self.upstream { _, _ in .text(200, "") }
+        let upstream = closed.url
+        await closed.close()
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let logged = Mutex<[String]>([])
+        let options = DeckOptions(live: try UpstreamTransport(options: .init(timeout: 5)), log: { line in logged.withLock { $0.append(line) } })
+        let proxy = try await CassetteServer.proxy(to: upstream, recordingTo: directory.appendingPathComponent("c.cassette.json"), mode: .all,
+                                                   options: options)
+        let answer = try await Proc.run(Proc.curl, ["-s", "-w", "\n%{http_code}", proxy.url.absoluteString + "/items?api_key=SECRET-0042&page=2"])
+        await proxy.stop()
+        #expect(answer.text.hasSuffix("\n502"), "\(answer.text)")
+        #expect(!answer.text.contains("SECRET-0042"), "\(answer.text)")
+        let lines = logged.withLock { $0 }
+        #expect(lines.contains { $0.hasPrefix("error: GET ") && $0.contains("page=2") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("SECRET-0042") }, "\(lines)")
+    }
+
     @Test("a POST on a kept-alive connection the upstream drops is not sent again: it may have been carried out")
     func postNotResent() async throws {
         let seen = Mutex<[String]>([])
