@@ -8,14 +8,20 @@ import Foundation
 /// gzip and deflate bodies are decoded when they are compressed; anything that does not
 /// decode is taken to be decoded already. Decoding is bounded by ``BodyLimits``: a body that
 /// would decode past the limit (a decompression bomb) throws instead.
-enum ContentCoding {
-    /// Decodes `body` per `headers`' `Content-Encoding` and fixes the headers to match; throws
-    /// an ``Inflate/Failure`` (with `exceededLimit`) when the decoded body would pass `limits`.
-    static func normalize(headers: inout HTTPHeaders, body: inout Data, limits: BodyLimits = BodyLimits()) throws(Inflate.Failure) {
-        let codings = headers.values(for: "Content-Encoding")
+package enum ContentCoding {
+    /// The codings `headers`' `Content-Encoding` names, in the order applied, lower-case,
+    /// `identity` left out: empty for a body as it is.
+    package static func codings(of headers: HTTPHeaders) -> [String] {
+        headers.values(for: "Content-Encoding")
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingHTTPSpace().lowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }
+    }
+
+    /// Decodes `body` per `headers`' `Content-Encoding` and fixes the headers to match; throws
+    /// an ``Inflate/Failure`` (with `exceededLimit`) when the decoded body would pass `limits`.
+    static func normalize(headers: inout HTTPHeaders, body: inout Data, limits: BodyLimits = BodyLimits()) throws(Inflate.Failure) {
+        let codings = codings(of: headers)
         guard !codings.isEmpty else { return }
         for coding in codings.reversed() {
             switch coding {

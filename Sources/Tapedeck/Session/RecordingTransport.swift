@@ -161,8 +161,8 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     }
 
     /// Stores `error` as the answer to `request` when ``CassetteConfiguration/recordFailures`` is on and it is a
-    /// ``TransportFailure``.
-    /// Under `stream`, it replaces that stream's head and chunks. Returns whether it was stored.
+    /// ``TransportFailure``; under `stream`, in place of that stream's head and chunks. Returns
+    /// whether it was stored.
     @discardableResult
     private func recordFailure(_ error: HTTPError, for request: HTTPRequest, stream: String? = nil) throws(CassetteError) -> Bool {
         guard configuration.recordFailures, let failure = TransportFailure(error) else { return false }

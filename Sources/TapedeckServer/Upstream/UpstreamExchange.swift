@@ -231,7 +231,7 @@ final class UpstreamHandler: ChannelInboundHandler {
         // servers) is decoded whole at its end; only a compressed message stream (events, NDJSON,
         // sent so despite the request's `identity`) is relayed and kept as it came, with its
         // `Content-Encoding`, since it may never end.
-        let encoded = response.headers.values(for: "Content-Encoding").contains { !$0.trimmingHTTPSpace().caseInsensitiveEquals("identity") }
+        let encoded = !ContentCoding.codings(of: response.headers).isEmpty
         let messages = response.headers["Content-Type"].map { StreamMedia.streamTypes.contains(MediaType.essence($0)) } ?? false
         if response.isStream, current.exchange.request.method != .head, !encoded || messages {
             current.streamStart = .now()
@@ -392,8 +392,7 @@ final class UpstreamHandler: ChannelInboundHandler {
     /// `body` decoded per its `Content-Encoding` (gzip and deflate; others are left as they
     /// came), within what ``BodyLimits`` lets it expand to.
     static func decoded(_ body: Data, headers: Tapedeck.HTTPHeaders, url: String, limits: BodyLimits) throws(HTTPError) -> Data {
-        let codings = headers.values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
+        let codings = ContentCoding.codings(of: headers)
         guard !codings.isEmpty, !body.isEmpty else { return body }
         var result = body
         for coding in codings.reversed() {
