@@ -64,6 +64,9 @@ final class CassetteStore: Sendable {
 
     /// The cassette file.
     let url: URL
+    /// The journal's path beside it, named once: building it through `URL` costs more than
+    /// appending a record.
+    private let journalPath: String
     /// The options in effect.
     let options: Options
     /// What the file held when the store opened it (after merging a journal a killed session
@@ -84,6 +87,7 @@ final class CassetteStore: Sendable {
     init(url: URL, replacing: Bool = false, metadata: [String: String] = [:], options: Options = Options(),
                 finishing: CassetteFinishing? = nil) throws(CassetteError) {
         self.url = url
+        self.journalPath = CassetteJournal.url(for: url).path
         self.options = options
         self.metadata = metadata
         self.finishing = finishing
@@ -224,7 +228,7 @@ final class CassetteStore: Sendable {
             try openJournal(&state, lock: lock)
             guard CassetteMerge.writeAll(data, to: state.journal),
                   !options.syncEachInteraction || fsync(state.journal) == 0 else {
-                throw .writeFailed(path: CassetteJournal.url(for: url).path, reason: String(cString: strerror(errno)))
+                throw .writeFailed(path: journalPath, reason: String(cString: strerror(errno)))
             }
         }
         state.replaces = nil
@@ -241,7 +245,7 @@ final class CassetteStore: Sendable {
     /// linked, it is still there: two `fstat`s on open descriptors instead of a look-up of the
     /// path, which costs several times more per record.
     private func openJournal(_ state: inout State, lock: DirectoryLock) throws(CassetteError) {
-        let path = CassetteJournal.url(for: url).path
+        let path = journalPath
         if state.journal >= 0 {
             var held = stat()
             guard fstat(state.journal, &held) == 0 else { return try reopenJournal(&state, lock: lock, path: path) }

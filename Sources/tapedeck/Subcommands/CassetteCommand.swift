@@ -33,6 +33,7 @@ extension TapedeckCommand.CassetteCommand {
             let count = loaded.interactions.count
             Console.write("\(cassette) · \(format) · \(count) interaction\(count == 1 ? "" : "s")\n")
             if count > 0 { Console.write(CassetteTable.render(loaded, urlWidth: wide ? nil : 60) + "\n") }
+            UntilExit.keep(loaded)
         }
     }
 
@@ -72,6 +73,7 @@ extension TapedeckCommand.CassetteCommand {
                 for copy in CassetteLint.duplicates(in: cassette) {
                     Console.write("\(path): note: interactions[\(copy.interaction)] repeats interactions[\(copy.duplicateOf)] exactly; replay serves them in order, so keep it if the request is sent twice\n")
                 }
+                UntilExit.keep(cassette)
             }
             if total > 0 {
                 Console.write("\(total) finding\(total == 1 ? "" : "s")\n")

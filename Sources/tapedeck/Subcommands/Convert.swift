@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import Tapedeck
 
 extension TapedeckCommand {
@@ -68,6 +69,23 @@ extension TapedeckCommand {
 }
 
 /// Loading cassettes for the cassette commands: any format, errors printed with exit code 3.
+/// What a command reads until it ends, kept from being released value by value: the system takes
+/// a process's memory back at once when it exits, where releasing a loaded cassette interaction by
+/// interaction took about a tenth of `cassette show`'s time, all on one core. Holds one value; keeping
+/// another releases the one before.
+enum UntilExit {
+    private static let kept = Mutex<(any Sendable)?>(nil)
+
+    static func keep(_ value: some Sendable) {
+        let before = kept.withLock { kept in
+            let before = kept
+            kept = value
+            return before
+        }
+        _ = before
+    }
+}
+
 enum CassetteFile {
     /// The cassette, with what its reader turned into something else shown as warnings.
     static func load(_ url: URL) throws -> Cassette {
