@@ -63,6 +63,23 @@ struct ServeCommandTests {
         #expect(try Cassette.load(from: cassette).interactions.count == 3)
     }
 
+    @Test("--max-upstream-body: a larger answer is a 502 naming the flag, and a smaller one is recorded", .enabled(if: Proc.httpbin != nil))
+    func upstreamBodyLimit() async throws {
+        let upstream = try #require(Proc.httpbin)
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let cassette = directory.appendingPathComponent("limit.cassette.json")
+        let proxy = try await ServerProcess(["proxy", upstream.absoluteString, "--record", cassette.path, "--mode", "all", "--max-upstream-body", "1K"],
+                                            environment: ["TAPEDECK_RECORD_MODE": "", "TAPEDECK_USAGE_DIR": directory.path])
+        let large = try await Proc.run(Proc.curl, ["-s", "-w", "\n%{http_code}", proxy.url.absoluteString + "/bytes/2048"])
+        let small = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", proxy.url.absoluteString + "/bytes/512"])
+        let (status, _) = await proxy.stop(signal: SIGTERM)
+        #expect(status == 0)
+        #expect(large.text.hasSuffix("\n502") && large.text.contains("--max-upstream-body"), "\(large.text)")
+        #expect(small.text == "200")
+        #expect(try Cassette.load(from: cassette).interactions.map(\.request.url.path) == ["/bytes/512"])
+    }
+
     @Test("bad input names the problem and exits 1; a missing cassette exits 3", arguments: [
         (["serve"], Int32(1), "give at least one cassette"),
         (["serve", "x.json", "--fault", "/a=explode"], Int32(1), "is not a fault rule"),

@@ -72,6 +72,28 @@ struct UpstreamTransportTests {
         #expect(!lines.contains { $0.contains("SECRET-0042") }, "\(lines)")
     }
 
+    @Test("a proxy whose upstream answers with headers or a body past the limits answers 502 saying which, and keeps serving")
+    func tooLargeIs502() async throws {
+        let hugeHeader = try OneShotUpstream(answer: Data(("HTTP/1.1 200 OK\r\nX-Big: " + String(repeating: "a", count: 200 * 1024)
+            + "\r\nContent-Length: 2\r\n\r\nok").utf8))
+        let bigBody = try OneShotUpstream(answer: Data(("HTTP/1.1 200 OK\r\nContent-Length: 4096\r\n\r\n" + String(repeating: "b", count: 4096)).utf8))
+        defer { hugeHeader.stop(); bigBody.stop() }
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let transport = try UpstreamTransport(options: .init(timeout: 5, limits: BodyLimits(maximumBodySize: 1024)))
+        let options = DeckOptions(live: transport, log: { _ in })
+        let proxy = try await CassetteServer.proxy(to: nil, recordingTo: directory.appendingPathComponent("c.cassette.json"), mode: .all,
+                                                   options: options)
+        for (upstream, says) in [(hugeHeader, "headers"), (bigBody, "larger than the limit of 1 KiB")] {
+            let answer = try await Proc.run(Proc.curl, ["-s", "-w", "\n%{http_code}", "-x", proxy.url.absoluteString,
+                                                        "http://127.0.0.1:\(upstream.port)/big"])
+            #expect(answer.text.hasSuffix("\n502"), "\(answer.text)")
+            #expect(answer.text.contains(says), "\(answer.text)")
+        }
+        await proxy.stop()
+        transport.shutdown()
+    }
+
     @Test("a POST on a kept-alive connection the upstream drops is not sent again: it may have been carried out")
     func postNotResent() async throws {
         let seen = Mutex<[String]>([])

@@ -214,6 +214,8 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// The response as stored: decoded bodies lose `Content-Encoding`, and `Content-Length`
     /// states the stored length; a body that is still gzip (magic bytes) is left alone. The
     /// `Content-Length` of an empty HEAD or 304 response is kept: it describes a GET's body.
+    /// `Transfer-Encoding` and `Trailer` go: the stored answer has no framing and no trailers,
+    /// and replay would otherwise announce trailers that never come.
     package static func normalized(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
         var result = response
         let describesAnotherBody = (request.method == .head || response.status == 304) && response.body.isEmpty
@@ -224,6 +226,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
             result.headers["Content-Length"] = String(response.body.count)
         }
         result.headers.remove(name: "Transfer-Encoding")
+        result.headers.remove(name: "Trailer")
         if let chunks = result.chunks { result.chunks = StreamMedia.wholeMessages(chunks, headers: result.headers) }
         CassetteCodec.fixContentLength(&result.headers, count: result.body.count, describesAnotherBody: describesAnotherBody)
         return result

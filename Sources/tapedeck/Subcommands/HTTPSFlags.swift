@@ -26,6 +26,10 @@ struct HTTPSFlags: ParsableArguments {
     @Flag(name: .customLong("insecure-upstream"), help: "Do not verify the upstream's certificate (says so on stderr); never with real credentials.")
     var insecureUpstream = false
 
+    @Option(name: .customLong("max-upstream-body"), help: ArgumentHelp(
+        "Largest body taken from the upstream (and recorded); a larger answer is a 502. Bytes, or with K, M or G.", valueName: "SIZE"))
+    var maxUpstreamBody = ByteSize(bytes: BodyLimits().maximumBodySize)
+
     @OptionGroup var ca: CAOptions
 
     func validate() throws {
@@ -64,7 +68,8 @@ struct HTTPSFlags: ParsableArguments {
     /// redirects recorded hop by hop, and no proxy from the environment (an `http_proxy`
     /// naming this server would loop).
     func upstreamTransport(timeout: TimeInterval) throws -> UpstreamTransport {
-        let options = UpstreamTransport.Options(timeout: timeout, verifiesTLS: !insecureUpstream, extraRoots: try upstreamCAPEM())
+        let options = UpstreamTransport.Options(timeout: timeout, verifiesTLS: !insecureUpstream, extraRoots: try upstreamCAPEM(),
+                                                limits: BodyLimits(maximumBodySize: maxUpstreamBody.bytes))
         do {
             return try UpstreamTransport(options: options)
         } catch {

@@ -202,12 +202,12 @@ struct RecordingTransportTests {
         #expect(try String(contentsOf: url, encoding: .utf8).contains(#""grant": "<REDACTED>""#))
     }
 
-    @Test("decoded gzip bodies lose Content-Encoding and get a true Content-Length; repeated Set-Cookie stays separate")
+    @Test("decoded gzip bodies lose Content-Encoding and get a true Content-Length; no Trailer is announced for trailers not kept; repeated Set-Cookie stays separate")
     func normalizesResponses() async throws {
         let directory = TemporaryDirectory()
         let url = directory.file("gzip.cassette.json")
         let gzipped = StubTransport { _ in
-            var headers: HTTPHeaders = ["Content-Type": "text/plain", "Content-Encoding": "gzip", "Content-Length": "31"]
+            var headers: HTTPHeaders = ["Content-Type": "text/plain", "Content-Encoding": "gzip", "Content-Length": "31", "Trailer": "Server-Timing"]
             try headers.add(name: "Set-Cookie", value: "a=1")
             try headers.add(name: "Set-Cookie", value: "b=2")
             return HTTPResponse(status: 200, headers: headers, body: Data("decoded text".utf8))
@@ -217,6 +217,7 @@ struct RecordingTransportTests {
         let stored = try #require(try Cassette.load(from: url).interactions.first?.response)
         #expect(stored.headers["Content-Encoding"] == nil)
         #expect(stored.headers["Content-Length"] == "12")
+        #expect(stored.headers["Trailer"] == nil)
         #expect(stored.headers.values(for: "Set-Cookie") == ["a=1", "b=2"])
     }
 
