@@ -12,6 +12,11 @@ extension ServerReply {
             text = "TLS failure with \(host): \(detail); the upstream's certificate was not accepted. If a CA of your own signed it, "
                 + "trust that CA with --upstream-ca FILE; to skip verification (a test server, never real credentials), use --insecure-upstream"
         }
+        if case .bodyTooLarge(let url, let limit)? = error as? HTTPError {
+            // The fix is the server's own flag.
+            text = "the response body from \(Excerpt.of(url)) is larger than the limit of \(ByteCount.describe(limit)); "
+                + "if you expect bodies this large, raise it with --max-upstream-body SIZE"
+        }
         // The request's URL as the log and the client see it: a credential in its query or
         // userinfo redacted, wherever the error's text names it.
         let sent = request.url.absoluteString

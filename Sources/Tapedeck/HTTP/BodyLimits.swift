@@ -32,8 +32,8 @@ public struct BodyLimits: Sendable, Hashable {
 }
 
 /// Byte counts as people read them: `512 bytes`, `1.5 KiB`, `100 MiB`.
-enum ByteCount {
-    static func describe(_ bytes: Int) -> String {
+package enum ByteCount {
+    package static func describe(_ bytes: Int) -> String {
         let units = ["KiB", "MiB", "GiB", "TiB"]
         guard bytes >= 1024 else { return "\(bytes) bytes" }
         var value = Double(bytes) / 1024

@@ -104,8 +104,7 @@ public enum HTTPError: Error, LocalizedError, CustomStringConvertible, Sendable,
                 + shown.joined(separator: " → ")
         case .bodyTooLarge(let url, let limit):
             return "the response body from \(Excerpt.of(url)) is larger than the limit of \(ByteCount.describe(limit)); "
-                + "if you expect bodies this large, raise the limit (--max-body-size for requests Tapedeck sends, "
-                + "--max-upstream-body for serve and proxy, BodyLimits.maximumBodySize in code)"
+                + "raise BodyLimits.maximumBodySize if you expect bodies this large"
         case .decompressionLimit(let url, let compressed, let limit):
             return "the compressed response body from \(Excerpt.of(url)) (\(ByteCount.describe(compressed)) received) decodes to more than "
                 + "\(ByteCount.describe(limit)), past the expansion limit; it looks like a decompression bomb"

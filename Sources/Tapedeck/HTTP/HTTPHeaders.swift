@@ -148,11 +148,22 @@ public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByD
 
 extension String {
     /// ASCII case-insensitive comparison, as header names need.
+    /// Compares the bytes in place where both strings have them contiguous (native strings);
+    /// walking the two UTF-8 views together cost a header look-up ten times more.
     package func caseInsensitiveEquals(_ other: String) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        let contiguous = a.withContiguousStorageIfAvailable { x in
+            b.withContiguousStorageIfAvailable { y in
+                for index in 0..<x.count where !Self.sameIgnoringASCIICase(x[index], y[index]) { return false }
+                return true
+            }
         }
+        if let contiguous, let equal = contiguous { return equal }
+        return zip(a, b).allSatisfy(Self.sameIgnoringASCIICase)
+    }
+
+    private static func sameIgnoringASCIICase(_ x: UInt8, _ y: UInt8) -> Bool {
+        x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
     }
 }

@@ -86,21 +86,23 @@ package enum PercentEncoding {
     }
 
     private static func encodeKeepingEscapes(_ text: String, keeping keep: (UInt8) -> Bool) -> String {
+        // Most text has nothing to encode, and is handed back as it is.
+        if text.utf8.allSatisfy(keep) { return text }
         let bytes = Array(text.utf8)
-        var out = ""
-        out.reserveCapacity(bytes.count)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
                hexValue(bytes[index + 1]) != nil, hexValue(bytes[index + 2]) != nil {
-                out += String(decoding: bytes[index...index + 2], as: UTF8.self)
+                out += bytes[index...index + 2]
                 index += 3
                 continue
             }
-            if keep(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += hex(byte) }
+            if keep(byte) { out.append(byte) } else { out += hex(byte).utf8 }
             index += 1
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

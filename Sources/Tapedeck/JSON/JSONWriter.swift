@@ -106,12 +106,12 @@ private struct Writer {
     let decorating: Bool
     var output: [UInt8] = []
 
-    init(pretty: Bool, sortedKeys: Bool, layout: JSONWriter.Layout) {
+    init(pretty: Bool, sortedKeys: Bool, layout: JSONWriter.Layout, capacity: Int = 4096) {
         self.pretty = pretty
         self.sortedKeys = sortedKeys
         self.layout = layout
         decorating = !layout.decorations.isEmpty
-        output.reserveCapacity(4096)
+        output.reserveCapacity(capacity)
     }
 
     mutating func write(_ value: JSONValue, indent: Int) {
@@ -176,7 +176,7 @@ private struct Writer {
 
     /// `["a", "b"]` when every element is a scalar and the array has at most two elements or fits in `width` bytes.
     func inline(_ elements: [JSONValue], width: Int) -> [UInt8]? {
-        var line = Writer(pretty: false, sortedKeys: sortedKeys, layout: layout)
+        var line = Writer(pretty: false, sortedKeys: sortedKeys, layout: layout, capacity: width + 16)
         line.output.append(UInt8(ascii: "["))
         for (index, element) in elements.enumerated() {
             switch element {

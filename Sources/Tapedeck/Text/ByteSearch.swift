@@ -126,3 +126,23 @@ enum ByteSearch {
         return data
     }
 }
+
+extension String {
+    /// The range of the first `needle`, compared as UTF-8 bytes. Foundation's `range(of:)` and
+    /// `contains(_:)` with a string go through `NSString` on Linux, and the standard library's
+    /// generic `firstRange(of:)` looks up type metadata on each call: several thousand
+    /// instructions either way, a tenth of a replayed request's time in `tapedeck run`.
+    package func firstByteRange(of needle: String) -> Range<Index>? {
+        let pattern = Array(needle.utf8)
+        let offset = utf8.withContiguousStorageIfAvailable { bytes in ByteSearch.first(pattern, in: bytes) }
+            ?? Array(utf8).withUnsafeBufferPointer { bytes in ByteSearch.first(pattern, in: bytes) }
+        guard let offset else { return nil }
+        let start = utf8.index(startIndex, offsetBy: offset)
+        return start..<utf8.index(start, offsetBy: pattern.count)
+    }
+
+    /// Whether `needle` occurs, compared as UTF-8 bytes (``firstByteRange(of:)``).
+    package func containsBytes(_ needle: String) -> Bool {
+        firstByteRange(of: needle) != nil
+    }
+}

@@ -94,7 +94,7 @@ extension Interpreter {
         let target = try command.target.map(expand)
         let url: URL
         let path = state.resolve(target: target)
-        if state.base == nil, !path.contains("://") {
+        if state.base == nil, !path.containsBytes("://") {
             let fix = URLComposer.relativeWithoutBase + "; run 'base http://host:port' first or give a full URL"
             throw .invalidRequest(HTTPError.invalidURL(input: path, reason: fix).localizedDescription, at: command.target?.location ?? location)
         }
@@ -107,7 +107,8 @@ extension Interpreter {
         for item in command.items { arguments.append(try expand(item)) }
         var items: RequestItems
         do {
-            items = try RequestItems.parse(arguments, baseDirectory: baseDirectory)
+            // The folder (a URL operation) is named only when there are items that may read files.
+            items = arguments.isEmpty ? RequestItems() : try RequestItems.parse(arguments, baseDirectory: baseDirectory)
         } catch {
             throw .invalidRequest(error.localizedDescription, at: command.items.first?.location ?? location)
         }

@@ -71,7 +71,7 @@ public struct SessionState: Sendable {
     func resolve(target: String?) -> String {
         guard let target, !target.isEmpty else { return path }
         if URLShorthand.isLocalhost(target) { return URLShorthand.expand(target) }
-        if target.contains("://") || target.hasPrefix("/") { return target }
+        if target.containsBytes("://") || target.hasPrefix("/") { return target }
         return path.hasSuffix("/") ? path + target : path + "/" + target
     }
 

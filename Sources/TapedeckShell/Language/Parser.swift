@@ -52,11 +52,24 @@ public enum Parser {
 
     /// The lines of a script: `\n`, `\r\n` (one `Character` in Swift, so splitting on `"\n"`
     /// alone misses it) and a lone `\r` end a line; a UTF-8 byte-order mark is dropped.
+    /// Split on the bytes: a line end is ASCII, and stepping through `Character`s (grapheme
+    /// clusters) cost more than parsing the commands on the lines.
     static func lines(of source: String) -> [String] {
-        var text = Substring(source)
-        if text.first == "\u{FEFF}" { text = text.dropFirst() }
-        return text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-            .map(String.init)
+        let bytes = Array(source.utf8)
+        var lines: [String] = []
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                lines.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                if byte == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\n") { index += 1 }
+                start = index + 1
+            }
+            index += 1
+        }
+        lines.append(String(decoding: bytes[start...], as: UTF8.self))
+        return lines
     }
 
     /// Parses one line with no heredoc body; nil for a blank or comment line.

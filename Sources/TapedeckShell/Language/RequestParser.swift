@@ -101,7 +101,7 @@ enum RequestParser {
 
     /// A `--timeout` value, checked now unless it holds a `{{variable}}`.
     private static func timeout(_ word: Word) throws(ParseError) -> Word {
-        guard word.text.contains("{{") || seconds(word.text) != nil else {
+        guard word.text.containsBytes("{{") || seconds(word.text) != nil else {
             throw ParseError(.invalidValue(word.text, expected: "a number of seconds for --timeout (e.g. --timeout 5 or --timeout 0.5)"), at: word.location)
         }
         return word
@@ -113,7 +113,7 @@ enum RequestParser {
     static func looksLikeTarget(_ word: Word) -> Bool {
         let text = word.text
         if URLShorthand.isLocalhost(text) { return true }
-        if text.hasPrefix("/") || text.hasPrefix("?") || text.hasPrefix(".") || text.contains("://") || text.hasPrefix("{{") { return true }
+        if text.hasPrefix("/") || text.hasPrefix("?") || text.hasPrefix(".") || text.containsBytes("://") || text.hasPrefix("{{") { return true }
         return !text.contains(where: { $0 == ":" || $0 == "=" || $0 == "@" })
     }
 }

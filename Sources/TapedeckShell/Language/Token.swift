@@ -6,12 +6,16 @@
 /// JSONPath expressions keep spaces inside brackets, and `print` takes the rest of the line.
 struct LineScanner {
     private let characters: [Character]
+    /// The line's bytes when it is all ASCII (most lines): one byte per character, so a run of
+    /// plain characters is copied at once instead of appended a `Character` at a time.
+    private let ascii: [UInt8]?
     private(set) var index = 0
     private let start: SourceLocation
 
     /// Scans `text`, whose first character is at `start`.
     init(_ text: String, start: SourceLocation) {
         characters = Array(text)
+        ascii = text.utf8.count == characters.count ? Array(text.utf8) : nil
         self.start = start
     }
 
@@ -57,8 +61,15 @@ struct LineScanner {
                 text.append(characters[index + 1])
                 index += 2
             default:
-                text.append(character)
+                guard let ascii else {
+                    text.append(character)
+                    index += 1
+                    break
+                }
+                let run = index
                 index += 1
+                while index < ascii.count, Self.isPlain(ascii[index]) { index += 1 }
+                text += String(decoding: ascii[run..<index], as: UTF8.self)
             }
         }
         try Template.validate(text, at: begin)
@@ -116,6 +127,14 @@ struct LineScanner {
         index = characters.count
         try Template.validate(text, at: begin)
         return Word(text, location: begin)
+    }
+
+    /// An ASCII byte that goes into a word as it is: not a space, a quote or a backslash.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "\\"): false
+        default: true
+        }
     }
 
     private mutating func skipSpaces() {

@@ -47,6 +47,9 @@ struct URLComposerTests {
         #expect(try URLComposer.parseBase("HTTPS://h/%41").absoluteString == "https://h/%41")
         #expect(try URLComposer.parseBase("http://[::1]:8080/x").absoluteString == "http://[::1]:8080/x")
         #expect(try URLComposer.parseBase("http://h/é").absoluteString == "http://h/%C3%A9")
+        #expect(try URLComposer.parseBase("http://h/a?b=1#frag?x").absoluteString == "http://h/a?b=1", "the fragment is dropped, a ? in it is not a query")
+        #expect(try URLComposer.parseBase("http://h#x/y").absoluteString == "http://h")
+        #expect(try URLComposer.parseBase("http://h/ü/%zz?q=ä").absoluteString == "http://h/%C3%BC/%25zz?q=%C3%A4")
     }
 
     @Test("malformed and schemeless URLs are errors naming the input", arguments: [
