@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Tapedeck
-import TapedeckServer
+@testable import TapedeckServer
 import Testing
 
 /// The upstream transport of `serve` and `proxy`, against an upstream of the server's own
@@ -92,6 +92,43 @@ struct UpstreamTransportTests {
         }
         await proxy.stop()
         transport.shutdown()
+    }
+
+    @Test("the reason phrase is the upstream's own, after interim answers; a proxy relays and records it")
+    func reasonPhraseKept() async throws {
+        let interim = try OneShotUpstream(answer: Data(("HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n"
+            + "HTTP/1.1 299 Custom Thing\r\nContent-Length: 2\r\n\r\nok").utf8))
+        let known = try OneShotUpstream(answer: Data("HTTP/1.1 200 Okay Then\r\nContent-Length: 2\r\n\r\nok".utf8))
+        let bare = try OneShotUpstream(answer: Data("HTTP/1.1 404\r\nContent-Length: 0\r\n\r\n".utf8))
+        defer { interim.stop(); known.stop(); bare.stop() }
+        let transport = try UpstreamTransport()
+        let first = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(interim.port)/a")!))
+        #expect(first.status == 299 && first.reason == "Custom Thing" && first.text == "ok", "\(first.status) \(first.reason)")
+        let none = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(bare.port)/c")!))
+        #expect(none.status == 404 && none.reason == "", "a status line with no phrase keeps none: '\(none.reason)'")
+
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let cassette = directory.appendingPathComponent("reasons.cassette.json")
+        let proxy = try await CassetteServer.proxy(to: nil, recordingTo: cassette, mode: .all,
+                                                   options: DeckOptions(live: transport, log: { _ in }))
+        let answer = try await Proc.run(Proc.curl, ["-si", "-x", proxy.url.absoluteString, "http://127.0.0.1:\(known.port)/b"])
+        await proxy.stop()
+        transport.shutdown()
+        #expect(answer.text.hasPrefix("HTTP/1.1 200 Okay Then\r\n"), "\(answer.text)")
+        #expect(try Cassette.load(from: cassette).interactions.first?.response.reason == "Okay Then")
+    }
+
+    @Test("status lines parse to their code and phrase; anything else, or a phrase with control characters, to nothing")
+    func statusLines() {
+        func parse(_ line: String) -> String? { StatusLineReasons.parse(Array(line.utf8)).map { "\($0.code) \($0.reason)" } }
+        #expect(parse("HTTP/1.1 200 OK\r") == "200 OK")
+        #expect(parse("HTTP/1.0 599 Network Connect Timeout Error") == "599 Network Connect Timeout Error")
+        #expect(parse("HTTP/1.1 204") == "204 ")
+        #expect(parse("HTTP/1.1 20 OK") == nil)
+        #expect(parse("HTTP/1.1 2000 OK") == nil)
+        #expect(parse("ICY 200 OK") == nil)
+        #expect(parse("HTTP/1.1 200 O\u{1B}[31mK") == nil)
     }
 
     @Test("a POST on a kept-alive connection the upstream drops is not sent again: it may have been carried out")

@@ -121,6 +121,8 @@ final class UpstreamHandler: ChannelInboundHandler {
     static let chunksAhead = 8
 
     private let limits: BodyLimits
+    /// The reason phrases as sent, which the decoder does not keep.
+    private let reasons: StatusLineReasons?
     private var context: ChannelHandlerContext?
     private var current: Current?
 
@@ -130,6 +132,8 @@ final class UpstreamHandler: ChannelInboundHandler {
         var promise: EventLoopPromise<UpstreamExchange.Outcome>
         var started = NIODeadline.now()
         var head: HTTPResponseHead?
+        /// The reason phrase as the upstream sent it, when it was read.
+        var reason: String?
         var body = ByteBuffer()
         var bodyBytes = 0
         /// When a stream's head arrived (its chunks are kept with their times); nil for a whole body.
@@ -148,8 +152,9 @@ final class UpstreamHandler: ChannelInboundHandler {
         var poll: RepeatedTask?
     }
 
-    init(limits: BodyLimits) {
+    init(limits: BodyLimits, reasons: StatusLineReasons? = nil) {
         self.limits = limits
+        self.reasons = reasons
     }
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
@@ -161,6 +166,7 @@ final class UpstreamHandler: ChannelInboundHandler {
         guard let context, context.channel.isActive, current == nil else { return promise.succeed(.closedUnused) }
         current = Current(exchange: exchange, promise: promise)
         armTimer(context: context)
+        reasons?.expectResponse()
         context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
         if let body = exchange.request.body, !body.isEmpty {
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
@@ -224,9 +230,11 @@ final class UpstreamHandler: ChannelInboundHandler {
     // MARK: - The response
 
     private func received(_ head: HTTPResponseHead, context: ChannelHandlerContext) {
+        let sent = reasons?.reason(for: Int(head.status.code))
         guard var current, head.status.code >= 200 else { return }
         current.head = head
-        let response = Self.response(head, for: current.exchange.request)
+        current.reason = sent
+        let response = Self.response(head, for: current.exchange.request, reason: sent)
         // A stream flows as it comes. A compressed chunked answer (a gzip JSON body from most
         // servers) is decoded whole at its end; only a compressed message stream (events, NDJSON,
         // sent so despite the request's `identity`) is relayed and kept as it came, with its
@@ -314,7 +322,7 @@ final class UpstreamHandler: ChannelInboundHandler {
         guard let head = current.head else { return fail(.noResponse(url: current.exchange.request.url.absoluteString, detail: "no answer"),
                                                          context: context) }
         let request = current.exchange.request
-        var response = Self.response(head, for: request)
+        var response = Self.response(head, for: request, reason: current.reason)
         response.duration = Double((NIODeadline.now() - current.started).nanoseconds) / 1e9
         if current.streamStart != nil {
             response.body = BodyChunk.joined(current.chunks)
@@ -380,12 +388,13 @@ final class UpstreamHandler: ChannelInboundHandler {
         self.current = current
     }
 
-    /// The response a head describes, its body still empty.
-    static func response(_ head: HTTPResponseHead, for request: HTTPRequest) -> HTTPResponse {
+    /// The response a head describes, its body still empty; `reason` is the phrase as sent,
+    /// where the decoder's is the standard one for the code.
+    static func response(_ head: HTTPResponseHead, for request: HTTPRequest, reason: String? = nil) -> HTTPResponse {
         var fields: [HTTPHeader] = []
         fields.reserveCapacity(head.headers.count)
         for (name, value) in head.headers { fields.append(HTTPHeader(name: name, value: value)) }
-        return HTTPResponse(status: Int(head.status.code), reason: head.status.reasonPhrase, headers: Tapedeck.HTTPHeaders(fields), body: Data(),
+        return HTTPResponse(status: Int(head.status.code), reason: reason ?? head.status.reasonPhrase, headers: Tapedeck.HTTPHeaders(fields), body: Data(),
                             url: request.url)
     }
 

@@ -186,6 +186,8 @@ package final class UpstreamTransport: HTTPTransport {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     if let tls { try sync.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: sniHost)) }
+                    let reasons = StatusLineReasons()
+                    try sync.addHandler(reasons)
                     var framing = HTTPRequestEncoder.Configuration()
                     framing.automaticallySetFramingHeaders = false
                     var headerLimits = NIOHTTPDecoderLimitConfiguration()
@@ -193,7 +195,7 @@ package final class UpstreamTransport: HTTPTransport {
                     headerLimits.maxHeaderListSize = UpstreamHandler.maxHeaderBlock
                     try sync.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes, enableOutboundHeaderValidation: true,
                                                    encoderConfiguration: framing, decoderLimitConfiguration: headerLimits)
-                    try sync.addHandler(UpstreamHandler(limits: limits))
+                    try sync.addHandler(UpstreamHandler(limits: limits, reasons: reasons))
                 }
             }
         if let timeout = UpstreamExchange.timeLimit(options.timeout) { bootstrap = bootstrap.connectTimeout(timeout) }
