@@ -13,9 +13,10 @@ extension ServerReply {
                 + "trust that CA with --upstream-ca FILE; to skip verification (a test server, never real credentials), use --insecure-upstream"
         }
         if case .bodyTooLarge(let url, let limit)? = error as? HTTPError {
-            // The fix is the server's own flag.
+            // The fix is the server's own flag (or, in code, the live transport's options).
             text = "the response body from \(Excerpt.of(url)) is larger than the limit of \(ByteCount.describe(limit)); "
-                + "if you expect bodies this large, raise it with --max-upstream-body SIZE"
+                + "if you expect bodies this large, raise it with --max-upstream-body SIZE (tapedeck serve and proxy), "
+                + "or BodyLimits.maximumBodySize in the live transport's options"
         }
         // The request's URL as the log and the client see it: a credential in its query or
         // userinfo redacted, wherever the error's text names it.

@@ -105,7 +105,7 @@ struct UpstreamTransportTests {
         let first = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(interim.port)/a")!))
         #expect(first.status == 299 && first.reason == "Custom Thing" && first.text == "ok", "\(first.status) \(first.reason)")
         let none = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(bare.port)/c")!))
-        #expect(none.status == 404 && none.reason == "", "a status line with no phrase keeps none: '\(none.reason)'")
+        #expect(none.status == 404 && none.reason == "Not Found", "a status line with no phrase gets the standard one: '\(none.reason)'")
 
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
@@ -117,6 +117,35 @@ struct UpstreamTransportTests {
         transport.shutdown()
         #expect(answer.text.hasPrefix("HTTP/1.1 200 Okay Then\r\n"), "\(answer.text)")
         #expect(try Cassette.load(from: cassette).interactions.first?.response.reason == "Okay Then")
+    }
+
+    @Test("a kept-alive connection gives each answer its own phrase")
+    func reasonPerAnswer() async throws {
+        let listener = try await Self.upstream { _, number in
+            ServerReply(response: HTTPResponse(status: 200, reason: "Answer \(number)", body: Data("\(number)".utf8)))
+        }
+        let transport = try UpstreamTransport()
+        let reasons = [try await Self.send(transport, listener, "/a").reason, try await Self.send(transport, listener, "/b").reason]
+        #expect(reasons == ["Answer 1", "Answer 2"])
+        #expect(listener.acceptedConnections == 1)
+        transport.shutdown()
+        await listener.close()
+    }
+
+    @Test("status lines are read a byte at a time across reads, after empty lines and interim answers; bodies are not read")
+    func statusLinesByteByByte() {
+        let reasons = StatusLineReasons()
+        reasons.expectResponse()
+        for byte in "\r\nHTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\nHTTP/1.1 299 Custom Thing\r\nContent-Length: 24\r\n\r\n".utf8 {
+            reasons.take([byte])
+        }
+        reasons.take(Array("HTTP/1.1 200 In The Body\r\n".utf8))
+        #expect(reasons.reason(for: 299) == "Custom Thing")
+        #expect(reasons.reason(for: 200) == nil, "a body that looks like a status line is not read")
+        reasons.expectResponse()
+        reasons.take(Array("HTTP/1.1 201 Made It\r".utf8))
+        reasons.take(Array("\nContent-Length: 0\r\n\r\n".utf8))
+        #expect(reasons.reason(for: 201) == "Made It")
     }
 
     @Test("status lines parse to their code and phrase; anything else, or a phrase with control characters, to nothing")

@@ -3,11 +3,12 @@ import NIOCore
 /// The reason phrase of each status line an upstream sends, read from the bytes before NIO's
 /// response decoder, which keeps the code alone: a known code gets the standard phrase and an
 /// unknown one none. A recording keeps the upstream's own words (`200 Okay`, `599 Network
-/// Connect Timeout`), as the libcurl transport does.
+/// Connect Timeout`), as the libcurl transport does; a status line with no phrase gets the
+/// standard one, as there.
 ///
 /// It reads only while a response's head is due (``expectResponse()``), up to the end of the
-/// final status line; interim `1xx` answers and their fields are stepped over. Bodies pass
-/// unread.
+/// final status line; empty lines before it and interim `1xx` answers with their fields are
+/// stepped over. Bodies pass unread.
 final class StatusLineReasons: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -37,22 +38,23 @@ final class StatusLineReasons: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// The phrase the upstream sent with `code`, taking it and any earlier interim ones; nil
-    /// when none was read (a line too long, or bytes that were not a status line).
+    /// when none was read (no phrase, a line too long, or bytes that were not a status line).
     func reason(for code: Int) -> String? {
         while let first = found.first {
             found.removeFirst()
-            if first.code == code { return first.reason }
+            if first.code == code { return first.reason.isEmpty ? nil : first.reason }
         }
         return nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .idle = state {} else {
-            unwrapInboundIn(data).withUnsafeReadableBytes { bytes in
-                for byte in bytes where !read(byte) { break }
-            }
-        }
+        if case .idle = state {} else { take(unwrapInboundIn(data).readableBytesView) }
         context.fireChannelRead(data)
+    }
+
+    /// Reads what one read of the connection brought, as far as a head is due.
+    func take(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes where !read(byte) { break }
     }
 
     /// Takes one byte; false once nothing more needs reading.
@@ -63,6 +65,11 @@ final class StatusLineReasons: ChannelInboundHandler, RemovableChannelHandler {
         case .statusLine:
             guard byte == UInt8(ascii: "\n") else {
                 if line.count <= Self.maximumLine { line.append(byte) }
+                return true
+            }
+            // An empty line before the status line is tolerated, as the decoder tolerates it.
+            if line.isEmpty || line == [UInt8(ascii: "\r")] {
+                line.removeAll(keepingCapacity: true)
                 return true
             }
             let parsed = line.count <= Self.maximumLine ? Self.parse(line) : nil

@@ -68,7 +68,6 @@ extension TapedeckCommand {
     }
 }
 
-/// Loading cassettes for the cassette commands: any format, errors printed with exit code 3.
 /// What a command reads until it ends, kept from being released value by value: the system takes
 /// a process's memory back at once when it exits, where releasing a loaded cassette interaction by
 /// interaction took about a tenth of `cassette show`'s time, all on one core. Holds one value; keeping
@@ -86,6 +85,7 @@ enum UntilExit {
     }
 }
 
+/// Loading cassettes for the cassette commands: any format, errors printed with exit code 3.
 enum CassetteFile {
     /// The cassette, with what its reader turned into something else shown as warnings.
     static func load(_ url: URL) throws -> Cassette {
