@@ -19,10 +19,12 @@ package struct CassetteUsage: Sendable, Hashable {
     package var finishedAt: Date
 
     /// Usage of `cassette` in a run that left `unused` unplayed.
-    package init(cassette: Cassette, unused: [Int], finishedAt: Date = Date()) {
+    /// `fileURL` gives each request's URL as the file holds it, for a cassette served rewritten
+    /// to another origin (``OpenCassette/servedWithFileURLs``).
+    package init(cassette: Cassette, unused: [Int], finishedAt: Date = Date(), fileURL: (URL) -> String = { $0.absoluteString }) {
         interactionCount = cassette.interactions.count
         self.unused = unused.sorted()
-        fingerprint = CassetteUsage.fingerprint(of: cassette)
+        fingerprint = CassetteUsage.fingerprint(of: cassette, fileURL: fileURL)
         self.finishedAt = finishedAt
     }
 
@@ -48,11 +50,11 @@ package struct CassetteUsage: Sendable, Hashable {
     }
 
     /// FNV-1a over every request's method and URL, as 16 hex digits.
-    static func fingerprint(of cassette: Cassette) -> String {
+    static func fingerprint(of cassette: Cassette, fileURL: (URL) -> String = { $0.absoluteString }) -> String {
         // Hashed line by line: the lines of 100,000 interactions are never joined into one text.
         var hash = fnv1aBasis
         for interaction in cassette.interactions {
-            hash = fnv1a("\(interaction.request.method.rawValue) \(interaction.request.url.absoluteString)\n", from: hash)
+            hash = fnv1a("\(interaction.request.method.rawValue) \(fileURL(interaction.request.url))\n", from: hash)
         }
         return hex(hash)
     }
@@ -130,7 +132,8 @@ extension OpenCassette {
         // need not read back a cassette it only appended to.
         guard replaysFromFile, FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
-            try CassetteUsage(cassette: cassette, unused: unusedInteractions).write(for: url, environment: environment)
+            let served = servedWithFileURLs
+            try CassetteUsage(cassette: served.cassette, unused: unusedInteractions, fileURL: served.fileURL).write(for: url, environment: environment)
             return nil
         } catch {
             return "warning: usage record not saved, so `tapedeck cassette prune` cannot use this run: "

@@ -10,12 +10,18 @@ extension Cassette {
     ///                                         to: URL(string: "http://httpbin.local")!)
     /// ```
     public func rewritingOrigin(from oldOrigin: URL, to newOrigin: URL) -> Cassette {
-        let replacements = Cassette.originReplacements(from: oldOrigin, to: newOrigin)
-        guard !replacements.isEmpty else { return self }
         var copy = self
-        copy.interactions = ChunkedWork.map(interactions) { $0.rewriting(replacements) }
-        if let base = metadata[MetadataKey.baseURL] { copy.metadata[MetadataKey.baseURL] = Cassette.apply(replacements, to: base) }
+        copy.rewriteOrigin(from: oldOrigin, to: newOrigin)
         return copy
+    }
+
+    /// ``rewritingOrigin(from:to:)`` in place: a cassette no one else holds keeps one copy of
+    /// each interaction while it is rewritten, not two.
+    package mutating func rewriteOrigin(from oldOrigin: URL, to newOrigin: URL) {
+        let replacements = Cassette.originReplacements(from: oldOrigin, to: newOrigin)
+        guard !replacements.isEmpty else { return }
+        ChunkedWork.update(&interactions) { $0.rewriting(replacements) }
+        if let base = metadata[MetadataKey.baseURL] { metadata[MetadataKey.baseURL] = Cassette.apply(replacements, to: base) }
     }
 
     /// The origin the cassette was recorded at: its ``baseURL``'s, else its first request's.

@@ -43,14 +43,16 @@ extension CassetteConfiguration {
             return OpenCassette(configuration: configuration, replay: nil, recorder: recorder, warnings: warnings)
         }
         if loaded == nil { loaded = try Self.loadIfPresent(url, limits: limits) }
-        guard let cassette = loaded else {
+        // Taken out of `loaded`, so that a rewrite to the served origin changes the one copy in place.
+        guard var cassette = loaded.take() else {
             throw .missing(path: url.path, context: modeCameFromCI ? CIDefaultWording(inner: wording) : wording)
         }
         warnings += cassette.loadWarnings.map { "\(DisplayPath.relative(url.path)): \($0)" }
+        let rewrite = ReplayTransport.serve(&cassette, at: configuration.origin)
         // A replay that no environment turns into a recording says so in its fixes (mode nil: it never records).
-        let replay = ReplayTransport(cassette: cassette, path: url.path, configuration: configuration,
+        let replay = ReplayTransport(serving: cassette, rewritten: rewrite, path: url.path, configuration: configuration,
                                      mode: configuration.ignoresModeOverride ? nil : .replayOnly)
-        return OpenCassette(configuration: configuration, replay: replay, recorder: nil, warnings: warnings, loaded: cassette)
+        return OpenCassette(configuration: configuration, replay: replay, recorder: nil, warnings: warnings)
     }
 
     private static func loadIfPresent(_ url: URL, limits: BodyLimits) throws(CassetteError) -> Cassette? {

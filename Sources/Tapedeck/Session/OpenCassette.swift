@@ -39,13 +39,7 @@ public final class OpenCassette: Sendable {
     /// What the front-end should show the user once (an expiry warning); the library never prints.
     public let warnings: [String]
 
-    /// The replayed cassette as the file holds it (the replay serves it rewritten to
-    /// ``CassetteConfiguration/origin``): what usage records fingerprint.
-    private let loaded: Cassette?
-
-    init(configuration: CassetteConfiguration, replay: ReplayTransport?, recorder: RecordingTransport?, warnings: [String],
-         loaded: Cassette? = nil) {
-        self.loaded = loaded
+    init(configuration: CassetteConfiguration, replay: ReplayTransport?, recorder: RecordingTransport?, warnings: [String]) {
         self.configuration = configuration
         self.replay = replay
         self.recorder = recorder
@@ -73,8 +67,24 @@ public final class OpenCassette: Sendable {
     public var isRecording: Bool { recorder != nil }
 
     /// The cassette as the file holds it (for a recording, what was recorded so far included),
-    /// at its recorded origin even when it is served at another.
-    public var cassette: Cassette { recorder?.cassette ?? loaded ?? replay?.cassette ?? Cassette() }
+    /// at its recorded origin even when it is served at another. A replay keeps only the copy
+    /// it serves, so for one served at another origin this rewrites it back on each call.
+    public var cassette: Cassette {
+        if let recorder { return recorder.cassette }
+        guard let replay else { return Cassette() }
+        guard let rewrite = replay.originRewrite else { return replay.cassette }
+        return replay.cassette.rewritingOrigin(from: rewrite.served, to: rewrite.recorded)
+    }
+
+    /// The cassette as served and how to read its URLs as the file holds them, without a
+    /// copy: what a usage record fingerprints.
+    package var servedWithFileURLs: (cassette: Cassette, fileURL: (URL) -> String) {
+        if let recorder { return (recorder.cassette, { $0.absoluteString }) }
+        guard let replay else { return (Cassette(), { $0.absoluteString }) }
+        guard let rewrite = replay.originRewrite else { return (replay.cassette, { $0.absoluteString }) }
+        let back = Cassette.originReplacements(from: rewrite.served, to: rewrite.recorded)
+        return (replay.cassette, { Cassette.apply(back, to: $0.absoluteString) })
+    }
 
     /// Recorded, played, unused and total counts.
     public var counts: Counts {

@@ -15,8 +15,12 @@ import Synchronization
 /// print(replay.unusedInteractions)   // indexes never served
 /// ```
 public final class ReplayTransport: HTTPTransport, Sendable {
-    /// The cassette being served.
+    /// The cassette being served (at ``CassetteConfiguration/origin`` when one is set).
     public let cassette: Cassette
+    /// The origin the file was recorded at and the one it is served at, when serving rewrote
+    /// it; only the served copy is kept, which halves the memory of a large cassette served
+    /// at another origin.
+    package let originRewrite: (recorded: URL, served: URL)?
     /// The cassette's path, for reports.
     public let path: String
     /// How the cassette was opened (matching, repeats, redirects, origin, redaction, wording).
@@ -42,9 +46,26 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         self.init(cassette: cassette, path: path, configuration: configuration, mode: nil)
     }
 
-    init(cassette: Cassette, path: String, configuration: CassetteConfiguration, mode: RecordMode?) {
-        let cassette = configuration.origin.map(cassette.rewritingOrigin(to:)) ?? cassette
+    convenience init(cassette: Cassette, path: String, configuration: CassetteConfiguration, mode: RecordMode?) {
+        var served = cassette
+        let rewrite = Self.serve(&served, at: configuration.origin)
+        self.init(serving: served, rewritten: rewrite, path: path, configuration: configuration, mode: mode)
+    }
+
+    /// Rewrites `cassette` in place to be served at `origin`; the origins, or nil when nothing changed.
+    static func serve(_ cassette: inout Cassette, at origin: URL?) -> (recorded: URL, served: URL)? {
+        guard let origin, let recorded = cassette.recordedOrigin, !Cassette.originReplacements(from: recorded, to: origin).isEmpty else {
+            return nil
+        }
+        cassette.rewriteOrigin(from: recorded, to: origin)
+        return (recorded, origin)
+    }
+
+    /// Serves `cassette` as it is, already rewritten by ``serve(_:at:)`` when `rewritten` says so.
+    init(serving cassette: Cassette, rewritten rewrite: (recorded: URL, served: URL)?, path: String,
+         configuration: CassetteConfiguration, mode: RecordMode?) {
         self.cassette = cassette
+        originRewrite = rewrite
         self.path = path
         self.configuration = configuration
         self.mode = mode

@@ -48,6 +48,28 @@ package enum ChunkedWork {
         return values
     }
 
+    /// Replaces each element with `transform` of it, in place: when the array is not shared,
+    /// each element's old parts are released as its new ones are made, so memory does not
+    /// hold both versions of every element at once, as a ``map(_:_:)`` into a new array does.
+    package static func update<Element>(_ elements: inout [Element], _ transform: @Sendable (Element) -> Element) {
+        let count = elements.count
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let chunks = min(cores * 4, count / minimumChunk)
+        elements.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            guard cores > 1, chunks > 1 else {
+                for index in 0..<count { base[index] = transform(base[index]) }
+                return
+            }
+            // Each index is replaced exactly once, by the one chunk that holds it.
+            let slots = Slots(base: base)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                let lower = count * chunk / chunks, upper = count * (chunk + 1) / chunks
+                for index in lower..<upper { slots.base[index] = transform(slots.base[index]) }
+            }
+        }
+    }
+
     /// The buffer the chunks write into, shared across the threads of one ``map(_:_:)``.
     private struct Slots<T>: @unchecked Sendable {
         let base: UnsafeMutablePointer<T>

@@ -53,6 +53,29 @@ struct CassetteSessionTests {
         #expect(usage.interactionCount == 2)
     }
 
+    @Test("a replay served at another origin keeps one copy, shows the file's cassette, and writes a usage record that matches the file")
+    func servedAtAnotherOrigin() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("o.cassette.json")
+        let file = Cassette(interactions: [.make(.get, "http://api.test/a?next=http://api.test/b", body: "see http://api.test/b"),
+                                           .make(.get, "http://api.test/b", body: "b")])
+        try file.write(to: url)
+        var configuration = CassetteConfiguration.replaying(url)
+        configuration.origin = URL(string: "http://127.0.0.1:8080")
+        let session = try CassetteSession(configuration)
+        let answer = try await session.transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:8080/a?next=http://127.0.0.1:8080/b")!))
+        #expect(answer.text == "see http://127.0.0.1:8080/b", "served rewritten to the origin")
+        let replay = try #require(session.cassette.replay)
+        #expect(replay.originRewrite?.recorded.absoluteString == "http://api.test")
+        #expect(session.cassette.cassette.interactions.map(\.request.url) == file.interactions.map(\.request.url))
+        #expect(session.cassette.cassette.interactions.first?.response.text == "see http://api.test/b")
+        let environment = ["TAPEDECK_USAGE_DIR": directory.file("usage").path]
+        _ = try session.finish(environment: environment)
+        let usage = try CassetteUsage.read(for: url, environment: environment)
+        #expect(usage.matches(try Cassette.load(from: url)), "the usage fingerprint is the file's, not the served copy's")
+        #expect(usage.unused == [1])
+    }
+
     @Test("a failure to write the cassette itself still throws, naming the file")
     func cassetteFailureThrows() async throws {
         let directory = TemporaryDirectory()
