@@ -22,7 +22,11 @@ extension ServerReply {
         // userinfo redacted, wherever the error's text names it.
         let sent = request.url.absoluteString
         let shown = Redactor.standard.redact(HTTPRequest(url: request.url)).url.absoluteString
-        if shown != sent { text = text.replacingOccurrences(of: sent, with: shown) }
+        // Messages quote a long URL by its first characters (`Excerpt`), which the whole URL
+        // would not match: both forms are replaced.
+        if shown != sent {
+            text = text.replacingOccurrences(of: sent, with: shown).replacingOccurrences(of: Excerpt.of(sent), with: Excerpt.of(shown))
+        }
         log("error: \(request.method) \(shown): \(text)")
         if let http = error as? HTTPError {
             switch http {

@@ -56,6 +56,9 @@ package final class CassetteSession: Sendable {
     /// The base URL stored in the cassette's metadata (at the replay `origin`, when one is set);
     /// the REPL adopts it when it has no base.
     package var baseURL: URL? {
+        // A replay rewritten to the origin already holds its base there; the file's view would
+        // be a copy of the whole cassette rewritten back.
+        if let replay = cassette.replay, replay.originRewrite != nil { return replay.cassette.baseURL }
         let recorded = cassette.cassette
         guard let base = recorded.baseURL, let origin = cassette.configuration.origin, let from = recorded.recordedOrigin else {
             return recorded.baseURL
