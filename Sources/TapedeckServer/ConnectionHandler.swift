@@ -122,7 +122,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         // `https://host/path`, as a forward proxy's request for it.
         let target = tunnelOrigin.map { head.uri.hasPrefix("/") ? $0 + head.uri : head.uri } ?? head.uri
         let request = IncomingRequest(method: head.method.rawValue, target: target, headers: headers,
-                                      body: Data(body.readableBytesView), remoteAddress: clientAddress)
+                                      body: body.readableBytes == 0 ? Data() : Data(body.readableBytesView), remoteAddress: clientAddress)
         // Most answers (a replayed response, a miss) are known at once: written from here,
         // with no hop to a task and back.
         if let reply = responder.atOnce(request) {
@@ -263,13 +263,16 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func finish(context: ChannelHandlerContext, keepAlive: Bool) {
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        state = .idle
-        if keepAlive {
-            armDeadline(context: context)
-        } else {
+        guard keepAlive else {
+            let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+            state = .idle
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            return
         }
+        // No future to wait on: most answers end here, and a future costs an allocation.
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        state = .idle
+        armDeadline(context: context)
     }
 
     /// Closes with a TCP reset (SO_LINGER 0) rather than an orderly FIN.

@@ -30,7 +30,14 @@ package struct MountsHandler: ImmediateServerHandler {
 
     /// The tapes of the longest mount among `tapes` that covers `path`, in load order.
     static func tapes(for path: String, among tapes: [Tape]) -> [Tape] {
-        let longest = tapes.filter { $0.covers(path) }.map(\.mount).max { $0.count < $1.count }
+        var longest: String?
+        for tape in tapes where tape.covers(path) {
+            if let chosen = longest, chosen.count >= tape.mount.count { continue }
+            longest = tape.mount
+        }
+        guard let longest else { return [] }
+        // Most decks mount every tape at one place: the list itself, with no copy, on every request.
+        if tapes.allSatisfy({ $0.mount == longest }) { return tapes }
         return tapes.filter { $0.mount == longest }
     }
 }

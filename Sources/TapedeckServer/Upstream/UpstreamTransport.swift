@@ -66,7 +66,11 @@ package final class UpstreamTransport: HTTPTransport {
     /// The options this transport was made with.
     package let options: Options
     private let group: any EventLoopGroup
-    private let tls: NIOSSLContext
+    /// How TLS to an https upstream is set up; the context itself is made on first use.
+    private let tlsConfiguration: TLSConfiguration
+    /// The TLS context, once an https upstream needed it: loading the system's roots costs
+    /// a third of `serve`'s start-up, and most decks never reach an https upstream.
+    private let tlsContext = Mutex<NIOSSLContext?>(nil)
     /// Open connections waiting for a request, per origin, with when each became idle.
     private let idle = Mutex<[Origin: [(channel: any Channel, since: NIODeadline)]]>([:])
     /// How long a connection may have been idle and still carry a request that is not sent
@@ -85,7 +89,21 @@ package final class UpstreamTransport: HTTPTransport {
         } else if let pem = options.extraRoots {
             configuration.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(pem)))]
         }
-        tls = try NIOSSLContext(configuration: configuration)
+        tlsConfiguration = configuration
+    }
+
+    /// The TLS context for https upstreams, made the first time one is reached.
+    private func tls(for origin: Origin) throws -> NIOSSLContext {
+        try tlsContext.withLock { made in
+            if let made { return made }
+            do {
+                let context = try NIOSSLContext(configuration: tlsConfiguration)
+                made = context
+                return context
+            } catch {
+                throw HTTPError.tlsFailure(host: origin.host, detail: "TLS to the upstream cannot be set up: \(error)")
+            }
+        }
     }
 
     /// Sends `request` and returns the upstream's response (see the type's summary).
@@ -175,7 +193,7 @@ package final class UpstreamTransport: HTTPTransport {
     /// A new connection to `origin`: TCP, TLS for https (SNI unless the host is an address),
     /// then the HTTP/1.1 client handlers and the ``UpstreamHandler``.
     private func connect(_ origin: Origin, url: URL) async throws -> any Channel {
-        let tls = origin.secure ? self.tls : nil
+        let tls = origin.secure ? try self.tls(for: origin) : nil
         let sniHost = origin.secure && !Self.isAddress(origin.host) ? origin.host : nil
         let limits = options.limits
         // On the calling thread's loop when it is one of this group's.

@@ -49,7 +49,7 @@ struct CAOptions: ParsableArguments {
 extension TapedeckCommand.CA {
     /// `tapedeck ca show`.
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Prints the CA's certificate path, key path, SHA-256 fingerprint and expiry.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Prints the CA's certificate path, key path, SHA-256 fingerprint and expiry.")
 
         @OptionGroup var ca: CAOptions
 
@@ -70,7 +70,7 @@ extension TapedeckCommand.CA {
 
     /// `tapedeck ca export --pem|--der FILE`.
     struct Export: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Writes the CA certificate (never its key) as PEM or DER, for a device or a trust store.")
+        static let configuration = CommandConfiguration(commandName: "export", abstract: "Writes the CA certificate (never its key) as PEM or DER, for a device or a trust store.")
 
         @Option(name: .long, help: ArgumentHelp("Write PEM to FILE (- for stdout).", valueName: "file"))
         var pem: String?
@@ -107,6 +107,7 @@ extension TapedeckCommand.CA {
     /// `tapedeck ca env`.
     struct Env: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "env",
             abstract: "Prints the environment lines that make curl, Python, Node and OpenSSL clients trust the CA: eval \"$(tapedeck ca env)\".",
             discussion: HelpText.prose("""
                 SSL_CERT_FILE, REQUESTS_CA_BUNDLE and CURL_CA_BUNDLE replace a client's
@@ -147,6 +148,7 @@ extension TapedeckCommand.CA {
     /// `tapedeck ca trust --simulator booted | --android-emulator`.
     struct Trust: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "trust",
             abstract: "Installs the CA in an iOS simulator or an Android emulator, in one command.",
             discussion: HelpText.prose("""
                 --simulator DEVICE runs xcrun simctl keychain DEVICE add-root-cert on macOS

@@ -7,6 +7,7 @@ extension TapedeckCommand.CassetteCommand {
     /// `tapedeck cassette check C --openapi spec.yaml`: validates recorded traffic against an OpenAPI document.
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Checks every recorded request and response against an OpenAPI 3.0 or 3.1 document.",
             discussion: HelpText.prose("""
                 Finds unknown paths and methods, undocumented statuses, missing or mistyped path,

@@ -18,6 +18,7 @@ extension TapedeckCommand.CassetteCommand {
     /// `tapedeck cassette show C`.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Prints a table of the interactions: #, method, URL, status, body size, recorded at (UTC).")
 
         @Argument(help: ArgumentHelp("The cassette.", valueName: "cassette"))
@@ -40,6 +41,7 @@ extension TapedeckCommand.CassetteCommand {
     /// `tapedeck cassette lint C`.
     struct Lint: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lint",
             abstract: "Finds secrets, interactions replay can never reach, bodies that do not decode and (with --max-age) expired interactions.",
             discussion: HelpText.prose("""
                 EXIT CODES
@@ -86,6 +88,7 @@ extension TapedeckCommand.CassetteCommand {
     /// `tapedeck cassette prune C`.
     struct Prune: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prune",
             abstract: "Drops the interactions the last replay run never played.",
             discussion: HelpText.prose("""
                 Replay runs (tapedeck run --replay, the REPL's replay, withCassette in tests) record
@@ -142,6 +145,7 @@ extension TapedeckCommand.CassetteCommand {
     /// `tapedeck cassette diff A B`.
     struct Diff: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Diffs two cassettes interaction by interaction (for reviewing a re-record).",
             discussion: HelpText.prose("""
                 Interactions pair up by method and URL. '~' lines list field changes (JSON bodies by

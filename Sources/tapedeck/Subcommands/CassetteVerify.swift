@@ -7,6 +7,7 @@ extension TapedeckCommand.CassetteCommand {
     /// `tapedeck cassette verify C`: re-sends recorded requests and reports drift.
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Re-sends the recorded requests to the live origin and reports what drifted.",
             discussion: HelpText.prose("""
                 Only GET, HEAD and OPTIONS are sent unless --methods names others. \

@@ -8,6 +8,7 @@ extension TapedeckCommand.CassetteCommand {
     /// `tapedeck cassette view C`: the cassette as a page in the browser, served on loopback.
     struct View: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "view",
             abstract: "Serves a page of the cassette's interactions on loopback: filter them, click one to read it whole.",
             discussion: HelpText.prose("""
                 The page lists method, URL, status, size, recorded time and age; it filters by
