@@ -140,7 +140,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// `name` lower-cased; itself, without copying, when it has no upper-case ASCII and no other script.
     static func lowercased(_ name: String) -> String {
-        name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") || $0 >= 0x80 }) ? name.lowercased() : name
+        name.allBytes { ($0 < UInt8(ascii: "A") || $0 > UInt8(ascii: "Z")) && $0 < 0x80 } ? name : name.lowercased()
     }
 
     /// Whether `value` is (or holds) a placeholder, in any spelling Tapedeck ever wrote.

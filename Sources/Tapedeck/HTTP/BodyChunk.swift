@@ -59,7 +59,7 @@ package enum StreamMedia {
     /// Whether `headers` announce a streamed body (see ``HTTPResponse/isStream``).
     package static func isStream(_ headers: HTTPHeaders) -> Bool {
         if let type = headers["Content-Type"].map(MediaType.essence), streamTypes.contains(type) { return true }
-        let chunked = headers.values(for: "Transfer-Encoding").contains { $0.lowercased().contains("chunked") }
+        let chunked = headers.values(for: "Transfer-Encoding").contains { $0.lowercased().containsBytes("chunked") }
         return chunked && headers["Content-Length"] == nil
     }
 

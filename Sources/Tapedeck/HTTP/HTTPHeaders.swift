@@ -133,20 +133,32 @@ public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByD
 
     /// Checks an RFC 9110 field name, so bad input fails before anything is sent.
     public static func validate(name: String) throws(HTTPError) {
-        guard !name.isEmpty, name.utf8.allSatisfy(HTTPMethod.isTokenByte) else {
+        guard !name.isEmpty, name.allBytes(satisfy: HTTPMethod.isTokenByte) else {
             throw .invalidHeaderName(name)
         }
     }
 
     /// Checks a field value: no CR, LF or NUL.
     public static func validate(value: String, name: String) throws(HTTPError) {
-        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+        if !value.allBytes(satisfy: { $0 != 0x0D && $0 != 0x0A && $0 != 0x00 }) {
             throw .invalidHeaderValue(name: name, value: value)
         }
     }
 }
 
 extension String {
+    /// Whether every UTF-8 byte satisfies `predicate`, read in place where the string has its
+    /// bytes contiguous (stepping through the UTF-8 view costs ten times more, and every
+    /// header of every recorded and served exchange is checked).
+    package func allBytes(satisfy predicate: (UInt8) -> Bool) -> Bool {
+        utf8.withContiguousStorageIfAvailable { $0.allSatisfy(predicate) } ?? utf8.allSatisfy(predicate)
+    }
+
+    /// Whether the UTF-8 bytes hold `byte`.
+    package func containsByte(_ byte: UInt8) -> Bool {
+        !allBytes { $0 != byte }
+    }
+
     /// ASCII case-insensitive comparison, as header names need.
     /// Compares the bytes in place where both strings have them contiguous (native strings);
     /// walking the two UTF-8 views together cost a header look-up ten times more.

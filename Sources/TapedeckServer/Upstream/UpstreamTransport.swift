@@ -225,7 +225,7 @@ package final class UpstreamTransport: HTTPTransport {
     }
 
     static func isAddress(_ host: String) -> Bool {
-        host.contains(":") || host.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+        host.containsByte(UInt8(ascii: ":")) || host.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
     }
 
     /// The head sent upstream: origin-form target, the request's headers (hop-by-hop ones are
@@ -240,7 +240,8 @@ package final class UpstreamTransport: HTTPTransport {
         // A client asking for a stream gets it uncompressed: a compressed stream is decoded only
         // whole, so its events could not be passed on as they come.
         let wantsStream = request.headers.values(for: "Accept").contains { accept in
-            StreamMedia.streamTypes.contains { accept.lowercased().contains($0) }
+            let lower = accept.lowercased()
+            return StreamMedia.streamTypes.contains { lower.containsBytes($0) }
         }
         for field in request.headers {
             let name = field.name
@@ -258,7 +259,7 @@ package final class UpstreamTransport: HTTPTransport {
             headers.add(name: name, value: field.value)
         }
         if !hasHost {
-            let host = origin.host.contains(":") ? "[\(origin.host)]" : origin.host
+            let host = origin.host.containsByte(UInt8(ascii: ":")) ? "[\(origin.host)]" : origin.host
             headers.replaceOrAdd(name: "Host", value: origin.port == (origin.secure ? 443 : 80) ? host : "\(host):\(origin.port)")
         }
         if !acceptsEncoding { headers.add(name: "Accept-Encoding", value: wantsStream ? "identity" : "gzip, deflate") }

@@ -32,7 +32,7 @@ package enum WebSocketPlan: Sendable {
 
     /// Whether a request asks to upgrade to a WebSocket.
     static func isUpgrade(_ headers: HTTPHeaders) -> Bool {
-        headers.values(for: "Upgrade").contains { $0.lowercased().contains("websocket") }
+        headers.values(for: "Upgrade").contains { $0.lowercased().containsBytes("websocket") }
     }
 
     /// The request as bytes on the wire (HTTP/1.1), for relaying the upgrade upstream.

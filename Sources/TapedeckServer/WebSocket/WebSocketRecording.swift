@@ -101,7 +101,7 @@ package final class WebSocketRecording: Sendable {
 
     /// A refused upgrade's body: its chunked framing undone; a body with a length as it came.
     private static func decodedBody(_ raw: Data, headers: HTTPHeaders) -> Data {
-        guard headers.values(for: "Transfer-Encoding").contains(where: { $0.lowercased().contains("chunked") }) else {
+        guard headers.values(for: "Transfer-Encoding").contains(where: { $0.lowercased().containsBytes("chunked") }) else {
             return headers["Content-Length"].flatMap(Int.init).map { Data(raw.prefix($0)) } ?? raw
         }
         var body = Data(), rest = raw[...]
