@@ -74,13 +74,51 @@ package enum RFC3339Date {
         let (seconds, fraction) = floorDivision(units, unitsPerSecond)
         let (days, secondOfDay) = floorDivision(seconds, 86_400)
         let (year, month, day) = civil(fromDays: days)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        // Written as bytes: every recorded interaction and every one a cassette writes has a
+        // date, and building it from interpolated strings cost ten times as much.
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        appendPadded(year, 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(month, 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(day, 2, to: &text)
+        text.append(UInt8(ascii: "T"))
+        appendPadded(secondOfDay / 3600, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendPadded(secondOfDay / 60 % 60, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendPadded(secondOfDay % 60, 2, to: &text)
+        if digits > 0 {
+            text.append(UInt8(ascii: "."))
+            appendPadded(fraction, digits, to: &text)
         }
-        let fractionText = digits == 0 ? "" : "." + pad(fraction, digits)
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
-            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))\(fractionText)Z"
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends `value` in decimal with zeros before it up to `width` characters, as `String(value)`
+    /// left-padded with zeros (a sign, which only a year before 1 BC has, comes after the zeros).
+    static func appendPadded(_ value: Int64, _ width: Int, to text: inout [UInt8]) {
+        let magnitude = value.magnitude
+        var length = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            length += 1
+        }
+        let zeros = max(0, width - length - (value < 0 ? 1 : 0))
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: zeros))
+        if value < 0 { text.append(UInt8(ascii: "-")) }
+        let end = text.count + length
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: length))
+        rest = magnitude
+        var index = end - 1
+        repeat {
+            text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            index -= 1
+        } while rest > 0
     }
 
     /// `date` rounded to the nearest millisecond, as native cassettes store it, so decoding and

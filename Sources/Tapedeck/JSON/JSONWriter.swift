@@ -176,13 +176,16 @@ private struct Writer {
 
     /// `["a", "b"]` when every element is a scalar and the array has at most two elements or fits in `width` bytes.
     func inline(_ elements: [JSONValue], width: Int) -> [UInt8]? {
+        // An array that holds an array or object is never one line: known before a line is made.
+        for element in elements {
+            switch element {
+            case .array, .object: return nil
+            default: continue
+            }
+        }
         var line = Writer(pretty: false, sortedKeys: sortedKeys, layout: layout, capacity: width + 16)
         line.output.append(UInt8(ascii: "["))
         for (index, element) in elements.enumerated() {
-            switch element {
-            case .array, .object: return nil
-            default: break
-            }
             if index > 0 { line.append(", ") }
             line.write(element, indent: 0)
             if elements.count > 2, line.output.count > width { return nil }

@@ -26,4 +26,28 @@ struct RFC3339DateTests {
         #expect(RFC3339Date.format(date, fractionDigits: 0) == "2024-05-01T10:00:00Z")
         #expect(RFC3339Date.format(date, fractionDigits: 0) == ISO8601DateFormatter().string(from: date))
     }
+
+    @Test("dates are written as zero-padded text, the same as from String(value), at every fraction width, before 1970 and past 9999 too")
+    func writtenAsPaddedText() {
+        func padded(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        for (value, width) in [(Int64(0), 2), (7, 2), (59, 2), (2024, 4), (12345, 4), (5, 9), (123_456_789, 9), (-5, 4), (-1234, 4)] {
+            var text: [UInt8] = []
+            RFC3339Date.appendPadded(value, width, to: &text)
+            #expect(String(decoding: text, as: UTF8.self) == padded(value, width), "\(value) in \(width)")
+        }
+        #expect(RFC3339Date.format(Date(timeIntervalSince1970: 1_714_557_600.1234567), fractionDigits: 3) == "2024-05-01T10:00:00.123Z")
+        #expect(RFC3339Date.format(Date(timeIntervalSince1970: 1_714_557_600.1234567), fractionDigits: 6) == "2024-05-01T10:00:00.123457Z")
+        #expect(RFC3339Date.format(Date(timeIntervalSince1970: -1.5), fractionDigits: 1) == "1969-12-31T23:59:58.5Z")
+        #expect(RFC3339Date.format(Date(timeIntervalSince1970: 253_402_300_800), fractionDigits: 0) == "10000-01-01T00:00:00Z")
+        for seconds in stride(from: -2_000_000_000.0, through: 4_000_000_000.0, by: 864_001.123) {
+            let date = Date(timeIntervalSince1970: seconds)
+            for digits in [0, 3, 6] {
+                #expect(RFC3339Date.parse(RFC3339Date.format(date, fractionDigits: digits)).map { RFC3339Date.format($0, fractionDigits: digits) }
+                    == RFC3339Date.format(date, fractionDigits: digits))
+            }
+        }
+    }
 }
