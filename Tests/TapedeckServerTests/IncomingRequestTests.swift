@@ -6,26 +6,17 @@ import Testing
 /// and again whenever the target changes.
 @Suite("Incoming request")
 struct IncomingRequestTests {
-    @Test("an origin-form target gives its path and query, and its path alone")
-    func originForm() {
-        let request = IncomingRequest(method: "GET", target: "/items/3?page=3&sort=asc")
-        #expect(request.pathAndQuery == "/items/3?page=3&sort=asc")
-        #expect(request.path == "/items/3")
-    }
-
-    @Test("an absolute-form target, as a client sends a proxy, gives the path and query of its URL")
-    func absoluteForm() {
-        let request = IncomingRequest(method: "GET", target: "HTTP://api.example.com:8080/v1/users?id=7")
-        #expect(request.pathAndQuery == "/v1/users?id=7")
-        #expect(request.path == "/v1/users")
-        #expect(IncomingRequest(method: "GET", target: "http://api.example.com").pathAndQuery == "/")
-    }
-
-    @Test("an empty target reads as the root")
-    func emptyTarget() {
-        let request = IncomingRequest(method: "GET", target: "")
-        #expect(request.pathAndQuery == "/")
-        #expect(request.path == "/")
+    @Test("a target gives its path and query, and its path alone: origin-form, absolute-form as a client sends a proxy, and empty as the root",
+          arguments: [
+              ("/items/3?page=3&sort=asc", "/items/3?page=3&sort=asc", "/items/3"),
+              ("HTTP://api.example.com:8080/v1/users?id=7", "/v1/users?id=7", "/v1/users"),
+              ("http://api.example.com", "/", "/"),
+              ("", "/", "/"),
+          ])
+    func parts(target: String, pathAndQuery: String, path: String) {
+        let request = IncomingRequest(method: "GET", target: target)
+        #expect(request.pathAndQuery == pathAndQuery)
+        #expect(request.path == path)
     }
 
     @Test("a target changed after the request was made changes its path too")
