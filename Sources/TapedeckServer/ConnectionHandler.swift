@@ -479,7 +479,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// `127.0.0.1:52811` (`[::1]:52811`).
     static func describe(_ address: SocketAddress) -> String {
         guard let ip = address.ipAddress else { return "\(address)" }
-        return (ip.containsByte(UInt8(ascii: ":")) ? "[\(ip)]" : ip) + (address.port.map { ":\($0)" } ?? "")
+        return ip.bracketedIfIPv6 + (address.port.map { ":\($0)" } ?? "")
     }
 
     // MARK: Limits

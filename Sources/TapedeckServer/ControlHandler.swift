@@ -33,7 +33,7 @@ package struct ControlHandler: ImmediateServerHandler {
     /// `host:port` of an absolute URL, lower-cased (the port only when given).
     static func hostAndPort(_ url: URL) -> String {
         let host = (url.host ?? "").lowercased()
-        return (host.containsByte(UInt8(ascii: ":")) ? "[\(host)]" : host) + (url.port.map { ":\($0)" } ?? "")
+        return host.bracketedIfIPv6 + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// Whether `path` is under the control prefix or is the prefix without its slash.

@@ -326,7 +326,7 @@ public final class Deck: Sendable {
     /// `scheme://host[:port]` of `url`, an IPv6 host in brackets.
     static func originText(_ url: URL) -> String {
         let scheme = url.scheme ?? "http", host = url.host ?? "127.0.0.1"
-        let shownHost = host.containsByte(UInt8(ascii: ":")) ? "[\(host)]" : host
+        let shownHost = host.bracketedIfIPv6
         return "\(scheme)://\(shownHost)" + (url.port.map { ":\($0)" } ?? "")
     }
 

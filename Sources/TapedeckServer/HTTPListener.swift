@@ -38,7 +38,7 @@ package final class HTTPListener: Sendable {
 
     /// `http://HOST:PORT`, or `https://` when the socket speaks TLS (IPv6 hosts in brackets).
     package var url: URL {
-        let shown = host.containsByte(UInt8(ascii: ":")) ? "[\(host)]" : host
+        let shown = host.bracketedIfIPv6
         return URL(string: "\(isTLS ? "https" : "http")://\(shown):\(port)") ?? URL(fileURLWithPath: "/")
     }
 

@@ -159,6 +159,12 @@ extension String {
         !allBytes { $0 != byte }
     }
 
+    /// The host as a URL's authority writes it: an IPv6 address (`::1`) in brackets (`[::1]`),
+    /// any other host as it is.
+    package var bracketedIfIPv6: String {
+        containsByte(UInt8(ascii: ":")) ? "[\(self)]" : self
+    }
+
     /// ASCII case-insensitive comparison, as header names need.
     /// Compares the bytes in place where both strings have them contiguous (native strings);
     /// walking the two UTF-8 views together cost a header look-up ten times more.

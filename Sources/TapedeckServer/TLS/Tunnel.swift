@@ -31,7 +31,7 @@ package enum Tunnel: Sendable, Hashable {
 
     /// `https://host[:port]`, the origin the requests inside an intercepted tunnel are for.
     static func origin(host: String, port: Int) -> String {
-        "https://" + (host.containsByte(UInt8(ascii: ":")) ? "[\(host)]" : host) + (port == 443 ? "" : ":\(port)")
+        "https://" + host.bracketedIfIPv6 + (port == 443 ? "" : ":\(port)")
     }
 }
 

@@ -259,7 +259,7 @@ package final class UpstreamTransport: HTTPTransport {
             headers.add(name: name, value: field.value)
         }
         if !hasHost {
-            let host = origin.host.containsByte(UInt8(ascii: ":")) ? "[\(origin.host)]" : origin.host
+            let host = origin.host.bracketedIfIPv6
             headers.replaceOrAdd(name: "Host", value: origin.port == (origin.secure ? 443 : 80) ? host : "\(host):\(origin.port)")
         }
         if !acceptsEncoding { headers.add(name: "Accept-Encoding", value: wantsStream ? "identity" : "gzip, deflate") }
