@@ -145,4 +145,22 @@ extension String {
     package func containsBytes(_ needle: String) -> Bool {
         firstByteRange(of: needle) != nil
     }
+
+    /// Whether every UTF-8 byte satisfies `predicate`, read in place where the string has its
+    /// bytes contiguous (stepping through the UTF-8 view costs ten times more, and every
+    /// header of every recorded and served exchange is checked).
+    package func allBytes(satisfy predicate: (UInt8) -> Bool) -> Bool {
+        utf8.withContiguousStorageIfAvailable { $0.allSatisfy(predicate) } ?? utf8.allSatisfy(predicate)
+    }
+
+    /// Whether the UTF-8 bytes hold `byte`.
+    package func containsByte(_ byte: UInt8) -> Bool {
+        !allBytes { $0 != byte }
+    }
+
+    /// The host as a URL's authority writes it: an IPv6 address (`::1`) in brackets (`[::1]`),
+    /// any other host as it is.
+    package var bracketedIfIPv6: String {
+        containsByte(UInt8(ascii: ":")) ? "[\(self)]" : self
+    }
 }
