@@ -20,7 +20,8 @@ extension Cassette {
     package mutating func rewriteOrigin(from oldOrigin: URL, to newOrigin: URL) {
         let replacements = Cassette.originReplacements(from: oldOrigin, to: newOrigin)
         guard !replacements.isEmpty else { return }
-        ChunkedWork.update(&interactions) { $0.rewriting(replacements) }
+        let bytes = ByteReplacements(replacements)
+        ChunkedWork.update(&interactions) { $0.rewriting(bytes) }
         if let base = metadata[MetadataKey.baseURL] { metadata[MetadataKey.baseURL] = Cassette.apply(replacements, to: base) }
     }
 
@@ -56,16 +57,21 @@ extension Cassette {
 
 extension Interaction {
     func rewriting(_ replacements: [(String, String)]) -> Interaction {
+        rewriting(ByteReplacements(replacements))
+    }
+
+    /// ``rewriting(_:)-(_,String)`` with the pairs already as bytes.
+    func rewriting(_ replacements: ByteReplacements) -> Interaction {
         func url(_ url: URL) -> URL {
             let text = url.absoluteString
-            let rewritten = Cassette.apply(replacements, to: text)
+            let rewritten = ByteSearch.replacing(replacements, in: text)
             return rewritten == text ? url : URL(string: rewritten) ?? url
         }
         // Headers that name no origin (most) are kept as they are, not copied.
         func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
             var fields: [HTTPHeader]?
             for (index, field) in headers.fields.enumerated() {
-                let value = Cassette.apply(replacements, to: field.value)
+                let value = ByteSearch.replacing(replacements, in: field.value)
                 guard value != field.value else { continue }
                 if fields == nil { fields = headers.fields }
                 fields?[index] = HTTPHeader(name: field.name, value: value)

@@ -56,10 +56,10 @@ enum CassetteBody {
         }
     }
 
-    /// The bytes a cassette body object stands for.
-    static func decode(_ value: JSONValue, at pointer: String, in source: String) throws(CassetteError) -> Data {
+    /// The bytes a cassette body object stands for; `pointer` is spelled out only for an error.
+    static func decode(_ value: JSONValue, at pointer: @autoclosure () -> String, in source: String) throws(CassetteError) -> Data {
         guard case .object(let members) = value, let first = members.first else {
-            throw .invalidField(path: source, pointer: pointer,
+            throw .invalidField(path: source, pointer: pointer(),
                                 problem: "expected a body object such as {\"text\": \"…\"}, {\"json\": …} or {\"base64\": \"…\"}, found \(describe(value))")
         }
         switch first.key {
@@ -67,7 +67,7 @@ enum CassetteBody {
             var layout = Layout.compact
             if let name = value["layout"] {
                 guard let string = name.stringValue, let known = Layout(rawValue: string) else {
-                    throw .invalidField(path: source, pointer: pointer + "/layout",
+                    throw .invalidField(path: source, pointer: pointer() + "/layout",
                                         problem: "unknown JSON layout \(describe(name)); use one of: "
                                             + Layout.allCases.map(\.rawValue).joined(separator: ", "))
                 }
@@ -76,20 +76,20 @@ enum CassetteBody {
             return layout.render(first.value)
         case "text":
             guard let text = first.value.stringValue else {
-                throw .invalidField(path: source, pointer: pointer + "/text", problem: "expected a string, found \(describe(first.value))")
+                throw .invalidField(path: source, pointer: pointer() + "/text", problem: "expected a string, found \(describe(first.value))")
             }
             return Data(text.utf8)
         case "base64":
             guard let text = first.value.stringValue else {
-                throw .invalidField(path: source, pointer: pointer + "/base64", problem: "expected a string, found \(describe(first.value))")
+                throw .invalidField(path: source, pointer: pointer() + "/base64", problem: "expected a string, found \(describe(first.value))")
             }
             guard let data = Data(base64Encoded: text) else {
-                throw .invalidField(path: source, pointer: pointer + "/base64",
+                throw .invalidField(path: source, pointer: pointer() + "/base64",
                                     problem: "invalid base64 (\(preview(text))); it must be padded standard base64 (A–Z a–z 0–9 + / =)")
             }
             return data
         default:
-            throw .invalidField(path: source, pointer: pointer + "/" + JSONValue.escapePointerToken(first.key),
+            throw .invalidField(path: source, pointer: pointer() + "/" + JSONValue.escapePointerToken(first.key),
                                 problem: "unknown body kind '\(first.key)'; use \"text\", \"json\" or \"base64\"")
         }
     }

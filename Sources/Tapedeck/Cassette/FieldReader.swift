@@ -27,17 +27,28 @@ struct FieldReader {
         FieldReader(value: element, trail: .index(trail, index), source: source)
     }
 
+    /// The value of the last member named `key`, nil when there is none. Reading a leaf this
+    /// way links no trail: the pointer is spelled out only for an error.
+    private func member(_ key: String) throws(CassetteError) -> JSONValue? {
+        guard case .object(let members) = value else { throw wrongType(at: pointer, expected: "an object", found: value) }
+        return members.last(where: { $0.key == key })?.value
+    }
+
+    /// ``member(_:)``, or the error that names the missing field.
+    private func required(_ key: String) throws(CassetteError) -> JSONValue {
+        guard let child = try member(key) else {
+            throw .invalidField(path: source, pointer: pointer + "/" + key, problem: "the required field '\(key)' is missing")
+        }
+        return child
+    }
+
     func optionalField(_ key: String) throws(CassetteError) -> FieldReader? {
-        guard case .object = value else { throw wrongType(at: pointer, expected: "an object", found: value) }
-        guard let child = value[key] else { return nil }
+        guard let child = try member(key) else { return nil }
         return FieldReader(value: child, trail: .key(trail, key), source: source)
     }
 
     func field(_ key: String) throws(CassetteError) -> FieldReader {
-        guard let child = try optionalField(key) else {
-            throw .invalidField(path: source, pointer: pointer + "/" + key, problem: "the required field '\(key)' is missing")
-        }
-        return child
+        FieldReader(value: try required(key), trail: .key(trail, key), source: source)
     }
 
     func object(_ key: String) throws(CassetteError) -> FieldReader {
@@ -61,28 +72,28 @@ struct FieldReader {
     }
 
     func string(_ key: String) throws(CassetteError) -> String {
-        let child = try field(key)
-        guard let string = child.value.stringValue else { throw wrongType(at: child.pointer, expected: "a string", found: child.value) }
+        let child = try required(key)
+        guard let string = child.stringValue else { throw wrongType(at: pointer(of: key), expected: "a string", found: child) }
         return string
     }
 
     func optionalString(_ key: String) throws(CassetteError) -> String? {
-        guard let child = try optionalField(key) else { return nil }
-        guard let string = child.value.stringValue else { throw wrongType(at: child.pointer, expected: "a string", found: child.value) }
+        guard let child = try member(key) else { return nil }
+        guard let string = child.stringValue else { throw wrongType(at: pointer(of: key), expected: "a string", found: child) }
         return string
     }
 
     func int(_ key: String) throws(CassetteError) -> Int {
-        let child = try field(key)
-        guard case .number(let literal) = child.value, let int = Int(literal) else {
-            throw wrongType(at: child.pointer, expected: "a whole number", found: child.value)
+        let child = try required(key)
+        guard case .number(let literal) = child, let int = Int(literal) else {
+            throw wrongType(at: pointer(of: key), expected: "a whole number", found: child)
         }
         return int
     }
 
     func optionalDouble(_ key: String) throws(CassetteError) -> Double? {
-        guard let child = try optionalField(key) else { return nil }
-        guard let double = child.value.doubleValue else { throw wrongType(at: child.pointer, expected: "a number", found: child.value) }
+        guard let child = try member(key) else { return nil }
+        guard let double = child.doubleValue else { throw wrongType(at: pointer(of: key), expected: "a number", found: child) }
         return double
     }
 
@@ -100,20 +111,28 @@ struct FieldReader {
 
     /// `[["Name", "value"], …]`.
     func headers(_ key: String, sharing strings: StringTable? = nil) throws(CassetteError) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        for pair in try array(key) {
-            guard case .array(let parts) = pair.value, parts.count == 2,
-                  let name = parts[0].stringValue, let value = parts[1].stringValue else {
-                throw .invalidField(path: source, pointer: pair.pointer,
-                                    problem: "expected a header pair [\"Name\", \"value\"], found \(CassetteBody.describe(pair.value))")
+        let list = try required(key)
+        guard case .array(let pairs) = list else { throw wrongType(at: pointer(of: key), expected: "an array", found: list) }
+        var fields: [HTTPHeader] = []
+        fields.reserveCapacity(pairs.count)
+        for (index, pair) in pairs.enumerated() {
+            guard case .array(let parts) = pair, parts.count == 2,
+                  case .string(let name) = parts[0], case .string(let value) = parts[1] else {
+                throw .invalidField(path: source, pointer: pointer(of: key) + "/\(index)",
+                                    problem: "expected a header pair [\"Name\", \"value\"], found \(CassetteBody.describe(pair))")
             }
             if let strings {
-                headers.append(name: strings.shared(name), value: strings.shared(value))
+                fields.append(HTTPHeader(name: strings.shared(name), value: strings.shared(value)))
             } else {
-                headers.append(name: name, value: value)
+                fields.append(HTTPHeader(name: name, value: value))
             }
         }
-        return headers
+        return HTTPHeaders(fields)
+    }
+
+    /// The JSON pointer of member `key` of this value.
+    private func pointer(of key: String) -> String {
+        pointer + "/" + JSONValue.escapePointerToken(key)
     }
 
     private func wrongType(at pointer: String, expected: String, found: JSONValue) -> CassetteError {

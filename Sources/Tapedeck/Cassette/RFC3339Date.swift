@@ -102,23 +102,18 @@ package enum RFC3339Date {
     static func appendPadded(_ value: Int64, _ width: Int, to text: inout [UInt8]) {
         let magnitude = value.magnitude
         var length = 1
-        var rest = magnitude
-        while rest >= 10 {
-            rest /= 10
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 {
+            divisor *= 10
             length += 1
         }
-        let zeros = max(0, width - length - (value < 0 ? 1 : 0))
-        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: zeros))
+        for _ in 0..<max(0, width - length - (value < 0 ? 1 : 0)) { text.append(UInt8(ascii: "0")) }
         if value < 0 { text.append(UInt8(ascii: "-")) }
-        let end = text.count + length
-        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: length))
-        rest = magnitude
-        var index = end - 1
-        repeat {
-            text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-            index -= 1
-        } while rest > 0
+        // Digits from the most significant down, each appended in place.
+        while divisor > 0 {
+            text.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// `date` rounded to the nearest millisecond, as native cassettes store it, so decoding and

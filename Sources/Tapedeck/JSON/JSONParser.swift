@@ -132,6 +132,14 @@ private struct Frame {
     var isObject: Bool
     var elements: [JSONValue] = []
     var members: [(key: String, value: JSONValue)] = []
+
+    /// A frame with room for four members or elements, which most of a cassette's containers
+    /// fit: growing an empty array to four takes three allocations.
+    init(isObject: Bool) {
+        self.isObject = isObject
+        if isObject { members.reserveCapacity(4) } else { elements.reserveCapacity(4) }
+    }
+
     /// The key of the member whose value is being read.
     var key = ""
     /// How many elements were handed on rather than kept (the streamed array).
@@ -430,24 +438,26 @@ private struct Parser {
         }
         guard i < bytes.count else { throw error(Self.unterminatedString, at: start, inValue: inValue) }
 
-        // Slow path: decode escapes into scratch.
+        // Slow path: decode escapes into scratch, copying each run between them whole.
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<i]))
+        var run = start + 1
         while i < bytes.count {
             let byte = bytes[i]
+            guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
+                if byte >= 0x80 { isASCII = false }
+                i += 1
+                continue
+            }
+            if run < i { scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
             if byte == UInt8(ascii: "\"") {
                 index = i + 1
+                if isASCII { return String(decoding: scratch, as: UTF8.self) }
                 guard let string = String(validating: scratch, as: UTF8.self) else {
                     throw error("invalid UTF-8 in string", at: start, inValue: inValue)
                 }
                 return string
             }
             if byte < 0x20 { throw controlCharacterError(at: i, inValue: inValue) }
-            guard byte == UInt8(ascii: "\\") else {
-                scratch.append(byte)
-                i += 1
-                continue
-            }
             guard i + 1 < bytes.count else { break }
             let escape = bytes[i + 1]
             switch escape {
@@ -461,12 +471,14 @@ private struct Parser {
                 let scalar = try readUnicodeEscape(at: i, inValue: inValue)
                 appendUTF8(scalar.value)
                 i += scalar.value > 0xFFFF ? 12 : 6
+                run = i
                 continue
             default:
                 if escape < 0x20 { throw controlCharacterError(at: i + 1, inValue: inValue) }
                 throw error("invalid escape '\\\(describeRaw(at: i + 1))'", at: i, inValue: inValue)
             }
             i += 2
+            run = i
         }
         throw error(Self.unterminatedString, at: start, inValue: inValue)
     }

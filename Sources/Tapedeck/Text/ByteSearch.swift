@@ -99,9 +99,14 @@ enum ByteSearch {
     /// `text` with each pair's first replaced by its second, pair after pair; `text` itself
     /// when it holds none of them.
     static func replacing(_ replacements: [(String, String)], in text: String) -> String {
+        replacing(ByteReplacements(replacements), in: text)
+    }
+
+    /// ``replacing(_:in:)-(_,String)`` with the pairs already as bytes.
+    static func replacing(_ replacements: ByteReplacements, in text: String) -> String {
         var text = text
-        for (old, new) in replacements {
-            let replaced = text.withUTF8 { replacingAll(Array(old.utf8), with: Array(new.utf8), in: $0) }
+        for (old, new) in replacements.pairs {
+            let replaced = text.withUTF8 { replacingAll(old, with: new, in: $0) }
             if let replaced { text = String(decoding: replaced, as: UTF8.self) }
         }
         return text
@@ -109,12 +114,12 @@ enum ByteSearch {
 
     /// `data` with each pair's first replaced by its second, pair after pair, when it is UTF-8
     /// text; `data` itself when it is not, or holds none of them.
-    static func replacing(_ replacements: [(String, String)], in data: Data) -> Data {
+    static func replacing(_ replacements: ByteReplacements, in data: Data) -> Data {
         var data = data
         var checked = false
-        for (old, new) in replacements {
+        for (old, new) in replacements.pairs {
             let replaced = data.withUnsafeBytes { raw in
-                replacingAll(Array(old.utf8), with: Array(new.utf8), in: raw.bindMemory(to: UInt8.self))
+                replacingAll(old, with: new, in: raw.bindMemory(to: UInt8.self))
             }
             guard let replaced else { continue }
             if !checked {
@@ -125,6 +130,20 @@ enum ByteSearch {
         }
         return data
     }
+}
+
+/// Pairs of texts to replace, as UTF-8 bytes made once: rewriting a cassette's origin applies
+/// the same pairs to every URL, header and body of every interaction.
+struct ByteReplacements: Sendable {
+    /// Each text to find, with the text that replaces it.
+    let pairs: [(old: [UInt8], new: [UInt8])]
+
+    init(_ replacements: [(String, String)]) {
+        pairs = replacements.map { (Array($0.0.utf8), Array($0.1.utf8)) }
+    }
+
+    /// Whether there is nothing to replace.
+    var isEmpty: Bool { pairs.isEmpty }
 }
 
 extension String {

@@ -61,6 +61,27 @@ struct MalformedCassetteTests {
         #expect(pair.contains("/interactions/0/request/headers/0: expected a header pair"), "\(pair)")
     }
 
+    @Test("each mistyped field is named by its JSON pointer", arguments: [
+        (#""method": "GET""#, #""method": 1"#, "/interactions/0/request/method: expected a string, found a number 1"),
+        (#""reason": "OK""#, #""reason": false"#, "/interactions/0/response/reason: expected a string, found a boolean false"),
+        (#""recordedAt": "2026-01-02T10:00:00.123Z""#, #""recordedAt": "2026-01-02T10:00:00.123Z", "duration": "1s""#,
+         "/interactions/0/duration: expected a number, found a string \"1s\""),
+        (#""recordedAt": "2026-01-02T10:00:00.123Z""#, #""recordedAt": "2026-01-02T10:00:00.123Z", "recordedBy": ["a"]"#,
+         "/interactions/0/recordedBy: expected a string, found an array"),
+        (#""headers": []"#, #""headers": {}"#, "/interactions/0/response/headers: expected an array, found an object"),
+        (#""headers": []"#, #""headers": [["Date", "x"], ["Server", 2]]"#, "/interactions/0/response/headers/1: expected a header pair"),
+        (#""body": {"base64": "AAEC"}"#, #""body": {"text": 3}"#, "/interactions/0/response/body/text: expected a string, found a number 3"),
+        (#""body": {"base64": "AAEC"}"#, #""body": "AAEC""#, "/interactions/0/response/body: expected a body object"),
+        (#""request": {"#, #""request": {"body": [], "#, "/interactions/0/request/body: expected a body object"),
+        (#""status": 200"#, #""code": 200"#, "/interactions/0/response/status: the required field 'status' is missing"),
+    ])
+    func mistypedLeaves(original: String, replacement: String, expected: String) throws {
+        let text = Self.valid.replacingOccurrences(of: original, with: replacement)
+        #expect(text != Self.valid)
+        let message = try message(loading: text)
+        #expect(message.contains(expected), "\(message)")
+    }
+
     /// The error message loading `name` (written with `text`, or made a directory) gives.
     func message(file name: String, text: String?) throws -> String {
         let directory = TemporaryDirectory()

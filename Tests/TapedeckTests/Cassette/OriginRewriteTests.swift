@@ -24,7 +24,7 @@ struct OriginRewriteTests {
         for text in cases {
             let expected = pairs.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
             #expect(Cassette.apply(pairs, to: text) == expected, "\(text)")
-            #expect(ByteSearch.replacing(pairs, in: Data(text.utf8)) == Data(expected.utf8), "\(text)")
+            #expect(ByteSearch.replacing(ByteReplacements(pairs), in: Data(text.utf8)) == Data(expected.utf8), "\(text)")
         }
     }
 
@@ -32,7 +32,7 @@ struct OriginRewriteTests {
     func binaryBodyUntouched() {
         let pairs = Cassette.originReplacements(from: Self.recorded, to: Self.served)
         let binary = Data([0xFF, 0xFE]) + Data("http://api.example.com:8081".utf8) + Data([0xC0])
-        #expect(ByteSearch.replacing(pairs, in: binary) == binary)
+        #expect(ByteSearch.replacing(ByteReplacements(pairs), in: binary) == binary)
     }
 
     @Test("a served cassette says the new origin in its URL, Location header and JSON body, and keeps a body with no origin as it was")

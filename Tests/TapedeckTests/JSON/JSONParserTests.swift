@@ -43,6 +43,20 @@ struct JSONParserTests {
         #expect(try JSONParser.parse("\"日本🎉\"") == .string("日本🎉"))
     }
 
+    @Test("the text between escapes is kept whole, whatever comes before and after it")
+    func runsBetweenEscapes() throws {
+        #expect(try JSONParser.parse(#""head\"mid\u00e9dle\\tail""#) == .string("head\"midédle\\tail"))
+        #expect(try JSONParser.parse("\"\\\"é日本\\n🎉 end\"") == .string("\"é日本\n🎉 end"))
+        #expect(try JSONParser.parse(#""\n\n""#) == .string("\n\n"))
+        #expect(try JSONParser.parse(#""a\u0041\u0042b\ud83c\udf89c""#) == .string("aABb🎉c"))
+        let long = String(repeating: "x", count: 300)
+        #expect(try JSONParser.parse("\"\(long)\\\"\(long)\"") == .string(long + "\"" + long))
+        // A control character after an escape is refused at its own column.
+        let error = try #require(throws: JSONParseError.self) { try JSONParser.parse("\"a\\nb\tc\"") }
+        #expect(error.reason == "unescaped control character U+0009 in string")
+        #expect(error.column == 6)
+    }
+
     @Test("object members keep document order and duplicates")
     func memberOrder() throws {
         let value = try JSONParser.parse(#"{"z": 1, "a": 2, "z": 3}"#)
