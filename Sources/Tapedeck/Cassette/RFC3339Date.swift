@@ -15,30 +15,35 @@ package enum RFC3339Date {
     /// Parses `2024-05-01T12:00:00.123456+02:00`, `…Z`, `…+0200` or no fraction at all; nil
     /// for anything else (including month 13, February 30 or hour 24).
     package static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8(parse)
+    }
+
+    /// ``parse(_:)`` of UTF-8 bytes, read in place.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var index = 0
-        func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
         func number(_ digits: Int) -> Int? {
             guard index + digits <= bytes.count else { return nil }
             var value = 0
-            for byte in bytes[index..<index + digits] {
-                guard isDigit(byte) else { return nil }
-                value = value * 10 + Int(byte - 0x30)
+            for offset in index..<index + digits {
+                guard isDigit(bytes[offset]) else { return nil }
+                value = value * 10 + Int(bytes[offset] - 0x30)
             }
             index += digits
             return value
         }
-        func expect(_ characters: String) -> Bool {
-            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+        func expect(_ byte: UInt8, or other: UInt8? = nil, or third: UInt8? = nil) -> Bool {
+            guard index < bytes.count, bytes[index] == byte || bytes[index] == other || bytes[index] == third else { return false }
             index += 1
             return true
         }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-              let second = number(2) else { return nil }
+        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")), let day = number(2),
+              expect(UInt8(ascii: "T"), or: UInt8(ascii: "t"), or: UInt8(ascii: " ")), let hour = number(2), expect(UInt8(ascii: ":")),
+              let minute = number(2), expect(UInt8(ascii: ":")), let second = number(2) else { return nil }
         // Up to nanoseconds are kept exactly as an integer; further digits are ignored.
         var nanoseconds = 0
-        if expect(".") {
+        if expect(UInt8(ascii: ".")) {
             let start = index
             var scale = 100_000_000
             while index < bytes.count, isDigit(bytes[index]) {
@@ -49,11 +54,12 @@ package enum RFC3339Date {
             guard index > start else { return nil }
         }
         var offset = 0
-        if !expect("Zz"), index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+        if !expect(UInt8(ascii: "Z"), or: UInt8(ascii: "z")), index < bytes.count,
+           bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
             let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
             index += 1
             guard let hours = number(2) else { return nil }
-            _ = expect(":")
+            _ = expect(UInt8(ascii: ":"))
             guard let minutes = number(2) else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
         }

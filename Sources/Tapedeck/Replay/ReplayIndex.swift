@@ -18,30 +18,35 @@ struct ReplayIndex: Sendable {
 
     /// Indexes `interactions` by `matcher`'s key of their requests.
     init(_ interactions: [Interaction], matcher: Matcher) {
+        // The keys are worked out across cores; the dictionary is filled in order on this thread.
+        let keys = ChunkedWork.map(interactions.count) { matcher.key(for: interactions[$0].request) }
         var heads: [String: Int] = [:]
-        var tails: [String: Int] = [:]
         heads.reserveCapacity(interactions.count)
         var links = Array(repeating: -1, count: interactions.count)
+        // For each key's first position, the last position with that key so far.
+        var tails = Array(repeating: -1, count: interactions.count)
         var patterns: [String: [Int]] = [:]
-        for (position, interaction) in interactions.enumerated() {
-            let key = matcher.key(for: interaction.request)
+        for (position, key) in keys.enumerated() {
             if Matcher.keyHasWildcard(key) {
+                let interaction = interactions[position]
                 let url = NormalizedURL(interaction.request.url)
                 let bucket = url.path.split(separator: "/", omittingEmptySubsequences: false).contains { Matcher.isWildcard(String($0)) }
                     ? Self.segmentBucket(method: interaction.request.method, url: url)
                     : Self.pathBucket(method: interaction.request.method, url: url)
                 patterns[bucket, default: []].append(position)
             }
-            if let tail = tails.updateValue(position, forKey: key) {
-                links[tail] = position
-            } else {
-                heads[key] = position
-            }
+            // One hash of the key: the first position is stored when the key is new.
+            let head = Self.value(&heads[key, default: position])
+            if head != position { links[tails[head]] = position }
+            tails[head] = position
         }
         self.heads = heads
         self.links = links
         self.patterns = patterns
     }
+
+    /// The value `slot` holds, read through the in-place access a defaulted subscript gives.
+    private static func value(_ slot: inout Int) -> Int { slot }
 
     /// The first position recorded with `key`, if any.
     func first(_ key: String) -> Int? { heads[key] }

@@ -12,6 +12,22 @@ struct RFC3339DateTests {
         #expect(RFC3339Date.parse(text) == nil)
     }
 
+    @Test("each accepted spelling reads to the same instant", arguments: [
+        "2024-05-01T10:00:00.5Z", "2024-05-01t10:00:00.5z", "2024-05-01 10:00:00.500Z", "2024-05-01T12:00:00.5+02:00",
+        "2024-05-01T12:00:00.5+0200", "2024-05-01T08:30:00.5-01:30", "2024-05-01T10:00:00.5000000009Z", "2024-05-01T10:00:00.5",
+    ])
+    func spellings(_ text: String) {
+        #expect(RFC3339Date.parse(text) == Date(timeIntervalSince1970: 1_714_557_600.5), "\(text)")
+    }
+
+    @Test("a malformed date is refused", arguments: [
+        "2024-05-01T10:00:00.Z", "2024-05-01X10:00:00Z", "2024-05-01T10:00:00Zjunk", "2024-5-01T10:00:00Z", "2024-05-01T24:00:00Z",
+        "2024-05-01T10:60:00Z", "2024-13-01T10:00:00Z", "2024-05-01T10:00:00+2", "", "2024-05-01",
+    ])
+    func malformed(_ text: String) {
+        #expect(RFC3339Date.parse(text) == nil, "\(text)")
+    }
+
     @Test("the last day of each month parses, leap days included")
     func lastDays() {
         for text in ["2024-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2023-02-28T00:00:00Z", "2024-04-30T00:00:00Z",
