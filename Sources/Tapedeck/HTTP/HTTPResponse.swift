@@ -78,6 +78,10 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
 package enum MediaType {
     /// `text/html; charset=utf-8` → `text/html`.
     package static func essence(_ contentType: String) -> String {
+        // Most are one already: lower-case ASCII with no parameters and no spaces.
+        if contentType.allBytes(satisfy: { $0 > 0x20 && $0 < 0x80 && $0 != UInt8(ascii: ";") && !(0x41...0x5A).contains($0) }) {
+            return contentType
+        }
         let end = contentType.utf8.firstIndex(of: UInt8(ascii: ";")) ?? contentType.utf8.endIndex
         let type = contentType[..<end].trimmingHTTPSpace()
         // Lower-cased only when it has upper-case or non-ASCII letters (most are lower-case already).

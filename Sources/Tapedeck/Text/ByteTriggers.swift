@@ -16,8 +16,13 @@ package struct ByteTriggers: Sendable, Hashable {
     private let starts: ASCIISet
     /// For each first byte (lower-case), the second bytes (lower-case) of the words it starts.
     private let seconds: [ASCIISet]
-    /// The bytes after which a word may be spelled otherwise (`\u0070assword`, `pass%77ord`).
-    private let escapes: ASCIISet
+    /// For each byte value, what it means to ``mayMatch(_:)``: ``plain``, ``ends`` (past ASCII,
+    /// or a byte after which a word may be spelled otherwise: `\u0070assword`, `pass%77ord`) or ``startsWord``,
+    /// so that the bytes that are neither (most of a body) cost one load and one test each.
+    private let kinds: [UInt8]
+    private static let plain: UInt8 = 0
+    private static let ends: UInt8 = 1
+    private static let startsWord: UInt8 = 2
 
     /// Triggers for `words` (ASCII; others are matched by the bytes-past-ASCII rule), in text
     /// where `escapes` start escape sequences.
@@ -47,31 +52,51 @@ package struct ByteTriggers: Sendable, Hashable {
         self.seconds = seconds
         var escapeBits = ASCIISet()
         for byte in escapes.utf8 { escapeBits.insert(byte) }
-        self.escapes = escapeBits
+        kinds = (0..<256).map { value in
+            let byte = UInt8(value)
+            if byte >= 0x80 || escapeBits.contains(byte) { return Self.ends }
+            return starts.contains(byte) ? Self.startsWord : Self.plain
+        }
     }
 
     /// Whether `text` may hold a word: it does, or it holds an escape or a byte past ASCII.
     package func mayMatch(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        // One bit test per byte; only a byte that starts a word is looked at further.
-        letters.withUnsafeBufferPointer { letters in
-            words.withUnsafeBufferPointer { words in
-                let count = text.count
-                for index in 0..<count {
-                    let byte = text[index]
-                    if byte >= 0x80 || escapes.contains(byte) { return true }
-                    guard starts.contains(byte) else { continue }
-                    // Two bit tests rule out most letters: `xx` starts no word though `x` starts several.
-                    let first = Int(Self.lower(byte))
-                    guard index + 1 == count || seconds[first].contains(Self.lower(text[index + 1])) else { continue }
-                    for word in words[byFirstByte[first]] where index + word.count <= count {
-                        var offset = 1
-                        while offset < word.count, Self.lower(text[index + offset]) == letters[word.lowerBound + offset] { offset += 1 }
-                        if offset == word.count { return true }
+        // The tables are read through pointers: an array read in the loop is retained and
+        // released for each byte.
+        kinds.withUnsafeBufferPointer { kinds in
+            seconds.withUnsafeBufferPointer { seconds in
+                byFirstByte.withUnsafeBufferPointer { byFirstByte in
+                    letters.withUnsafeBufferPointer { letters in
+                        words.withUnsafeBufferPointer { words in
+                            Self.scan(text, kinds: kinds, seconds: seconds, byFirstByte: byFirstByte, letters: letters, words: words)
+                        }
                     }
                 }
-                return false
             }
         }
+    }
+
+    /// ``mayMatch(_:)`` over the tables.
+    private static func scan(_ text: UnsafeBufferPointer<UInt8>, kinds: UnsafeBufferPointer<UInt8>, seconds: UnsafeBufferPointer<ASCIISet>,
+                             byFirstByte: UnsafeBufferPointer<Range<Int>>, letters: UnsafeBufferPointer<UInt8>,
+                             words: UnsafeBufferPointer<Range<Int>>) -> Bool {
+        let count = text.count
+        // One table load per byte; only a byte that starts a word is looked at further.
+        for index in 0..<count {
+            let byte = text[index]
+            let kind = kinds[Int(byte)]
+            if kind == plain { continue }
+            if kind == ends { return true }
+            // Two bit tests rule out most letters: `xx` starts no word though `x` starts several.
+            let first = Int(lower(byte))
+            guard index + 1 == count || seconds[first].contains(lower(text[index + 1])) else { continue }
+            for word in words[byFirstByte[first]] where index + word.count <= count {
+                var offset = 1
+                while offset < word.count, lower(text[index + offset]) == letters[word.lowerBound + offset] { offset += 1 }
+                if offset == word.count { return true }
+            }
+        }
+        return false
     }
 
     private static func upper(_ byte: UInt8) -> UInt8 {

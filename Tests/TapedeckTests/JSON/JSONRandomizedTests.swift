@@ -74,6 +74,52 @@ struct JSONRandomizedTests {
         #expect(sawDuplicateKeys)
     }
 
+    @Test("the syntax check says yes only to what the parser parses, and to every plain document it writes")
+    func syntaxCheckAgreesWithParser() throws {
+        var rng = SeededRandom(seed: 0x5CA7)
+        var plain = 0, yes = 0, mutated = 0
+        let interesting: [UInt8] = Array(#"{}[],:"\/-+.eE0189tfnu "#.utf8) + [0x00, 0x0A, 0x1F, 0x7F, 0x80, 0xC3, 0xEF, 0xFF]
+        for _ in 0..<3_000 {
+            let original: [UInt8] = Array(JSONWriter.write(RandomJSON.value(&rng), options: Bool.random(using: &rng) ? .pretty : []) as Data)
+            // Every document the writer makes of ASCII text without `\u` escapes is one the check reads itself.
+            let isPlain = original.allSatisfy { $0 < 0x80 } && !Self.hasUnicodeEscape(original)
+            if isPlain {
+                plain += 1
+                #expect(JSONSyntaxCheck.isPlainJSON(Data(original)), "\(String(decoding: original, as: UTF8.self))")
+            }
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let position = Int.random(in: 0...bytes.count, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0 where position < bytes.count: bytes.remove(at: position)
+                case 1: bytes.insert(interesting.randomElement(using: &rng) ?? 0, at: position)
+                case 2 where position < bytes.count: bytes[position] = interesting.randomElement(using: &rng) ?? 0
+                default: bytes = Array(bytes.prefix(position))
+                }
+            }
+            mutated += 1
+            for candidate in [original, bytes] where JSONSyntaxCheck.isPlainJSON(Data(candidate)) {
+                yes += 1
+                #expect(throws: Never.self, "\(String(decoding: candidate, as: UTF8.self))") { try JSONParser.parse(Data(candidate)) }
+            }
+        }
+        #expect(plain > 500 && yes > plain && mutated == 3_000)
+        // What the parser refuses at its edges, the check never accepts.
+        for text in ["01", "-", "1.", ".5", "1e", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "[1 2]", "\"a\\u0041\"", "tru", "nul", "// x",
+                     "\"\t\"", "[", "{", "\"\\x\"", " ", "", "1 1", String(repeating: "[", count: 65) + String(repeating: "]", count: 65)] {
+            #expect(!JSONSyntaxCheck.isPlainJSON(Data(text.utf8)), "\(text)")
+        }
+    }
+
+    private static func hasUnicodeEscape(_ bytes: [UInt8]) -> Bool {
+        var escaped = false
+        for byte in bytes {
+            if escaped, byte == UInt8(ascii: "u") { return true }
+            escaped = !escaped && byte == UInt8(ascii: "\\")
+        }
+        return false
+    }
+
     @Test("random byte mutations of valid documents never crash")
     func mutations() throws {
         var rng = SeededRandom(seed: 42)
