@@ -60,19 +60,25 @@ public enum SecretLint {
         let known = Set(found.map { "\($0.interaction) \($0.field.split(separator: " ").prefix(2).joined(separator: " ").replacingOccurrences(of: "query", with: "URL"))" })
         var result: [Finding] = []
         for (index, (old, new)) in zip(cassette.interactions, again.interactions).enumerated() {
-            // Each value is spelled out only for a field that changed (almost never).
-            let fields: [(String, Bool, () -> String)] = [
-                ("request URL", old.request.url != new.request.url, { old.request.url.absoluteString }),
-                ("request header", old.request.headers != new.request.headers, { "" }),
-                ("request body", old.request.body != new.request.body, { String(decoding: old.request.body ?? Data(), as: UTF8.self) }),
-                ("response URL", old.response.url != new.response.url && ownResponseURL(of: old) != nil,
-                 { old.response.url?.absoluteString ?? "" }),
-                ("response header", old.response.headers != new.response.headers, { "" }),
-                ("response body", old.response.body != new.response.body, { String(decoding: old.response.body, as: UTF8.self) }),
+            let fields: [(String, Bool)] = [
+                ("request URL", old.request.url != new.request.url),
+                ("request header", old.request.headers != new.request.headers),
+                ("request body", old.request.body != new.request.body),
+                ("response URL", old.response.url != new.response.url && ownResponseURL(of: old) != nil),
+                ("response header", old.response.headers != new.response.headers),
+                ("response body", old.response.body != new.response.body),
             ]
-            for (field, changed, value) in fields where changed && !known.contains("\(index) \(field)") {
+            for (field, changed) in fields where changed && !known.contains("\(index) \(field)") {
+                // The value is spelled out only for a field that changed (almost never).
+                let value = switch field {
+                case "request URL": old.request.url.absoluteString
+                case "request body": String(decoding: old.request.body ?? Data(), as: UTF8.self)
+                case "response URL": old.response.url?.absoluteString ?? ""
+                case "response body": String(decoding: old.response.body, as: UTF8.self)
+                default: ""
+                }
                 result.append(Finding(interaction: index, field: field, kind: "value redaction would replace (redacted elsewhere in the cassette)",
-                                      excerpt: mask(value())))
+                                      excerpt: mask(value)))
             }
         }
         return result
