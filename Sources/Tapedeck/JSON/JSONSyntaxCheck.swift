@@ -43,32 +43,8 @@ private struct SyntaxScanner {
     private mutating func value(depth: Int) -> Bool {
         guard index < bytes.count else { return false }
         switch bytes[index] {
-        case UInt8(ascii: "{"):
-            guard depth < JSONSyntaxCheck.depthLimit else { return false }
-            index += 1
-            skipWhitespace()
-            if next(UInt8(ascii: "}")) { return true }
-            repeat {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string() else { return false }
-                skipWhitespace()
-                guard next(UInt8(ascii: ":")) else { return false }
-                skipWhitespace()
-                guard value(depth: depth + 1) else { return false }
-                skipWhitespace()
-            } while next(UInt8(ascii: ","))
-            return next(UInt8(ascii: "}"))
-        case UInt8(ascii: "["):
-            guard depth < JSONSyntaxCheck.depthLimit else { return false }
-            index += 1
-            skipWhitespace()
-            if next(UInt8(ascii: "]")) { return true }
-            repeat {
-                skipWhitespace()
-                guard value(depth: depth + 1) else { return false }
-                skipWhitespace()
-            } while next(UInt8(ascii: ","))
-            return next(UInt8(ascii: "]"))
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            return container(depth: depth)
         case UInt8(ascii: "\""):
             return string()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -82,6 +58,29 @@ private struct SyntaxScanner {
         default:
             return false
         }
+    }
+
+    /// Reads an object or an array from its opening bracket: members are a key, `:` and a
+    /// value; elements are a value.
+    private mutating func container(depth: Int) -> Bool {
+        let isObject = bytes[index] == UInt8(ascii: "{")
+        let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        guard depth < JSONSyntaxCheck.depthLimit else { return false }
+        index += 1
+        skipWhitespace()
+        if next(close) { return true }
+        repeat {
+            skipWhitespace()
+            if isObject {
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string() else { return false }
+                skipWhitespace()
+                guard next(UInt8(ascii: ":")) else { return false }
+                skipWhitespace()
+            }
+            guard value(depth: depth + 1) else { return false }
+            skipWhitespace()
+        } while next(UInt8(ascii: ","))
+        return next(close)
     }
 
     /// Reads a string from its opening quote; `\u` escapes and bytes past ASCII are the parser's.
