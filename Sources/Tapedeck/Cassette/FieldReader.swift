@@ -93,48 +93,9 @@ struct FieldReader {
 
     func optionalDouble(_ key: String) throws(CassetteError) -> Double? {
         guard let child = try member(key) else { return nil }
-        if case .number(let literal) = child, let double = Self.plainDecimal(literal) { return double }
         guard let double = child.doubleValue else { throw wrongType(at: pointer(of: key), expected: "a number", found: child) }
         return double
     }
-
-    /// `Double(literal)` for a plain decimal of at most 15 digits, such as a recorded
-    /// duration's `0.0042`; nil for any other literal. It is the digits as a whole number over
-    /// a power of ten: both are exact doubles, so the one division rounds as parsing would
-    /// (Clinger's fast path), at a tenth of the cost.
-    static func plainDecimal(_ literal: String) -> Double? {
-        var literal = literal
-        return literal.withUTF8 { bytes -> Double? in
-            var index = 0
-            let negative = bytes.first == UInt8(ascii: "-")
-            if negative { index = 1 }
-            var mantissa: Int64 = 0
-            var digits = 0
-            var fractionDigits = 0
-            var seenPoint = false
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: ".") {
-                    guard !seenPoint else { return nil }
-                    seenPoint = true
-                } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-                    digits += 1
-                    guard digits <= 15 else { return nil }
-                    mantissa = mantissa * 10 + Int64(byte - UInt8(ascii: "0"))
-                    if seenPoint { fractionDigits += 1 }
-                } else {
-                    return nil
-                }
-                index += 1
-            }
-            guard digits > 0 else { return nil }
-            let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
-            return negative ? -value : value
-        }
-    }
-
-    /// 10⁰ through 10¹⁵, each an exact double.
-    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
     /// An absolute URL. Any scheme is read (a recorded redirect hop to `gopher:` must not make
     /// the cassette unreadable): such an interaction can never match a request, and
