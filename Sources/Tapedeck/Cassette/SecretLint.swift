@@ -60,23 +60,20 @@ public enum SecretLint {
         let known = Set(found.map { "\($0.interaction) \($0.field.split(separator: " ").prefix(2).joined(separator: " ").replacingOccurrences(of: "query", with: "URL"))" })
         var result: [Finding] = []
         for (index, (old, new)) in zip(cassette.interactions, again.interactions).enumerated() {
-            let fields: [(String, Bool)] = [
-                ("request URL", old.request.url != new.request.url),
-                ("request header", old.request.headers != new.request.headers),
-                ("request body", old.request.body != new.request.body),
-                ("response URL", old.response.url != new.response.url && ownResponseURL(of: old) != nil),
-                ("response header", old.response.headers != new.response.headers),
-                ("response body", old.response.body != new.response.body),
+            // A value is spelled out only for a field that changed (almost never).
+            func changed(_ field: String, _ differs: Bool, _ value: @autoclosure () -> String) -> (field: String, value: String)? {
+                differs && !known.contains("\(index) \(field)") ? (field, value()) : nil
+            }
+            let fields = [
+                changed("request URL", old.request.url != new.request.url, old.request.url.absoluteString),
+                changed("request header", old.request.headers != new.request.headers, ""),
+                changed("request body", old.request.body != new.request.body, String(decoding: old.request.body ?? Data(), as: UTF8.self)),
+                changed("response URL", old.response.url != new.response.url && ownResponseURL(of: old) != nil,
+                        old.response.url?.absoluteString ?? ""),
+                changed("response header", old.response.headers != new.response.headers, ""),
+                changed("response body", old.response.body != new.response.body, String(decoding: old.response.body, as: UTF8.self)),
             ]
-            for (field, changed) in fields where changed && !known.contains("\(index) \(field)") {
-                // The value is spelled out only for a field that changed (almost never).
-                let value = switch field {
-                case "request URL": old.request.url.absoluteString
-                case "request body": String(decoding: old.request.body ?? Data(), as: UTF8.self)
-                case "response URL": old.response.url?.absoluteString ?? ""
-                case "response body": String(decoding: old.response.body, as: UTF8.self)
-                default: ""
-                }
+            for case let (field, value)? in fields {
                 result.append(Finding(interaction: index, field: field, kind: "value redaction would replace (redacted elsewhere in the cassette)",
                                       excerpt: mask(value)))
             }

@@ -33,6 +33,26 @@ struct SecretConsistencyTests {
                             body: Data(echo.utf8))
     }
 
+    @Test("the lint names each field a value redacted elsewhere still shows in, with the value masked, and no field twice")
+    func redactedElsewhere() {
+        // Interaction 0 carries the token in a credential header (a finding of its own); 1 and 2
+        // carry it where only the cassette-wide redaction would find it.
+        let first = Interaction(request: HTTPRequest(url: URL(string: "http://api.test/login")!, headers: ["X-Api-Key": Self.token]),
+                                response: HTTPResponse(status: 204))
+        var echo = HTTPRequest(method: .post, url: URL(string: "http://api.test/notes")!, headers: ["Content-Type": "text/plain"])
+        echo.body = Data("note about \(Self.token)".utf8)
+        let second = Interaction(request: echo, response: HTTPResponse(status: 201, headers: ["Content-Type": "text/plain"],
+                                                                      body: Data("saved \(Self.token)".utf8)))
+        let third = Interaction(request: HTTPRequest(url: URL(string: "http://api.test/s/\(Self.token)")!), response: HTTPResponse(status: 200))
+        let findings = SecretLint.findings(in: Cassette(interactions: [first, second, third]))
+        let elsewhere = findings.filter { $0.kind.hasPrefix("value redaction would replace") }
+        #expect(findings.contains { $0.interaction == 0 && $0.field == "request header X-Api-Key" }, "\(findings)")
+        #expect(Set(elsewhere.map { "\($0.interaction) \($0.field)" }) == ["1 request body", "1 response body", "2 request URL"], "\(elsewhere)")
+        #expect(elsewhere.count == 3)
+        #expect(!elsewhere.contains { $0.interaction == 0 }, "a field already found is not named again")
+        for finding in elsewhere { #expect(!finding.excerpt.contains(Self.token), "\(finding)") }
+    }
+
     @Test("a Basic credential echoed by the server, in a text body, an HTML body or a header, never reaches the file")
     func basicEchoed() async throws {
         let basic = Data("ada:s3cret-pw".utf8).base64EncodedString()
