@@ -141,9 +141,6 @@ struct ByteReplacements: Sendable {
     init(_ replacements: [(String, String)]) {
         pairs = replacements.map { (Array($0.0.utf8), Array($0.1.utf8)) }
     }
-
-    /// Whether there is nothing to replace.
-    var isEmpty: Bool { pairs.isEmpty }
 }
 
 extension String {

@@ -12,8 +12,6 @@ package struct ByteTriggers: Sendable, Hashable {
     private let words: [Range<Int>]
     /// For each ASCII byte (lower-case), the range of `words` that start with it.
     private let byFirstByte: [Range<Int>]
-    /// The bytes that start a word (in either case).
-    private let starts: ASCIISet
     /// For each first byte (lower-case), the second bytes (lower-case) of the words it starts.
     private let seconds: [ASCIISet]
     /// For each byte value, what it means to ``mayMatch(_:)``: ``plain``, ``ends`` (past ASCII,
@@ -48,7 +46,6 @@ package struct ByteTriggers: Sendable, Hashable {
         self.letters = letters
         self.words = places
         self.byFirstByte = byFirstByte
-        self.starts = starts
         self.seconds = seconds
         var escapeBits = ASCIISet()
         for byte in escapes.utf8 { escapeBits.insert(byte) }
