@@ -18,7 +18,7 @@ tmp="$(mktemp)"
   echo "Every ratio compares tools measured in this same run on loopback servers."
   echo
 } >"$tmp"
-for area in cli shell cassette lookup record interop limits truth server scale tls streams openapi jobs pages; do
+for area in cli shell cassette lookup record interop limits truth server scale replay_peers tls streams openapi jobs pages; do
   script="Benchmarks/$area.sh"
   [ -f "$script" ] || continue
   echo "bench: $area" >&2

@@ -224,8 +224,8 @@ $(ratio "$rec_ms" "$live_ms") (user CPU $live_user ms against $rec_user ms).
 
 **Whole-process replay.** \`tapedeck run --replay\` of 10,000 distinct requests from a
 10,000-interaction cassette (best of 3, loading included): $replay_ms ms, **$per_request µs per request**.
-vcrpy's and cassetter's per-request figures on the same interactions are in "Cassettes" and
-"Replay lookup" above.
+vcrpy and cassetter replaying the same interactions, whole process and in one run, are in
+"Whole-process replay beside vcrpy and cassetter" below.
 
 Targets, checked in this run:
 
