@@ -44,22 +44,7 @@ PY
 }
 
 # The Python recorders: N GETs of /item.json?i=0 … with requests, inside the peer's cassette.
-cat >"$work/peer.py" <<'PY'
-import logging, sys
-import requests
-tool, port, n, path = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-logging.disable(logging.CRITICAL)
-if tool == "cassetter":
-    import cassetter
-    context = cassetter.use_cassette(path, record_mode="all")
-else:
-    import vcr
-    context = vcr.use_cassette(path, record_mode="all")
-with context:
-    session = requests.Session()
-    for i in range(n):
-        assert session.get(f"http://127.0.0.1:{port}/item.json?i={i}").status_code == 200
-PY
+peer=Benchmarks/peer_requests.py
 
 declare -A tapedeck cassetter vcrpy
 for n in $SIZES; do
@@ -71,8 +56,8 @@ for n in $SIZES; do
   [ "$held" = "$n" ] && [ ! -e "$work/t.cassette.json.journal" ] || { echo "tapedeck recorded $held of $n" >&2; exit 1; }
   cassetter[$n]="n/a"; vcrpy[$n]="n/a"
   if [ -x "$VENV/bin/python" ]; then
-    cassetter[$n]=$(CASSETTE="$work/c.yaml" best_s 600 "$VENV/bin/python" "$work/peer.py" cassetter "$port" "$n" "$work/c.yaml")
-    vcrpy[$n]=$(CASSETTE="$work/v.yaml" best_s "$VCR_LIMIT_S" "$VENV/bin/python" "$work/peer.py" vcrpy "$port" "$n" "$work/v.yaml")
+    cassetter[$n]=$(CASSETTE="$work/c.yaml" best_s 600 "$VENV/bin/python" "$peer" cassetter all "http://127.0.0.1:$port/item.json?i={i}" "$n" "$work/c.yaml")
+    vcrpy[$n]=$(CASSETTE="$work/v.yaml" best_s "$VCR_LIMIT_S" "$VENV/bin/python" "$peer" vcrpy all "http://127.0.0.1:$port/item.json?i={i}" "$n" "$work/v.yaml")
   fi
 done
 

@@ -19,24 +19,9 @@ command -v hyperfine >/dev/null || { echo "needs hyperfine (make bench installs 
 work="$(mktemp -d -t tapedeck-replay-peers.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 export TAPEDECK_USAGE_DIR="$work/usage" TAPEDECK_RECORD_MODE=""
-# peer.py TOOL CASSETTE N: every interaction once, through requests, from the tool's cassette.
-cat >"$work/peer.py" <<'PY'
-import logging, sys
-import requests
-tool, path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-logging.disable(logging.CRITICAL)
-if tool == "vcrpy":
-    import vcr
-    context = vcr.use_cassette(path, record_mode="none")
-else:
-    import cassetter
-    context = cassetter.use_cassette(path, record_mode="none")
-with context:
-    session = requests.Session()
-    for i in range(n):
-        r = session.get(f"http://bench.local/items/{i}?page={i % 10}&sort=asc", headers={"Accept": "application/json"})
-        assert r.status_code == 200, (i, r.status_code)
-PY
+# The Python peers: every interaction once, through requests, from the peer's own cassette.
+peer=Benchmarks/peer_requests.py
+url='http://bench.local/items/{i}?page={page}&sort=asc'
 # check COMMAND…: "ok", or the first error line the command printed on failing (a peer that
 # refuses the file), else its last line.
 check() {
@@ -66,19 +51,19 @@ for n in $SIZES; do
   python3 -c "
 for i in range($n): print(f'get http://bench.local/items/{i}?page={i % 10}&sort=asc')" >"$dir/replay.tape"
   tapedeck_ok=$(check "$BIN" run "$dir/replay.tape" --replay "$dir/c.cassette.json")
-  cassetter_ok=$(check "$VENV/bin/python" "$work/peer.py" cassetter "$dir/c.cassetter.yaml" "$n")
+  cassetter_ok=$(check "$VENV/bin/python" "$peer" cassetter none "$url" "$n" "$dir/c.cassetter.yaml")
   if [ "$n" -le "$VCR_MAX" ]; then
-    vcrpy_ok=$(check "$VENV/bin/python" "$work/peer.py" vcrpy "$dir/c.yaml" "$n")
+    vcrpy_ok=$(check "$VENV/bin/python" "$peer" vcrpy none "$url" "$n" "$dir/c.yaml")
   else
     vcrpy_ok="not run above $VCR_MAX interactions (it matches by a linear scan)"
   fi
   commands=()
   [ "$tapedeck_ok" = ok ] && commands+=("$BIN run $dir/replay.tape --replay $dir/c.cassette.json")
-  [ "$cassetter_ok" = ok ] && commands+=("$VENV/bin/python $work/peer.py cassetter $dir/c.cassetter.yaml $n")
-  [ "$vcrpy_ok" = ok ] && commands+=("$VENV/bin/python $work/peer.py vcrpy $dir/c.yaml $n")
+  [ "$cassetter_ok" = ok ] && commands+=("$VENV/bin/python $peer cassetter none $url $n $dir/c.cassetter.yaml")
+  [ "$vcrpy_ok" = ok ] && commands+=("$VENV/bin/python $peer vcrpy none $url $n $dir/c.yaml")
   echo '{"results": []}' >"$work/times.json"
   [ ${#commands[@]} -gt 0 ] && hyperfine -N -w 1 -r "$RUNS" --export-json "$work/times.json" "${commands[@]}" >/dev/null 2>&1
-  t=$(mean "run $dir/"); c=$(mean "cassetter $dir/"); v=$(mean "vcrpy $dir/")
+  t=$(mean "run $dir/"); c=$(mean "$dir/c.cassetter.yaml"); v=$(mean "$dir/c.yaml")
   [ "$cassetter_ok" = ok ] || cassetter_ok="refuses the file: $cassetter_ok"
   [ "$vcrpy_ok" = ok ] || [[ "$vcrpy_ok" == not\ run* ]] || vcrpy_ok="fails: $vcrpy_ok"
   rows+="| $n | $(cell "$t" "$tapedeck_ok" "$n") | $(cell "$c" "$cassetter_ok" "$n") | $(times_of "$c" "$t") | $(cell "$v" "$vcrpy_ok" "$n") | $(times_of "$v" "$t") |"$'\n'
