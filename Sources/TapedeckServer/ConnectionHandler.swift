@@ -39,6 +39,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Runs the tasks that answer this connection's requests later, on its own loop.
     private var loopExecutor: EventLoopExecutor?
 
+    /// What the fast lane already learnt about the first request it hands over (``HTTPFastLane``).
+    private var handedOver: HTTPFastLane.HandedOver?
+
     /// What terminates TLS inside a `CONNECT` (nil: tunnels are not intercepted).
     private let tls: ListenerTLS?
     /// The origin (`https://api.example.com`) an origin-form target is for, inside an
@@ -50,6 +53,17 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.tls = tls
         self.tunnelOrigin = tunnelOrigin
         self.responder = responder
+    }
+
+    /// Called by the fast lane as it hands the connection over to the codec: the next request
+    /// to arrive is the one it already asked the responder about, with this outcome.
+    func takeOver(_ outcome: HTTPFastLane.HandedOver?) {
+        handedOver = outcome
+    }
+
+    /// Called by the fast lane after it answered a request: the read timeout counts from now.
+    func answeredByFastLane(context: ChannelHandlerContext) {
+        armDeadline(context: context)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -116,19 +130,41 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: Responding
 
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) {
-        if clientAddress == nil { clientAddress = context.remoteAddress?.ipAddress }
-        let headers = Tapedeck.HTTPHeaders(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
-        // Inside an intercepted tunnel the target names the tunnel's host: the handlers see
-        // `https://host/path`, as a forward proxy's request for it.
-        let target = tunnelOrigin.map { head.uri.hasPrefix("/") ? $0 + head.uri : head.uri } ?? head.uri
-        let request = IncomingRequest(method: head.method.rawValue, target: target, headers: headers,
-                                      body: body.readableBytes == 0 ? Data() : Data(body.readableBytesView), remoteAddress: clientAddress)
+        // A request the fast lane already asked the responder about: its answer, not a second asking.
+        switch handedOver.take() {
+        case .reply(let reply)?:
+            write(reply, context: context, head: head)
+            return
+        case .later?:
+            answerLater(incomingRequest(context: context, head: head, body: body), context: context, head: head)
+            return
+        case nil:
+            break
+        }
+        let request = incomingRequest(context: context, head: head, body: body)
         // Most answers (a replayed response, a miss) are known at once: written from here,
         // with no hop to a task and back.
         if let reply = responder.atOnce(request) {
             write(reply, context: context, head: head)
             return
         }
+        answerLater(request, context: context, head: head)
+    }
+
+    /// The request as the responder sees it.
+    private func incomingRequest(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) -> IncomingRequest {
+        if clientAddress == nil { clientAddress = context.remoteAddress?.ipAddress }
+        let headers = Tapedeck.HTTPHeaders(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+        // Inside an intercepted tunnel the target names the tunnel's host: the handlers see
+        // `https://host/path`, as a forward proxy's request for it.
+        let target = tunnelOrigin.map { head.uri.hasPrefix("/") ? $0 + head.uri : head.uri } ?? head.uri
+        return IncomingRequest(method: head.method.rawValue, target: target, headers: headers,
+                               body: body.readableBytes == 0 ? Data() : Data(body.readableBytesView), remoteAddress: clientAddress)
+    }
+
+    /// Asks the responder's ``ServerResponder/later`` from a task on this connection's loop,
+    /// and writes its answer when it comes.
+    private func answerLater(_ request: IncomingRequest, context: ChannelHandlerContext, head: HTTPRequestHead) {
         let later = responder.later
         let answer = context.eventLoop.makePromise(of: ServerReply.self)
         let executor = executor(on: context.eventLoop)
@@ -171,15 +207,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         default:
             break
         }
-        var response = reply.response
-        // Whatever produced the reply (a cassette, an upstream, a handler), a header that
-        // cannot be sent as is (a name outside the token characters, a value with a line
-        // break) gets the client a 502 with the reason, never a trap or an injected line.
-        if let (_, problem) = response.unsendablePart() {
-            response = HTTPResponse(status: 502, headers: ["Content-Type": "text/plain; charset=utf-8", ServerMarker.errorHeader: "502"],
-                                    body: Data(("the answer cannot be sent: \(problem)\n").utf8))
-        }
-        let omitsBody = head.method == .HEAD || response.status == 204 || response.status == 304 || (100..<200).contains(response.status)
+        let response = Self.sendable(reply.response)
+        let omitsBody = Self.omitsBody(response, isHead: head.method == .HEAD)
         let responseHead = HTTPResponseHead(version: head.version,
                                             status: .custom(code: UInt(max(0, response.status)), reasonPhrase: response.reason),
                                             headers: Self.wireHeaders(response, omitsBody: omitsBody, keepAlive: keepAlive, version: head.version))
@@ -263,16 +292,16 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func finish(context: ChannelHandlerContext, keepAlive: Bool) {
+        // Idle before the end is written: writing it hands over the next pipelined request at
+        // once, from inside the write, and that request must find the handler ready for it.
+        state = .idle
+        armDeadline(context: context)
         guard keepAlive else {
-            let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-            state = .idle
-            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             return
         }
         // No future to wait on: most answers end here, and a future costs an allocation.
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        state = .idle
-        armDeadline(context: context)
     }
 
     /// Closes with a TCP reset (SO_LINGER 0) rather than an orderly FIN.
@@ -288,12 +317,20 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// written body needs (`Content-Length`, no `Transfer-Encoding`) and `Connection: close`
     /// when the connection ends after it.
     static func wireHeaders(_ response: HTTPResponse, omitsBody: Bool, keepAlive: Bool, version: HTTPVersion) -> NIOHTTP1.HTTPHeaders {
+        var headers = NIOHTTP1.HTTPHeaders()
+        headers.reserveCapacity(response.headers.count + 2)
+        forEachWireHeader(response, omitsBody: omitsBody, keepAlive: keepAlive, version: version) { headers.add(name: $0, value: $1) }
+        return headers
+    }
+
+    /// Each header of ``wireHeaders(_:omitsBody:keepAlive:version:)``, in order: the one rule
+    /// for the codec's path and the fast lane's (``HTTPFastLane``).
+    static func forEachWireHeader(_ response: HTTPResponse, omitsBody: Bool, keepAlive: Bool, version: HTTPVersion,
+                                  _ add: (_ name: String, _ value: String) -> Void) {
         // One pass, on every answer: no copy of the fields, no lower-cased names.
         let dropsLength = response.status == 204 || (100..<200).contains(response.status)
         let setsLength = !dropsLength && !omitsBody
         var lengthWritten = false
-        var headers = NIOHTTP1.HTTPHeaders()
-        headers.reserveCapacity(response.headers.count + 2)
         for field in response.headers {
             let name = field.name
             if name.caseInsensitiveEquals("Connection") || name.caseInsensitiveEquals("Keep-Alive") || name.caseInsensitiveEquals("Transfer-Encoding") {
@@ -303,20 +340,35 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 if dropsLength || (setsLength && lengthWritten) { continue }
                 if setsLength {
                     // The body's true length, under the recorded field's name and place.
-                    headers.add(name: name, value: String(response.body.count))
+                    add(name, String(response.body.count))
                     lengthWritten = true
                     continue
                 }
             }
-            headers.add(name: name, value: field.value)
+            add(name, field.value)
         }
-        if setsLength, !lengthWritten { headers.add(name: "Content-Length", value: String(response.body.count)) }
+        if setsLength, !lengthWritten { add("Content-Length", String(response.body.count)) }
         if !keepAlive {
-            headers.add(name: "Connection", value: "close")
+            add("Connection", "close")
         } else if version.minor == 0 {
-            headers.add(name: "Connection", value: "keep-alive")
+            add("Connection", "keep-alive")
         }
-        return headers
+    }
+
+    /// `response`, or when it cannot be sent as is, a 502 that says why.
+    ///
+    /// Whatever produced the reply (a cassette, an upstream, a handler), a header that cannot
+    /// be sent as is (a name outside the token characters, a value with a line break) gets the
+    /// client a 502 with the reason, never a trap or an injected line.
+    static func sendable(_ response: HTTPResponse) -> HTTPResponse {
+        guard let (_, problem) = response.unsendablePart() else { return response }
+        return HTTPResponse(status: 502, headers: ["Content-Type": "text/plain; charset=utf-8", ServerMarker.errorHeader: "502"],
+                            body: Data(("the answer cannot be sent: \(problem)\n").utf8))
+    }
+
+    /// Whether `response` is written without a body: the answer to a `HEAD`, a 204, a 304 or a 1xx.
+    static func omitsBody(_ response: HTTPResponse, isHead: Bool) -> Bool {
+        isHead || response.status == 204 || response.status == 304 || (100..<200).contains(response.status)
     }
 
     // MARK: Tunnels
@@ -410,6 +462,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         do {
             let decoder = try sync.context(name: HTTPPipeline.decoder).handler
             try install(sync, decoder)
+            sync.removeHandler(name: HTTPPipeline.fastLane, promise: nil)
             sync.removeHandler(name: HTTPPipeline.encoder, promise: nil)
             sync.removeHandler(name: HTTPPipeline.pipelining, promise: nil)
             sync.removeHandler(context: context, promise: nil)

@@ -123,14 +123,31 @@ final class ConnectionSet: Sendable {
 
 /// The HTTP/1.1 handlers of one connection, by name, so a `CONNECT` can take them out
 /// (``ConnectionHandler``) and put a new set inside its TLS.
+///
+/// A connection starts with the ``HTTPFastLane`` and the ``ConnectionHandler`` only. The lane
+/// answers plain requests itself; at the first request it does not answer, it puts NIO's
+/// codec (``installCodec(on:after:limits:)``) between the two and hands every byte on to it.
 enum HTTPPipeline {
-    static let encoder = "http-encoder", decoder = "http-decoder", pipelining = "http-pipelining", connection = "http-connection"
+    static let fastLane = "http-fast-lane", encoder = "http-encoder", decoder = "http-decoder", pipelining = "http-pipelining",
+               connection = "http-connection"
 
-    /// Adds the encoder, decoder, pipelining and the ``ConnectionHandler`` after `anchor`
-    /// (at the end when nil). `tunnelOrigin` is the origin (`https://api.example.com`)
-    /// origin-form targets are answered for inside an intercepted tunnel.
+    /// Adds the fast lane and the ``ConnectionHandler`` after `anchor` (at the end when nil).
+    /// `tunnelOrigin` is the origin (`https://api.example.com`) origin-form targets are
+    /// answered for inside an intercepted tunnel.
     static func install(on sync: ChannelPipeline.SynchronousOperations, after anchor: (any ChannelHandler)? = nil, limits: ServerLimits,
                         tls: ListenerTLS?, tunnelOrigin: String?, responder: ConnectionHandler.Responder) throws {
+        let connection = ConnectionHandler(limits: limits, tls: tls, tunnelOrigin: tunnelOrigin, responder: responder)
+        let lane = HTTPFastLane(limits: limits, tunnelOrigin: tunnelOrigin, responder: responder, connection: connection)
+        if let anchor {
+            try sync.addHandler(lane, name: fastLane, position: .after(anchor))
+        } else {
+            try sync.addHandler(lane, name: fastLane)
+        }
+        try sync.addHandler(connection, name: Self.connection, position: .after(lane))
+    }
+
+    /// Puts the encoder, decoder and pipelining handlers after `lane`, before the connection's handler.
+    static func installCodec(on sync: ChannelPipeline.SynchronousOperations, after lane: any ChannelHandler, limits: ServerLimits) throws {
         var encoderConfiguration = HTTPResponseEncoder.Configuration()
         encoderConfiguration.automaticallySetFramingHeaders = false
         var decoderLimits = NIOHTTPDecoderLimitConfiguration()
@@ -143,15 +160,10 @@ enum HTTPPipeline {
             (ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes, informationalResponseStrategy: .drop,
                                                      limitConfiguration: decoderLimits)), decoder),
             (HTTPServerPipelineHandler(), pipelining),
-            (ConnectionHandler(limits: limits, tls: tls, tunnelOrigin: tunnelOrigin, responder: responder), connection),
         ]
-        var previous = anchor
+        var previous = lane
         for (handler, name) in handlers {
-            if let previous {
-                try sync.addHandler(handler, name: name, position: .after(previous))
-            } else {
-                try sync.addHandler(handler, name: name)
-            }
+            try sync.addHandler(handler, name: name, position: .after(previous))
             previous = handler
         }
     }

@@ -203,7 +203,9 @@ package struct TapesHandler: ServerHandler {
         let rest = tape.stripping(incoming.pathAndQuery)
         guard tape.isRecording else {
             let target = intercepting && incoming.isAbsoluteForm ? incoming.target : origin + rest
-            guard let url = URL(string: target) else { throw HTTPError.invalidURL(input: Excerpt.of(target), reason: "not a valid request target") }
+            guard let url = ParsedTargets.shared.url(target) else {
+                throw HTTPError.invalidURL(input: Excerpt.of(target), reason: "not a valid request target")
+            }
             return HTTPRequest(method: method, url: url, headers: incoming.headers, body: incoming.body.isEmpty ? nil : incoming.body)
         }
         let forward = incoming.isAbsoluteForm

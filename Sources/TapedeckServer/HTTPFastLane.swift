@@ -1,0 +1,346 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Tapedeck
+
+/// The first HTTP handler of every connection: answers plain requests itself, from their bytes
+/// to the reply's bytes, without NIO's HTTP codec, and hands everything else to the codec.
+///
+/// A plain request is an HTTP/1.1 `GET`, `HEAD`, `DELETE` or `OPTIONS` with no body, no
+/// `Expect` or `Upgrade`, and a head within ``ServerLimits/maxHeaderBytes`` that reads
+/// unambiguously (``PlainRequestHead``); a plain reply is one the responder knows at once,
+/// with no fault, stream, tunnel or WebSocket. That is what a replay server mostly answers,
+/// and on that path the codec cost more than the lookup.
+///
+/// At the first request that is not plain, or whose reply is not, the lane puts the codec
+/// after itself (``HTTPPipeline/installCodec(on:after:limits:)``), tells the
+/// ``ConnectionHandler`` what it already knows about that request, and passes every byte on
+/// from then: the codec parses it from its first byte, so its limits, its errors and its
+/// ordering of pipelined answers are the ones that apply. A connection never goes back.
+final class HTTPFastLane: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// What the lane learnt about the request it hands over.
+    enum HandedOver {
+        /// The responder's answer, to be written as it is.
+        case reply(ServerReply)
+        /// The responder has no answer at once: ask ``ServerResponder/later``.
+        case later
+    }
+
+    private enum Mode {
+        case answering
+        /// The codec reads every byte from here on.
+        case passing
+        /// The connection closes after the answer written (`Connection: close`).
+        case closing
+    }
+
+    private let limits: ServerLimits
+    private let tunnelOrigin: String?
+    private let responder: ServerResponder
+    private let connection: ConnectionHandler
+    private var mode = Mode.answering
+    /// Bytes of requests not answered yet.
+    private var pending: ByteBuffer?
+    /// The client's IP address, read once (each read of it is a system call).
+    private var clientAddress: String?
+
+    init(limits: ServerLimits, tunnelOrigin: String?, responder: ServerResponder, connection: ConnectionHandler) {
+        self.limits = limits
+        self.tunnelOrigin = tunnelOrigin
+        self.responder = responder
+        self.connection = connection
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch mode {
+        case .passing:
+            context.fireChannelRead(data)
+        case .closing:
+            return
+        case .answering:
+            var bytes = unwrapInboundIn(data)
+            if pending == nil {
+                pending = bytes
+            } else {
+                pending?.writeBuffer(&bytes)
+            }
+            answer(context: context)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if mode == .answering, context.channel.isWritable { answer(context: context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Answers the complete plain requests in ``pending``, in order, while the socket takes
+    /// more; hands over at the first that is not plain.
+    private func answer(context: ChannelHandlerContext) {
+        var wrote = false
+        defer { if wrote { context.flush() } }
+        while mode == .answering, var buffer = pending, buffer.readableBytes > 0, context.channel.isWritable {
+            let parsed = buffer.withUnsafeReadableBytes { PlainRequestHead.parse($0, maxBytes: limits.maxHeaderBytes) }
+            let head: PlainRequestHead
+            switch parsed {
+            case .incomplete:
+                return
+            case .notPlain:
+                return handOver(nil, context: context)
+            case .plain(let plain):
+                head = plain
+            }
+            if clientAddress == nil { clientAddress = context.remoteAddress?.ipAddress }
+            let target = tunnelOrigin.map { head.target.hasPrefix("/") ? $0 + head.target : head.target } ?? head.target
+            let request = IncomingRequest(method: head.method, target: target, headers: HTTPHeaders(head.fields), remoteAddress: clientAddress)
+            guard let reply = responder.atOnce(request) else { return handOver(.later, context: context) }
+            guard reply.fault == nil, reply.stream == nil, reply.tunnel == nil, reply.webSocket == nil else {
+                return handOver(.reply(reply), context: context)
+            }
+            buffer.moveReaderIndex(forwardBy: head.length)
+            // Once every byte is answered the lane lets go of the buffer, so the channel can
+            // read into it again rather than allocate another.
+            pending = buffer.readableBytes > 0 ? buffer : nil
+            let keepAlive = !head.closes && !(reply.response.headers["Connection"].map { $0.caseInsensitiveEquals("close") } ?? false)
+            let bytes = Self.encode(reply.response, isHead: head.method == "HEAD", keepAlive: keepAlive, allocator: context.channel.allocator)
+            guard keepAlive else {
+                mode = .closing
+                pending = nil
+                wrote = false
+                context.writeAndFlush(wrapOutboundOut(bytes)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                return
+            }
+            context.write(wrapOutboundOut(bytes), promise: nil)
+            wrote = true
+            connection.answeredByFastLane(context: context)
+        }
+    }
+
+    /// Puts the codec in place and passes it the unanswered bytes, the first request's with
+    /// what the lane learnt of it.
+    private func handOver(_ outcome: HandedOver?, context: ChannelHandlerContext) {
+        mode = .passing
+        do {
+            try HTTPPipeline.installCodec(on: context.pipeline.syncOperations, after: self, limits: limits)
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        connection.takeOver(outcome)
+        let rest = pending
+        pending = nil
+        if let rest, rest.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(rest)) }
+    }
+
+    /// The reply's bytes as the codec would write them: the status line, the headers as sent
+    /// (``ConnectionHandler/forEachWireHeader(_:omitsBody:keepAlive:version:_:)``), the body.
+    static func encode(_ reply: HTTPResponse, isHead: Bool, keepAlive: Bool, allocator: ByteBufferAllocator) -> ByteBuffer {
+        let response = ConnectionHandler.sendable(reply)
+        let omitsBody = ConnectionHandler.omitsBody(response, isHead: isHead)
+        // The head is put together as bytes and written to the buffer once: a write to a
+        // buffer costs more than an append to an array.
+        var head: [UInt8] = []
+        head.reserveCapacity(64 + response.reason.utf8.count + response.headers.count * 48)
+        append("HTTP/1.1 ", to: &head)
+        appendDecimal(max(0, response.status), to: &head)
+        head.append(UInt8(ascii: " "))
+        append(response.reason, to: &head)
+        append("\r\n", to: &head)
+        ConnectionHandler.forEachWireHeader(response, omitsBody: omitsBody, keepAlive: keepAlive, version: .http1_1) { name, value in
+            append(name, to: &head)
+            append(": ", to: &head)
+            append(value, to: &head)
+            append("\r\n", to: &head)
+        }
+        append("\r\n", to: &head)
+        var buffer = allocator.buffer(capacity: head.count + (omitsBody ? 0 : response.body.count))
+        buffer.writeBytes(head)
+        if !omitsBody { buffer.writeBytes(response.body) }
+        return buffer
+    }
+
+    /// Appends `text`'s bytes, copied whole.
+    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends `text`'s UTF-8, copied whole.
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `value`'s decimal digits.
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+}
+
+/// The head of a plain request (``HTTPFastLane``), read from its bytes.
+///
+/// It reads only what has one reading: the request line `METHOD SP TARGET SP HTTP/1.1 CRLF`
+/// with a method of ``methods`` and a target of URI characters; header lines
+/// `NAME: VALUE CRLF` with a token name and a value of visible ASCII, spaces and tabs; an
+/// empty line. Anything else (a body's framing, `Expect`, `Upgrade`, a `Connection` other than
+/// `close` or `keep-alive`, a bare LF, a folded line, a byte past ASCII, another version) is
+/// ``Parsed/notPlain``, for the codec to read and, where it is wrong, to refuse.
+package struct PlainRequestHead: Equatable {
+    /// The method, as sent.
+    package var method: String
+    /// The request target, as sent.
+    package var target: String
+    /// The header fields in order, values without their surrounding spaces.
+    package var fields: [HTTPHeader]
+    /// Whether the client asked to close after the answer (`Connection: close`).
+    package var closes: Bool
+    /// The head's length in bytes, its last CRLF included.
+    package var length: Int
+
+    /// What reading a head found.
+    package enum Parsed: Equatable {
+        /// A plain head, whole.
+        case plain(PlainRequestHead)
+        /// The bytes so far begin a plain head; more are needed.
+        case incomplete
+        /// Not a plain head: the codec reads it.
+        case notPlain
+    }
+
+    /// The methods a plain request has: none of them carries a body here.
+    package static let methods = ["GET", "HEAD", "DELETE", "OPTIONS"]
+
+    /// Reads the head at the start of `bytes`, at most `maxBytes` long.
+    package static func parse(_ bytes: UnsafeRawBufferPointer, maxBytes: Int) -> Parsed {
+        var reader = Reader(bytes: bytes, maxBytes: maxBytes)
+        guard let methodRange = reader.token(endingWith: UInt8(ascii: " ")) else { return reader.verdict }
+        let method = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[methodRange]), as: UTF8.self)
+        guard methods.contains(method) else { return .notPlain }
+        guard let targetRange = reader.run(while: isTargetByte), reader.expect(UInt8(ascii: " ")) else { return reader.verdict }
+        let target = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetRange]), as: UTF8.self)
+        guard target.utf8.first == UInt8(ascii: "/") || isAbsolute(target) else { return .notPlain }
+        guard reader.expect("HTTP/1.1\r\n") else { return reader.verdict }
+        var fields: [HTTPHeader] = []
+        var closes = false
+        while true {
+            guard let first = reader.peek() else { return reader.verdict }
+            if first == UInt8(ascii: "\r") {
+                guard reader.expect("\r\n") else { return reader.verdict }
+                return .plain(PlainRequestHead(method: method, target: target, fields: fields, closes: closes, length: reader.offset))
+            }
+            guard let nameRange = reader.token(endingWith: UInt8(ascii: ":")) else { return reader.verdict }
+            _ = reader.run(while: { $0 == 0x20 || $0 == 0x09 }, allowEmpty: true)
+            guard var valueRange = reader.run(while: { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }, allowEmpty: true),
+                  reader.expect("\r\n") else { return reader.verdict }
+            while valueRange.upperBound > valueRange.lowerBound, bytes[valueRange.upperBound - 1] == 0x20 || bytes[valueRange.upperBound - 1] == 0x09 {
+                valueRange = valueRange.lowerBound..<(valueRange.upperBound - 1)
+            }
+            let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self)
+            let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueRange]), as: UTF8.self)
+            if name.caseInsensitiveEquals("Content-Length") || name.caseInsensitiveEquals("Transfer-Encoding")
+                || name.caseInsensitiveEquals("Expect") || name.caseInsensitiveEquals("Upgrade") {
+                return .notPlain
+            }
+            if name.caseInsensitiveEquals("Connection") {
+                if value.caseInsensitiveEquals("close") {
+                    closes = true
+                } else if !value.caseInsensitiveEquals("keep-alive") {
+                    return .notPlain
+                }
+            }
+            fields.append(HTTPHeader(name: name, value: value))
+        }
+    }
+
+    /// Whether `target` is absolute-form (`http://host/path`), as clients send to a forward proxy.
+    private static func isAbsolute(_ target: String) -> Bool {
+        let scheme = target.utf8.prefix(8).map { $0 | 0x20 }  // ASCII lower case; ':' and '/' are unchanged
+        return scheme.starts(with: "http://".utf8) || scheme.starts(with: "https://".utf8)
+    }
+
+    /// A byte a target may hold: RFC 3986's unreserved and reserved characters, and `%`.
+    private static func isTargetByte(_ byte: UInt8) -> Bool { byteKinds[Int(byte)] & targetKind != 0 }
+
+    /// A token character (RFC 9110): letters, digits and ``!#$%&'*+-.^_`|~``.
+    private static func isTokenByte(_ byte: UInt8) -> Bool { byteKinds[Int(byte)] & tokenKind != 0 }
+
+    private static let targetKind: UInt8 = 1, tokenKind: UInt8 = 2
+
+    /// For each byte, whether a target (``targetKind``) and a token (``tokenKind``) may hold it:
+    /// one load a byte.
+    private static let byteKinds: [UInt8] = (0..<256).map { value in
+        let byte = UInt8(value)
+        let isAlphanumeric = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        var kinds: UInt8 = 0
+        if isAlphanumeric || "-._~:/?#[]@!$&'()*+,;=%".utf8.contains(byte) { kinds |= targetKind }
+        if isAlphanumeric || "!#$%&'*+-.^_`|~".utf8.contains(byte) { kinds |= tokenKind }
+        return kinds
+    }
+
+    /// Reads forward through the bytes, no further than the limit.
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        let limit: Int
+        var offset = 0
+        /// Set when a byte was read that no plain head has at its place.
+        private var refused = false
+        /// Whether the limit is the longest head allowed, not the end of the bytes so far.
+        private let capped: Bool
+
+        init(bytes: UnsafeRawBufferPointer, maxBytes: Int) {
+            self.bytes = bytes
+            self.limit = min(bytes.count, maxBytes)
+            self.capped = bytes.count >= maxBytes
+        }
+
+        /// Why reading stopped short: a refused byte or a head over the limit are not plain;
+        /// otherwise the bytes ran out and more may come.
+        var verdict: Parsed { refused || capped ? .notPlain : .incomplete }
+
+        func peek() -> UInt8? { offset < limit ? bytes[offset] : nil }
+
+        /// A run of one or more token bytes, then `end` (read past).
+        mutating func token(endingWith end: UInt8) -> Range<Int>? {
+            guard let range = run(while: PlainRequestHead.isTokenByte) else { return nil }
+            guard expect(end) else { return nil }
+            return range
+        }
+
+        /// The bytes from here while `accepts` holds; nil when that is none (unless
+        /// `allowEmpty`), or when the bytes end before a byte that stops it.
+        mutating func run(while accepts: (UInt8) -> Bool, allowEmpty: Bool = false) -> Range<Int>? {
+            let start = offset
+            while offset < limit, accepts(bytes[offset]) { offset += 1 }
+            guard offset < limit else { return nil }
+            guard allowEmpty || offset > start else {
+                refused = true
+                return nil
+            }
+            return start..<offset
+        }
+
+        /// Reads `byte`, or says why not.
+        mutating func expect(_ byte: UInt8) -> Bool {
+            guard offset < limit else { return false }
+            guard bytes[offset] == byte else {
+                refused = true
+                return false
+            }
+            offset += 1
+            return true
+        }
+
+        /// Reads `text`'s bytes, or says why not.
+        mutating func expect(_ text: StaticString) -> Bool {
+            let expected = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+            for byte in expected {
+                guard expect(byte) else { return false }
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Tapedeck
+import TapedeckServer
+import Testing
+
+/// The server answers plain requests without NIO's HTTP codec and hands everything else to it.
+/// These prove the two paths cannot be told apart from the socket: the same bytes out, the
+/// same order of answers, the same limits and timeouts.
+@Suite("The fast lane")
+struct FastLaneTests {
+    static func parse(_ text: String, maxBytes: Int = 65_536) -> PlainRequestHead.Parsed {
+        Array(text.utf8).withUnsafeBytes { PlainRequestHead.parse($0, maxBytes: maxBytes) }
+    }
+
+    static func parse(_ bytes: [UInt8], maxBytes: Int = 65_536) -> PlainRequestHead.Parsed {
+        bytes.withUnsafeBytes { PlainRequestHead.parse($0, maxBytes: maxBytes) }
+    }
+
+    @Test("a plain head is read whole: method, target, fields in order with their spaces trimmed, its length")
+    func plainHead() throws {
+        let head = "GET /users?page=2&sort=a%20b HTTP/1.1\r\nHost: api.example.test\r\nX-Pad: \t padded value \t\r\nAccept:*/*\r\n\r\n"
+        let next = "GET /next HTTP/1.1\r\n\r\n"
+        guard case .plain(let parsed) = Self.parse(head + next) else {
+            Issue.record("not read as plain")
+            return
+        }
+        #expect(parsed.method == "GET")
+        #expect(parsed.target == "/users?page=2&sort=a%20b")
+        #expect(parsed.fields == [HTTPHeader(name: "Host", value: "api.example.test"), HTTPHeader(name: "X-Pad", value: "padded value"),
+                                  HTTPHeader(name: "Accept", value: "*/*")])
+        #expect(parsed.length == head.utf8.count, "the next request's bytes are not part of it")
+        #expect(!parsed.closes)
+        guard case .plain(let closing) = Self.parse("HEAD http://api.example.test/x HTTP/1.1\r\nConnection: Close\r\n\r\n") else {
+            Issue.record("an absolute-form HEAD with Connection: close is plain")
+            return
+        }
+        #expect(closing.closes)
+        #expect(closing.target == "http://api.example.test/x")
+    }
+
+    @Test("every prefix of a plain head waits for more bytes")
+    func prefixes() {
+        let head = Array("DELETE /items/7 HTTP/1.1\r\nHost: x\r\nEmpty:\r\n\r\n".utf8)
+        for end in 0..<head.count {
+            #expect(Self.parse(Array(head[..<end])) == .incomplete, "after \(end) bytes")
+        }
+        if case .plain(let parsed) = Self.parse(head) {
+            #expect(parsed.fields.last == HTTPHeader(name: "Empty", value: ""))
+        } else {
+            Issue.record("the whole head is plain")
+        }
+    }
+
+    @Test("what the lane does not read is left to the codec", arguments: [
+        "POST /users HTTP/1.1\r\nHost: x\r\n\r\n",
+        "get /users HTTP/1.1\r\n\r\n",
+        "GET /users HTTP/1.0\r\n\r\n",
+        "GET /users HTTP/1.1\r\nContent-Length: 0\r\n\r\n",
+        "GET /users HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n",
+        "GET /users HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
+        "GET /chat HTTP/1.1\r\nUpgrade: websocket\r\n\r\n",
+        "GET /users HTTP/1.1\r\nConnection: Upgrade\r\n\r\n",
+        "GET /users HTTP/1.1\nHost: x\n\n",
+        "GET /users HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n",
+        "GET /users HTTP/1.1\r\nHost : x\r\n\r\n",
+        "GET /users HTTP/1.1\r\nX-Name: caf\u{E9}\r\n\r\n",
+        "GET /a\"b HTTP/1.1\r\n\r\n",
+        "GET  /users HTTP/1.1\r\n\r\n",
+        "OPTIONS * HTTP/1.1\r\n\r\n",
+        "\r\nGET /users HTTP/1.1\r\n\r\n",
+        "GET /users HTTP/1.1\r\nX-Control: a\u{1}b\r\n\r\n",
+        "GET /users HTTP/1.1\r\nHost: x\r\n\rX\r\n",
+    ])
+    func notPlain(_ text: String) {
+        #expect(Self.parse(text) == .notPlain, "\(text.debugDescription)")
+    }
+
+    @Test("a head over the header limit is left to the codec, which answers 431")
+    func overLimit() {
+        let head = Array("GET /users HTTP/1.1\r\nX-Filler: \(String(repeating: "a", count: 200))\r\n\r\n".utf8)
+        #expect(Self.parse(head, maxBytes: 100) == .notPlain)
+        #expect(Self.parse(Array(head.prefix(100)), maxBytes: 100) == .notPlain, "no more bytes can make it fit")
+        #expect(Self.parse(Array(head.prefix(99)), maxBytes: 100) == .incomplete)
+    }
+
+    /// Every response on a connection that ends with the server closing it, split by Content-Length.
+    static func responses(_ data: Data) -> [RawResponse] {
+        var rest = data[...]
+        var found: [RawResponse] = []
+        while let end = rest.firstRange(of: Data("\r\n\r\n".utf8)) {
+            let headOnly = RawResponse(Data(rest[..<end.upperBound]))
+            let length = headOnly.flatMap { Int($0.values("Content-Length").first ?? "") } ?? 0
+            let stop = min(rest.endIndex, end.upperBound + length)
+            guard let response = RawResponse(Data(rest[..<stop])) else { break }
+            found.append(response)
+            rest = rest[stop...]
+        }
+        return found
+    }
+
+    @Test("the lane and the codec write the same bytes for the same answer")
+    func sameBytes() async throws {
+        try await ServeClientsTests.withServer(options: DeckOptions(allowRepeats: true)) { server, _ in
+            let port = server.listener.port
+            for line in ["GET /users", "GET /logo.png", "GET /old", "GET /big", "HEAD /users", "GET /nowhere", "DELETE /users"] {
+                let plain = "\(line) HTTP/1.1\r\nHost: api.example.test\r\nConnection: close\r\n\r\n"
+                // A Content-Length, even of 0, sends the request through the codec.
+                let coded = "\(line) HTTP/1.1\r\nHost: api.example.test\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                let fast = try await BadRequestTests.exchange(port, Data(plain.utf8))
+                let slow = try await BadRequestTests.exchange(port, Data(coded.utf8))
+                #expect(!fast.isEmpty)
+                #expect(fast == slow, "\(line): \(String(decoding: fast, as: UTF8.self).debugDescription) against \(String(decoding: slow, as: UTF8.self).debugDescription)")
+            }
+        }
+    }
+
+    @Test("pipelined requests are answered in order across the hand-over to the codec")
+    func pipelinedAcrossHandOver() async throws {
+        try await ServeClientsTests.withServer(options: DeckOptions(allowRepeats: true)) { server, _ in
+            let body = #"{"name":"Grace"}"#
+            let requests = "GET /users HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /logo.png HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "POST /users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                + "GET /users HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /old HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            let answers = Self.responses(try await BadRequestTests.exchange(server.listener.port, Data(requests.utf8)))
+            #expect(answers.map(\.status) == [200, 200, 201, 200, 301])
+            #expect(answers.last?.values("Connection") == ["close"])
+        }
+    }
+
+    @Test("a head that arrives in pieces is answered once it is whole, and the connection stays open")
+    func inPieces() async throws {
+        try await ServeClientsTests.withServer(options: DeckOptions(allowRepeats: true)) { server, _ in
+            let socket = try RawSocket(port: server.listener.port)
+            let answers: Data = await Blocking.run {
+                for piece in ["GE", "T /users HTTP/1.1\r\nHo", "st: x\r\n", "\r", "\n"] {
+                    socket.send(piece)
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                socket.send("GET /old HTTP/1.1\r\nConnection: close\r\n\r\n")
+                return socket.readToEnd()
+            }
+            #expect(Self.responses(answers).map(\.status) == [200, 301])
+        }
+    }
+
+    @Test("answers that wait (latency) are handed to the codec, in order, after plain ones")
+    func waitingAnswers() async throws {
+        try await FaultTests.withServer([], latency: .fixed(milliseconds: 50)) { server in
+            let requests = "GET /users HTTP/1.1\r\nHost: x\r\n\r\n" + "GET /logo.png HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            let answers = Self.responses(try await BadRequestTests.exchange(server.listener.port, Data(requests.utf8)))
+            #expect(answers.map(\.status) == [200, 200])
+            #expect(answers.first?.values("Content-Type") == ["application/json"])
+            #expect(answers.last?.values("Content-Type") == ["image/png"])
+        }
+    }
+
+    @Test("each answer the lane writes starts the read timeout again; an idle connection is still closed")
+    func readTimeout() async throws {
+        var options = DeckOptions(allowRepeats: true)
+        options.limits = ServerLimits(readTimeout: 1)
+        try await ServeClientsTests.withServer(options: options) { server, _ in
+            let socket = try RawSocket(port: server.listener.port, receiveTimeout: 5)
+            let outcome: (answered: Int, closed: Bool) = await Blocking.run {
+                var answered = 0
+                // Two and a half timeouts long, a request every 0.4 s: the connection lives.
+                for _ in 0..<6 {
+                    guard socket.send("GET /users HTTP/1.1\r\nHost: x\r\n\r\n") else { break }
+                    let answer = socket.read { $0.range(of: Data(#"Ada"}]}"#.utf8)) != nil }
+                    if answer.isEmpty { break }
+                    answered += 1
+                    Thread.sleep(forTimeInterval: 0.4)
+                }
+                // Then idle: closed within the timeout and a bit.
+                let start = Date()
+                let rest = socket.readToEnd()
+                return (answered, rest.isEmpty && Date().timeIntervalSince(start) < 3)
+            }
+            #expect(outcome.answered == 6)
+            #expect(outcome.closed)
+        }
+    }
+}
