@@ -140,43 +140,64 @@ final class HTTPFastLane: ChannelInboundHandler, RemovableChannelHandler {
     static func encode(_ reply: HTTPResponse, isHead: Bool, keepAlive: Bool, allocator: ByteBufferAllocator) -> ByteBuffer {
         let response = ConnectionHandler.sendable(reply)
         let omitsBody = ConnectionHandler.omitsBody(response, isHead: isHead)
-        // The head is put together as bytes and written to the buffer once: a write to a
-        // buffer costs more than an append to an array.
-        var head: [UInt8] = []
-        head.reserveCapacity(64 + response.reason.utf8.count + response.headers.count * 48)
-        append("HTTP/1.1 ", to: &head)
-        appendDecimal(max(0, response.status), to: &head)
-        head.append(UInt8(ascii: " "))
-        append(response.reason, to: &head)
-        append("\r\n", to: &head)
-        ConnectionHandler.forEachWireHeader(response, omitsBody: omitsBody, keepAlive: keepAlive, version: .http1_1) { name, value in
-            append(name, to: &head)
-            append(": ", to: &head)
-            append(value, to: &head)
-            append("\r\n", to: &head)
+        // The most the head can take: the status line, each recorded field with its ": " and
+        // CRLF, a Content-Length and a Connection of the server's own, the empty line.
+        var most = "HTTP/1.1 \(Int.min) ".utf8.count + response.reason.utf8.count + 2 + "Content-Length: \(Int.max)\r\n".utf8.count
+            + "Connection: keep-alive\r\n".utf8.count + 2
+        for field in response.headers { most += field.name.utf8.count + field.value.utf8.count + 4 }
+        var buffer = allocator.buffer(capacity: most + (omitsBody ? 0 : response.body.count))
+        // Written in place, each piece copied whole: a write of each piece to the buffer
+        // (or an append to an array) cost more than the rest of the encoding.
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: most) { raw in
+            var writer = HeadWriter(raw)
+            writer.put("HTTP/1.1 ")
+            writer.putDecimal(max(0, response.status))
+            writer.put(" ")
+            writer.put(response.reason)
+            writer.put("\r\n")
+            ConnectionHandler.forEachWireHeader(response, omitsBody: omitsBody, keepAlive: keepAlive, version: .http1_1) { name, value in
+                writer.put(name)
+                writer.put(": ")
+                writer.put(value)
+                writer.put("\r\n")
+            }
+            writer.put("\r\n")
+            return writer.count
         }
-        append("\r\n", to: &head)
-        var buffer = allocator.buffer(capacity: head.count + (omitsBody ? 0 : response.body.count))
-        buffer.writeBytes(head)
         if !omitsBody { buffer.writeBytes(response.body) }
         return buffer
     }
 
-    /// Appends `text`'s bytes, copied whole.
-    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
+    /// Writes a head into memory sized for it beforehand (``encode(_:isHead:keepAlive:allocator:)``).
+    private struct HeadWriter {
+        let raw: UnsafeMutableRawBufferPointer
+        private(set) var count = 0
 
-    /// Appends `text`'s UTF-8, copied whole.
-    private static func append(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
-    }
+        init(_ raw: UnsafeMutableRawBufferPointer) { self.raw = raw }
 
-    /// Appends `value`'s decimal digits.
-    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
-        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+        /// Copies `bytes`, as far as there is room (the room is worked out to be enough).
+        private mutating func put(_ bytes: UnsafeRawBufferPointer) {
+            let length = min(bytes.count, raw.count - count)
+            guard length > 0, let source = bytes.baseAddress, let target = raw.baseAddress else { return }
+            target.advanced(by: count).copyMemory(from: source, byteCount: length)
+            count += length
+        }
+
+        mutating func put(_ text: StaticString) {
+            put(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        mutating func put(_ text: String) {
+            var text = text
+            text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        }
+
+        mutating func putDecimal(_ value: Int) {
+            if value >= 10 { putDecimal(value / 10) }
+            guard count < raw.count else { return }
+            raw[count] = UInt8(ascii: "0") + UInt8(value % 10)
+            count += 1
+        }
     }
 }
 
