@@ -140,10 +140,7 @@ final class HTTPFastLane: ChannelInboundHandler, RemovableChannelHandler {
     static func encode(_ reply: HTTPResponse, isHead: Bool, keepAlive: Bool, allocator: ByteBufferAllocator) -> ByteBuffer {
         let response = ConnectionHandler.sendable(reply)
         let omitsBody = ConnectionHandler.omitsBody(response, isHead: isHead)
-        // The most the head can take: the status line, each recorded field with its ": " and
-        // CRLF, a Content-Length and a Connection of the server's own, the empty line.
-        var most = "HTTP/1.1 \(Int.min) ".utf8.count + response.reason.utf8.count + 2 + "Content-Length: \(Int.max)\r\n".utf8.count
-            + "Connection: keep-alive\r\n".utf8.count + 2
+        var most = headRoom + response.reason.utf8.count
         for field in response.headers { most += field.name.utf8.count + field.value.utf8.count + 4 }
         var buffer = allocator.buffer(capacity: most + (omitsBody ? 0 : response.body.count))
         // Written in place, each piece copied whole: a write of each piece to the buffer
@@ -167,6 +164,12 @@ final class HTTPFastLane: ChannelInboundHandler, RemovableChannelHandler {
         if !omitsBody { buffer.writeBytes(response.body) }
         return buffer
     }
+
+    /// The most a head takes besides its reason phrase and its recorded fields: the rest of
+    /// the status line (`HTTP/1.1 `, at most 19 digits, a space, CRLF: 31 bytes), a
+    /// Content-Length and a Connection of the server's own (37 and 24 bytes at most) and the
+    /// empty line (2), rounded up.
+    private static let headRoom = 128
 
     /// Writes a head into memory sized for it beforehand (``encode(_:isHead:keepAlive:allocator:)``).
     private struct HeadWriter {
