@@ -245,7 +245,7 @@ package struct PlainRequestHead: Equatable {
         guard methods.contains(method) else { return .notPlain }
         guard let targetRange = reader.run(while: isTargetByte), reader.expect(UInt8(ascii: " ")) else { return reader.verdict }
         let target = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetRange]), as: UTF8.self)
-        guard target.utf8.first == UInt8(ascii: "/") || isAbsolute(target) else { return .notPlain }
+        guard target.utf8.first == UInt8(ascii: "/") || IncomingRequest.isAbsoluteForm(target) else { return .notPlain }
         guard reader.expect("HTTP/1.1\r\n") else { return reader.verdict }
         var fields: [HTTPHeader] = []
         var closes = false
@@ -279,16 +279,10 @@ package struct PlainRequestHead: Equatable {
         }
     }
 
-    /// Whether `target` is absolute-form (`http://host/path`), as clients send to a forward proxy.
-    private static func isAbsolute(_ target: String) -> Bool {
-        let scheme = target.utf8.prefix(8).map { $0 | 0x20 }  // ASCII lower case; ':' and '/' are unchanged
-        return scheme.starts(with: "http://".utf8) || scheme.starts(with: "https://".utf8)
-    }
-
     /// A byte a target may hold: RFC 3986's unreserved and reserved characters, and `%`.
     private static func isTargetByte(_ byte: UInt8) -> Bool { byteKinds[Int(byte)] & targetKind != 0 }
 
-    /// A token character (RFC 9110): letters, digits and ``!#$%&'*+-.^_`|~``.
+    /// A token character (``HTTPMethod/isTokenByte(_:)``).
     private static func isTokenByte(_ byte: UInt8) -> Bool { byteKinds[Int(byte)] & tokenKind != 0 }
 
     private static let targetKind: UInt8 = 1, tokenKind: UInt8 = 2
@@ -301,7 +295,7 @@ package struct PlainRequestHead: Equatable {
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         var kinds: UInt8 = 0
         if isAlphanumeric || "-._~:/?#[]@!$&'()*+,;=%".utf8.contains(byte) { kinds |= targetKind }
-        if isAlphanumeric || "!#$%&'*+-.^_`|~".utf8.contains(byte) { kinds |= tokenKind }
+        if HTTPMethod.isTokenByte(byte) { kinds |= tokenKind }
         return kinds
     }
 

@@ -29,8 +29,8 @@ package struct IncomingRequest: Sendable, Hashable {
     /// Whether the target is absolute-form (`http://host/path`), as clients send to a forward proxy.
     var isAbsoluteForm: Bool { Self.isAbsoluteForm(target) }
 
-    /// Whether `target` is absolute-form.
-    private static func isAbsoluteForm(_ target: String) -> Bool {
+    /// Whether `target` is absolute-form (`http://host/path`): the one rule for every reader of a target.
+    static func isAbsoluteForm(_ target: String) -> Bool {
         // Most targets are origin-form: one byte tells.
         guard let first = target.utf8.first, first != UInt8(ascii: "/") else { return false }
         let scheme = target.utf8.prefix(8).map { $0 | 0x20 }  // ASCII lower case; ':' and '/' are unchanged

@@ -70,8 +70,8 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, Codable, CustomS
         try container.encode(rawValue)
     }
 
-    /// RFC 9110 `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+    /// RFC 9110 `tchar`: the one rule for methods and header names.
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"):
