@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tapedeck
+import TapedeckCurl
 @testable import TapedeckServer
 import Testing
 
@@ -95,6 +96,22 @@ struct UpstreamTransportTests {
         }
         await proxy.stop()
         transport.shutdown()
+    }
+
+    @Test("through curl too (the transport of tapedeck run): the status, the phrase after it (spaces kept), a status line with no phrase, fields split at their first colon")
+    func curlStatusLine() async throws {
+        let phrase = try OneShotUpstream(answer: Data(("HTTP/1.1 418 I'M  A TEAPOT\r\nX-Time: 12:30:01\r\nX-Empty:\r\nContent-Length: 2\r\n\r\nok").utf8))
+        let bare = try OneShotUpstream(answer: Data("HTTP/1.1 299\r\nContent-Length: 0\r\n\r\n".utf8))
+        defer { phrase.stop(); bare.stop() }
+        let transport = CurlTransport(options: .init(followRedirects: false))
+        let first = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(phrase.port)/a")!))
+        #expect(first.status == 418)
+        #expect(first.reason == "I'M  A TEAPOT")
+        #expect(first.headers["X-Time"] == "12:30:01")
+        #expect(first.headers["X-Empty"] == "")
+        #expect(first.text == "ok")
+        let none = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(bare.port)/b")!))
+        #expect(none.status == 299)
     }
 
     @Test("the reason phrase is the upstream's own, after interim answers; a proxy relays and records it")

@@ -122,9 +122,7 @@ private struct Writer {
         case .string(let string): decorated(.string) { $0.writeString(string) }
         case .array(let elements):
             guard !elements.isEmpty else { return append("[]") }
-            if pretty, let width = layout.inlineScalarArrays, let line = inline(elements, width: width) {
-                return output.append(contentsOf: line)
-            }
+            if pretty, let width = layout.inlineScalarArrays, writeInline(elements, width: width) { return }
             output.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
@@ -163,9 +161,16 @@ private struct Writer {
     mutating func newline(_ indent: Int) {
         guard pretty else { return }
         output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * layout.indentWidth))
+        var count = indent * layout.indentWidth
+        // Copied from a run of spaces made once: appending a repeated byte went byte by byte.
+        while count > 0 {
+            let step = min(count, Self.spaces.count)
+            output.append(contentsOf: Self.spaces[..<step])
+            count -= step
+        }
     }
 
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
     /// Writes a token with its layout decoration around it.
     mutating func decorated(_ token: JSONWriter.Token, _ body: (inout Writer) -> Void) {
         guard decorating, let decoration = layout.decorations[token] else { return body(&self) }
@@ -174,24 +179,32 @@ private struct Writer {
         appendRaw(decoration.suffix)
     }
 
-    /// `["a", "b"]` when every element is a scalar and the array has at most two elements or fits in `width` bytes.
-    func inline(_ elements: [JSONValue], width: Int) -> [UInt8]? {
+    /// Writes `["a", "b"]` and says true when every element is a scalar and the array has at
+    /// most two elements or fits in `width` bytes; otherwise writes nothing and says false.
+    ///
+    /// The line is written in place and taken back when it grows too long: a line of its own
+    /// (an array made for each) cost more than the writing, once for every header of a cassette.
+    mutating func writeInline(_ elements: [JSONValue], width: Int) -> Bool {
         // An array that holds an array or object is never one line: known before a line is made.
         for element in elements {
             switch element {
-            case .array, .object: return nil
+            case .array, .object: return false
             default: continue
             }
         }
-        var line = Writer(pretty: false, sortedKeys: sortedKeys, layout: layout, capacity: width + 16)
-        line.output.append(UInt8(ascii: "["))
+        let start = output.count
+        output.append(UInt8(ascii: "["))
         for (index, element) in elements.enumerated() {
-            if index > 0 { line.append(", ") }
-            line.write(element, indent: 0)
-            if elements.count > 2, line.output.count > width { return nil }
+            if index > 0 { append(", ") }
+            // Elements are scalars: written as a line, with no line breaks or spaces of their own.
+            write(element, indent: 0)
+            if elements.count > 2, output.count - start > width {
+                output.removeSubrange(start...)
+                return false
+            }
         }
-        line.output.append(UInt8(ascii: "]"))
-        return line.output
+        output.append(UInt8(ascii: "]"))
+        return true
     }
 
     mutating func append(_ text: StaticString) {
