@@ -20,6 +20,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         /// A limit was hit: the rest of the request is ignored and the connection closes after the answer.
         case rejected
         case responding
+        /// The last answer said the connection ends: what else arrives is not read.
+        case closing
     }
 
     private let limits: ServerLimits
@@ -41,6 +43,18 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// What the fast lane already learnt about the first request it hands over (``HTTPFastLane``).
     private var handedOver: HTTPFastLane.HandedOver?
+    /// Parts of requests that arrived while an answer's end was being written: the pipelining
+    /// handler hands the next request on from inside that write. They are read after it.
+    private var deferred = CircularBuffer<HTTPServerRequestPart>()
+    /// Whether ``readDeferred(context:)`` is reading them (it reads them one after another, not
+    /// one inside another).
+    private var readingDeferred = false
+    /// Set when bytes after the request being answered turned out malformed: its answer is
+    /// written whole, then the connection closes.
+    private var closeAfterAnswer = false
+    /// The most deferred requests read in one turn of the event loop before the others on it
+    /// get theirs.
+    private static let deferredPerTurn = 64
 
     /// What terminates TLS inside a `CONNECT` (nil: tunnels are not intercepted).
     private let tls: ListenerTLS?
@@ -79,7 +93,23 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
+        let part = unwrapInboundIn(data)
+        // An answer is being written (this part came from inside the write of its end), or
+        // parts that did are still waiting: this one waits behind them.
+        if case .responding = state {
+            deferred.append(part)
+            return
+        }
+        guard deferred.isEmpty else {
+            deferred.append(part)
+            return
+        }
+        receive(part, context: context)
+    }
+
+    /// Reads one part of a request: collects its head and body, and answers it at its end.
+    private func receive(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+        switch part {
         case .head(let head):
             guard case .idle = state else { return }
             if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limits.maxBodyBytes {
@@ -119,7 +149,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 } else {
                     reject(context: context, version: version, status: 400, text: "malformed HTTP request: \(parse)\n")
                 }
-            case .rejected, .responding:
+            case .responding:
+                // The pipelining handler hands this on once the answer's end is written: the
+                // answer goes out whole, then the connection closes.
+                closeAfterAnswer = true
+            case .rejected, .closing:
                 context.close(promise: nil)
             }
             return
@@ -292,16 +326,52 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func finish(context: ChannelHandlerContext, keepAlive: Bool) {
-        // Idle before the end is written: writing it hands over the next pipelined request at
-        // once, from inside the write, and that request must find the handler ready for it.
-        state = .idle
-        armDeadline(context: context)
-        guard keepAlive else {
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        // Writing the end can hand the next pipelined request on at once, from inside the
+        // write: it waits in `deferred` (the state is still `.responding`) and is read after.
+        // It can hand on a parse error of the bytes after this request too (`closeAfterAnswer`).
+        guard keepAlive, !closeAfterAnswer else { return close(context: context) }
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        guard !closeAfterAnswer else {
+            state = .closing
+            deferred.removeAll()
+            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             return
         }
-        // No future to wait on: most answers end here, and a future costs an allocation.
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        state = .idle
+        armDeadline(context: context)
+        readDeferred(context: context)
+    }
+
+    /// Writes the answer's end and closes the connection once it is written; nothing after it
+    /// is read (RFC 9112, 9.6).
+    private func close(context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        state = .closing
+        deferred.removeAll()
+    }
+
+    /// Reads the parts that arrived while answers were written, in order, until one is answered
+    /// later; one after another, so a client that pipelines thousands of requests does not
+    /// deepen the stack with each, and ``deferredPerTurn`` at a time, so it does not hold the
+    /// event loop from the other connections on it.
+    private func readDeferred(context: ChannelHandlerContext) {
+        guard !readingDeferred else { return }
+        readingDeferred = true
+        defer { readingDeferred = false }
+        var read = 0
+        while isOpen, let part = deferred.first {
+            switch state {
+            case .idle, .receiving: break
+            case .responding, .rejected, .closing: return
+            }
+            if read == Self.deferredPerTurn {
+                context.eventLoop.assumeIsolated().execute { [self] in readDeferred(context: context) }
+                return
+            }
+            if case .end = part { read += 1 }
+            deferred.removeFirst()
+            receive(part, context: context)
+        }
     }
 
     /// Closes with a TCP reset (SO_LINGER 0) rather than an orderly FIN.
@@ -552,7 +622,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             deadline = nil
             guard let idleSince else { return }
             switch state {
-            case .responding: return
+            case .responding, .closing: return
             case .idle, .receiving, .rejected:
                 let end = idleSince + .nanoseconds(Int64(limits.readTimeout * 1_000_000_000))
                 if end > .now() { checkDeadline(at: end, context: context) } else { context.close(promise: nil) }
@@ -573,6 +643,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func reject(context: ChannelHandlerContext, version: HTTPVersion, status: Int, text: String) {
         state = .rejected
+        handedOver = nil
+        deferred.removeAll()
         cancelDeadline()
         let body = context.channel.allocator.buffer(string: text)
         var headers = NIOHTTP1.HTTPHeaders()

@@ -17,9 +17,10 @@ import Tapedeck
 /// ``ConnectionHandler`` what it already knows about that request, and passes every byte on
 /// from then: the codec parses it from its first byte, so its limits, its errors and its
 /// ordering of pipelined answers are the ones that apply. A connection never goes back.
-final class HTTPFastLane: ChannelInboundHandler, RemovableChannelHandler {
+final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     /// What the lane learnt about the request it hands over.
@@ -45,6 +46,11 @@ final class HTTPFastLane: ChannelInboundHandler, RemovableChannelHandler {
     private var mode = Mode.answering
     /// Bytes of requests not answered yet.
     private var pending: ByteBuffer?
+    /// How many of ``pending``'s bytes were searched for the end of a head without finding it:
+    /// a head that arrives in pieces is searched once, not again from its start at each piece.
+    private var searched = 0
+    /// Whether a read was held back while the client did not take its answers.
+    private var readHeld = false
     /// The client's IP address, read once (each read of it is a system call).
     private var clientAddress: String?
 
@@ -73,8 +79,22 @@ final class HTTPFastLane: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if mode == .answering, context.channel.isWritable { answer(context: context) }
+        if mode == .answering, context.channel.isWritable {
+            answer(context: context)
+            if readHeld, mode == .answering {
+                readHeld = false
+                context.read()
+            }
+        }
         context.fireChannelWritabilityChanged()
+    }
+
+    /// Holds reads back while the client does not take its answers, so that its requests wait
+    /// in the socket rather than in memory; the codec's pipelining handler does it once it has
+    /// the connection.
+    func read(context: ChannelHandlerContext) {
+        guard mode == .answering, !context.channel.isWritable else { return context.read() }
+        readHeld = true
     }
 
     /// Answers the complete plain requests in ``pending``, in order, while the socket takes
@@ -83,10 +103,20 @@ final class HTTPFastLane: ChannelInboundHandler, RemovableChannelHandler {
         var wrote = false
         defer { if wrote { context.flush() } }
         while mode == .answering, var buffer = pending, buffer.readableBytes > 0, context.channel.isWritable {
-            let parsed = buffer.withUnsafeReadableBytes { PlainRequestHead.parse($0, maxBytes: limits.maxHeaderBytes) }
+            let maxBytes = limits.maxHeaderBytes
+            // A head is read when it first comes (most come whole); one that came short is read
+            // again only once more bytes may end it, so a head sent in many pieces is not read
+            // from its start at each.
+            if searched > 0, !buffer.withUnsafeReadableBytes({ PlainRequestHead.mayEnd($0, searchingFrom: searched, maxBytes: maxBytes) }) {
+                searched = buffer.readableBytes
+                return
+            }
+            let parsed = buffer.withUnsafeReadableBytes { PlainRequestHead.parse($0, maxBytes: maxBytes) }
+            searched = 0
             let head: PlainRequestHead
             switch parsed {
             case .incomplete:
+                searched = buffer.readableBytes
                 return
             case .notPlain:
                 return handOver(nil, context: context)
@@ -123,6 +153,10 @@ final class HTTPFastLane: ChannelInboundHandler, RemovableChannelHandler {
     /// what the lane learnt of it.
     private func handOver(_ outcome: HandedOver?, context: ChannelHandlerContext) {
         mode = .passing
+        if readHeld {
+            readHeld = false
+            context.read()
+        }
         do {
             try HTTPPipeline.installCodec(on: context.pipeline.syncOperations, after: self, limits: limits)
         } catch {
@@ -234,6 +268,25 @@ package struct PlainRequestHead: Equatable {
         case notPlain
     }
 
+    /// The most fields a plain head has; more are the codec's to count against its limits.
+    static let maxFields = 256
+
+    /// Whether bytes past `searched` (those before were searched) may let a head be read to
+    /// a verdict: an empty line after a CRLF (the head's end), a LF with no CR before it (a line
+    /// end to the codec, so not plain), or as many bytes as a head may have.
+    package static func mayEnd(_ bytes: UnsafeRawBufferPointer, searchingFrom searched: Int, maxBytes: Int) -> Bool {
+        if bytes.count >= maxBytes { return true }
+        var index = max(0, searched - 3)
+        while index < bytes.count {
+            if bytes[index] == 0x0A {
+                if index == 0 || bytes[index - 1] != 0x0D { return true }
+                if index >= 3, bytes[index - 3] == 0x0D, bytes[index - 2] == 0x0A { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
     /// The methods a plain request has: none of them carries a body here.
     package static let methods = ["GET", "HEAD", "DELETE", "OPTIONS"]
 
@@ -245,7 +298,9 @@ package struct PlainRequestHead: Equatable {
         guard methods.contains(method) else { return .notPlain }
         guard let targetRange = reader.run(while: isTargetByte), reader.expect(UInt8(ascii: " ")) else { return reader.verdict }
         let target = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetRange]), as: UTF8.self)
-        guard target.utf8.first == UInt8(ascii: "/") || IncomingRequest.isAbsoluteForm(target) else { return .notPlain }
+        // Origin-form only: an absolute-form target (a forward proxy's) is read by the codec,
+        // whose parser refuses what no URL holds in its authority.
+        guard target.utf8.first == UInt8(ascii: "/") else { return .notPlain }
         guard reader.expect("HTTP/1.1\r\n") else { return reader.verdict }
         var fields: [HTTPHeader] = []
         var closes = false
@@ -257,17 +312,19 @@ package struct PlainRequestHead: Equatable {
             }
             guard let nameRange = reader.token(endingWith: UInt8(ascii: ":")) else { return reader.verdict }
             _ = reader.run(while: { $0 == 0x20 || $0 == 0x09 }, allowEmpty: true)
-            guard var valueRange = reader.run(while: { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }, allowEmpty: true),
+            guard let valueRange = reader.run(while: { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }, allowEmpty: true),
                   reader.expect("\r\n") else { return reader.verdict }
-            while valueRange.upperBound > valueRange.lowerBound, bytes[valueRange.upperBound - 1] == 0x20 || bytes[valueRange.upperBound - 1] == 0x09 {
-                valueRange = valueRange.lowerBound..<(valueRange.upperBound - 1)
-            }
+            // Spaces after a value: whether they belong to it is the codec's to say.
+            if let last = valueRange.last, bytes[last] == 0x20 || bytes[last] == 0x09 { return .notPlain }
+            guard fields.count < maxFields else { return .notPlain }
             let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self)
             let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueRange]), as: UTF8.self)
             if name.caseInsensitiveEquals("Content-Length") || name.caseInsensitiveEquals("Transfer-Encoding")
                 || name.caseInsensitiveEquals("Expect") || name.caseInsensitiveEquals("Upgrade") {
                 return .notPlain
             }
+            // The parser takes `Proxy-Connection` for `Connection`: the codec reads those.
+            if name.caseInsensitiveEquals("Proxy-Connection") { return .notPlain }
             if name.caseInsensitiveEquals("Connection") {
                 if value.caseInsensitiveEquals("close") {
                     closes = true
@@ -279,7 +336,8 @@ package struct PlainRequestHead: Equatable {
         }
     }
 
-    /// A byte a target may hold: RFC 3986's unreserved and reserved characters, and `%`.
+    /// A byte a target may hold: RFC 3986's unreserved and reserved characters but `#` (a
+    /// fragment is no part of a request), and `%`.
     private static func isTargetByte(_ byte: UInt8) -> Bool { byteKinds[Int(byte)] & targetKind != 0 }
 
     /// A token character (``HTTPMethod/isTokenByte(_:)``).
@@ -294,7 +352,7 @@ package struct PlainRequestHead: Equatable {
         let isAlphanumeric = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         var kinds: UInt8 = 0
-        if isAlphanumeric || "-._~:/?#[]@!$&'()*+,;=%".utf8.contains(byte) { kinds |= targetKind }
+        if isAlphanumeric || "-._~:/?[]@!$&'()*+,;=%".utf8.contains(byte) { kinds |= targetKind }
         if HTTPMethod.isTokenByte(byte) { kinds |= tokenKind }
         return kinds
     }

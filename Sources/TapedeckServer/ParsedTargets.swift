@@ -5,11 +5,14 @@ import Synchronization
 ///
 /// A replay server is asked for the same few URLs again and again, and parsing one
 /// (`URL(string:)`) cost more than finding its recorded answer. The table holds at most
-/// ``limit`` targets and starts again empty when full, so a client that never repeats a URL
-/// costs one lookup more per request and no growth.
+/// ``limit`` targets of at most ``longest`` bytes and starts again empty when full, so a
+/// client that never repeats a URL costs one lookup more per request and no growth, and the
+/// table holds at most a few megabytes whatever the targets.
 final class ParsedTargets: Sendable {
     /// The most targets held.
     let limit: Int
+    /// The longest target held, in bytes; longer ones are parsed each time.
+    let longest = 1_024
     private let table = Mutex<[String: URL]>([:])
 
     /// The table every server of this process shares.
@@ -22,6 +25,7 @@ final class ParsedTargets: Sendable {
 
     /// `target` parsed (`URL(string:)`), or nil when it is no URL.
     func url(_ target: String) -> URL? {
+        guard target.utf8.count <= longest else { return URL(string: target) }
         if let known = table.withLock({ $0[target] }) { return known }
         guard let url = URL(string: target) else { return nil }
         table.withLock { table in
