@@ -48,10 +48,11 @@ package enum CassetteLint {
             Finding(interaction: secret.interaction, field: fieldPath(secret.field), kind: .secret,
                     message: "\(secret.kind) \"\(secret.excerpt)\"; redact it (Redactor) or re-record with redaction on")
         }
-        found += unreachable(in: cassette)
+        // One pass over the interactions, across cores, for what each holds by itself.
         found += ChunkedWork.map(cassette.interactions.count) { index in
             let interaction = cassette.interactions[index]
-            return bodyFindings(interaction.request.headers, interaction.request.body ?? Data(), side: "request", index: index)
+            return (unreachable(interaction, index: index).map { [$0] } ?? [])
+                + bodyFindings(interaction.request.headers, interaction.request.body ?? Data(), side: "request", index: index)
                 + bodyFindings(interaction.response.headers, interaction.response.body, side: "response", index: index)
         }.flatMap { $0 }
         return found.sorted { ($0.interaction, $0.field) < ($1.interaction, $1.field) }
@@ -86,15 +87,15 @@ package enum CassetteLint {
         return found
     }
 
-    /// Interactions no request can match: a recorded URL without an http(s) scheme or a host.
-    private static func unreachable(in cassette: Cassette) -> [Finding] {
-        cassette.interactions.enumerated().compactMap { index, interaction in
-            let url = interaction.request.url
-            let scheme = url.scheme?.lowercased()
-            guard scheme != "http" && scheme != "https" || (url.host ?? "").isEmpty else { return nil }
-            return Finding(interaction: index, field: "request.url", kind: .unreachable,
-                           message: "'\(url.absoluteString)' is not an http(s) URL with a host, so no request can match it; fix the URL or prune it")
-        }
+    /// The finding for an interaction no request can match: a recorded URL without an http(s)
+    /// scheme or a host; nil for every other.
+    private static func unreachable(_ interaction: Interaction, index: Int) -> Finding? {
+        let url = interaction.request.url
+        // Compared in place: lower-casing the scheme made a string for every interaction.
+        let scheme = url.scheme ?? ""
+        guard !scheme.caseInsensitiveEquals("http") && !scheme.caseInsensitiveEquals("https") || (url.host ?? "").isEmpty else { return nil }
+        return Finding(interaction: index, field: "request.url", kind: .unreachable,
+                       message: "'\(url.absoluteString)' is not an http(s) URL with a host, so no request can match it; fix the URL or prune it")
     }
 
     /// An interaction keyed by what makes it a duplicate: method, URL, request body, status,

@@ -58,8 +58,10 @@ public enum SecretLint {
     /// already in `found`.
     static func unredacted(in cassette: Cassette, again: Cassette, besides found: [Finding]) -> [Finding] {
         let known = Set(found.map { "\($0.interaction) \($0.field.split(separator: " ").prefix(2).joined(separator: " ").replacingOccurrences(of: "query", with: "URL"))" })
-        var result: [Finding] = []
-        for (index, (old, new)) in zip(cassette.interactions, again.interactions).enumerated() {
+        // Compared across cores, each interaction with its redacted self.
+        let compared = ChunkedWork.map(min(cassette.interactions.count, again.interactions.count)) { index -> [Finding] in
+            let old = cassette.interactions[index], new = again.interactions[index]
+            var result: [Finding] = []
             // A value is spelled out only for a field that changed (almost never).
             func changed(_ field: String, _ differs: Bool, _ value: @autoclosure () -> String) -> (field: String, value: String)? {
                 differs && !known.contains("\(index) \(field)") ? (field, value()) : nil
@@ -77,8 +79,9 @@ public enum SecretLint {
                 result.append(Finding(interaction: index, field: field, kind: "value redaction would replace (redacted elsewhere in the cassette)",
                                       excerpt: mask(value)))
             }
+            return result
         }
-        return result
+        return compared.flatMap { $0 }
     }
 
     /// The credentials in one interaction.
