@@ -241,17 +241,18 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
 /// The head of a plain request (``HTTPFastLane``), read from its bytes.
 ///
 /// It reads only what has one reading: the request line `METHOD SP TARGET SP HTTP/1.1 CRLF`
-/// with a method of ``methods`` and a target of URI characters; header lines
-/// `NAME: VALUE CRLF` with a token name and a value of visible ASCII, spaces and tabs; an
-/// empty line. Anything else (a body's framing, `Expect`, `Upgrade`, a `Connection` other than
-/// `close` or `keep-alive`, a bare LF, a folded line, a byte past ASCII, another version) is
-/// ``Parsed/notPlain``, for the codec to read and, where it is wrong, to refuse.
+/// with a method of ``methods`` and an origin-form target of URI characters (no fragment);
+/// at most ``maxFields`` header lines `NAME: VALUE CRLF` with a token name and a value of
+/// visible ASCII, spaces and tabs, none after it; an empty line. Anything else (a body's
+/// framing, `Expect`, `Upgrade`, `Proxy-Connection`, a `Connection` other than `close` or
+/// `keep-alive`, an absolute-form target, a bare LF, a folded line, a byte past ASCII, another
+/// version) is ``Parsed/notPlain``, for the codec to read and, where it is wrong, to refuse.
 package struct PlainRequestHead: Equatable {
     /// The method, as sent.
     package var method: String
     /// The request target, as sent.
     package var target: String
-    /// The header fields in order, values without their surrounding spaces.
+    /// The header fields in order, values without the spaces before them.
     package var fields: [HTTPHeader]
     /// Whether the client asked to close after the answer (`Connection: close`).
     package var closes: Bool
@@ -349,10 +350,8 @@ package struct PlainRequestHead: Equatable {
     /// one load a byte.
     private static let byteKinds: [UInt8] = (0..<256).map { value in
         let byte = UInt8(value)
-        let isAlphanumeric = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         var kinds: UInt8 = 0
-        if isAlphanumeric || "-._~:/?[]@!$&'()*+,;=%".utf8.contains(byte) { kinds |= targetKind }
+        if PercentEncoding.isUnreserved(byte) || PercentEncoding.isSubDelimiter(byte) || ":/?[]@%".utf8.contains(byte) { kinds |= targetKind }
         if HTTPMethod.isTokenByte(byte) { kinds |= tokenKind }
         return kinds
     }

@@ -52,7 +52,8 @@ package enum PercentEncoding {
         return "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
     }
 
-    static func isUnreserved(_ byte: UInt8) -> Bool {
+    /// RFC 3986 `unreserved`: letters, digits and `-._~`.
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
@@ -63,7 +64,8 @@ package enum PercentEncoding {
         }
     }
 
-    static func isSubDelimiter(_ byte: UInt8) -> Bool {
+    /// RFC 3986 `sub-delims`: `!$&'()*+,;=`.
+    package static func isSubDelimiter(_ byte: UInt8) -> Bool {
         "!$&'()*+,;=".utf8.contains(byte)
     }
 
