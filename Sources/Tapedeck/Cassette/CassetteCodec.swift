@@ -36,16 +36,30 @@ import Synchronization
 /// the regenerated body's length.
 enum CassetteCodec {
     /// The cassette as native-format bytes; the same cassette always gives the same bytes.
+    ///
+    /// Written piece by piece (``JSONWriter/Stream``), in the bytes the tree of the document
+    /// gives (``CassetteJSONLayout``): building and freeing that tree cost more than writing it,
+    /// once for every interaction a recording journals.
     static func encode(_ cassette: Cassette) -> Data {
-        var top: [(key: String, value: JSONValue)] = [
-            ("interactions", .array(cassette.interactions.map(encode))),
-        ]
+        var stream = JSONWriter.Stream(layout: CassetteJSONLayout.layout)
+        stream.beginObject()
+        stream.key("interactions")
+        stream.beginArray()
+        for interaction in cassette.interactions { encode(interaction, into: &stream) }
+        stream.end()
         if !cassette.metadata.isEmpty {
-            let keys = cassette.metadata.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            top.append(("metadata", .object(keys.map { ($0, .string(cassette.metadata[$0] ?? "")) })))
+            stream.key("metadata")
+            stream.beginObject()
+            for key in cassette.metadata.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                stream.key(key)
+                stream.string(cassette.metadata[key] ?? "")
+            }
+            stream.end()
         }
-        top.append(("version", JSONValue(cassette.version)))
-        return CassetteJSONLayout.write(.object(top))
+        stream.key("version")
+        stream.number(String(cassette.version))
+        stream.end()
+        return CassetteJSONLayout.finish(stream)
     }
 
     /// The version (the current one, or an error) and the metadata of a document's top level.
@@ -157,7 +171,8 @@ enum CassetteCodec {
 
     // MARK: - Encoding
 
-    static func encode(_ interaction: Interaction) -> JSONValue {
+    /// Writes `interaction` as the next element of `stream`: its members in key order.
+    static func encode(_ interaction: Interaction, into stream: inout JSONWriter.Stream) {
         // Written as loading reads it back (a `Content-Length` true to the body), so a cassette
         // encoded, decoded and encoded again is the same bytes: merges splice what was written.
         var request = interaction.request
@@ -165,53 +180,70 @@ enum CassetteCodec {
         if let body = request.body { fixContentLength(&request.headers, count: body.count) }
         fixContentLength(&response.headers, count: response.body.count,
                          describesAnotherBody: request.method == .head || response.status == 304)
-        var requestMembers: [(key: String, value: JSONValue)] = []
-        if let body = request.body {
-            requestMembers.append(("body", CassetteBody.encode(body, contentType: request.headers["Content-Type"])))
-        }
-        requestMembers += [
-            ("headers", encode(request.headers)),
-            ("method", .string(request.method.rawValue)),
-            ("url", .string(request.url.absoluteString)),
-        ]
-        var responseMembers: [(key: String, value: JSONValue)] = []
-        if let chunks = response.chunks {
-            responseMembers.append(("chunks", CassetteChunks.encode(chunks, headers: response.headers)))
-        } else if !response.body.isEmpty {
-            responseMembers.append(("body", CassetteBody.encode(response.body, contentType: response.headers["Content-Type"])))
-        }
-        responseMembers += [
-            ("headers", encode(response.headers)),
-            ("reason", .string(response.reason)),
-            ("status", JSONValue(response.status)),
-        ]
-        if let url = response.url, url != request.url {
-            responseMembers.append(("url", .string(url.absoluteString)))
-        }
-        if let frames = response.webSocket {
-            responseMembers.append(("webSocket", CassetteWebSocket.encode(frames)))
-        }
-        let owner: [(key: String, value: JSONValue)] = interaction.recordedBy.map { [("recordedBy", .string($0))] } ?? []
+        stream.beginObject()
+        stream.key("duration")
+        stream.number(durationLiteral(response.duration))
         if let failure = interaction.failure {
-            return .object([
-                ("duration", .number(durationLiteral(response.duration))),
-                ("failure", .object([("detail", .string(failure.detail)), ("kind", .string(failure.kind.rawValue))])),
-                ("recordedAt", .string(RFC3339Date.format(interaction.recordedAt, fractionDigits: 3))),
-            ] + owner + [
-                ("request", .object(requestMembers)),
-            ])
+            stream.key("failure")
+            stream.beginObject()
+            stream.key("detail")
+            stream.string(failure.detail)
+            stream.key("kind")
+            stream.string(failure.kind.rawValue)
+            stream.end()
         }
-        return .object([
-            ("duration", .number(durationLiteral(response.duration))),
-            ("recordedAt", .string(RFC3339Date.format(interaction.recordedAt, fractionDigits: 3))),
-        ] + owner + [
-            ("request", .object(requestMembers)),
-            ("response", .object(responseMembers)),
-        ])
+        stream.key("recordedAt")
+        stream.string(RFC3339Date.format(interaction.recordedAt, fractionDigits: 3))
+        if let owner = interaction.recordedBy {
+            stream.key("recordedBy")
+            stream.string(owner)
+        }
+        stream.key("request")
+        stream.beginObject()
+        if let body = request.body {
+            stream.key("body")
+            stream.value(CassetteBody.encode(body, contentType: request.headers["Content-Type"]))
+        }
+        encode(request.headers, into: &stream)
+        stream.key("method")
+        stream.string(request.method.rawValue)
+        stream.key("url")
+        stream.string(request.url.absoluteString)
+        stream.end()
+        if interaction.failure == nil {
+            stream.key("response")
+            stream.beginObject()
+            if let chunks = response.chunks {
+                stream.key("chunks")
+                stream.value(CassetteChunks.encode(chunks, headers: response.headers))
+            } else if !response.body.isEmpty {
+                stream.key("body")
+                stream.value(CassetteBody.encode(response.body, contentType: response.headers["Content-Type"]))
+            }
+            encode(response.headers, into: &stream)
+            stream.key("reason")
+            stream.string(response.reason)
+            stream.key("status")
+            stream.number(String(response.status))
+            if let url = response.url, url != request.url {
+                stream.key("url")
+                stream.string(url.absoluteString)
+            }
+            if let frames = response.webSocket {
+                stream.key("webSocket")
+                stream.value(CassetteWebSocket.encode(frames))
+            }
+            stream.end()
+        }
+        stream.end()
     }
 
-    private static func encode(_ headers: HTTPHeaders) -> JSONValue {
-        .array(headers.map { .array([.string($0.name), .string($0.value)]) })
+    /// Writes the `headers` member: `[name, value]` pairs in order.
+    private static func encode(_ headers: HTTPHeaders, into stream: inout JSONWriter.Stream) {
+        stream.key("headers")
+        stream.beginArray()
+        for field in headers { stream.pair(field.name, field.value) }
+        stream.end()
     }
 
     /// Seconds rounded to microseconds, written as Swift's shortest literal (valid JSON).

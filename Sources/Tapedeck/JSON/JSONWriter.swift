@@ -98,6 +98,123 @@ package struct JSONWriter: Sendable {
     }
 }
 
+extension JSONWriter {
+    /// Writes a pretty document piece by piece, in the bytes ``JSONWriter/writeBytes(_:options:layout:)``
+    /// gives the same tree, without making the tree: the cassette codec writes each interaction
+    /// through it (and a recording proxy a journal record for every request it passes on).
+    ///
+    /// ```swift
+    /// var stream = JSONWriter.Stream(layout: JSONWriter.Layout(inlineScalarArrays: 80))
+    /// stream.beginObject()
+    /// stream.key("headers")
+    /// stream.beginArray()
+    /// stream.pair("Accept", "*/*")
+    /// stream.end()
+    /// stream.end()
+    /// // {
+    /// //   "headers": [
+    /// //     ["Accept", "*/*"]
+    /// //   ]
+    /// // }
+    /// ```
+    package struct Stream {
+        private var writer: Writer
+        /// Each open container, outermost first: whether it is an object, and how many members
+        /// or elements it has so far (its opening is written with the first).
+        private var open: [(isObject: Bool, count: Int)] = []
+        /// Whether a member's key was written and its value is due.
+        private var keyed = false
+
+        /// Creates a stream laid out as `layout`, with room for `capacity` bytes.
+        package init(layout: Layout, capacity: Int = 4096) {
+            writer = Writer(pretty: true, sortedKeys: false, layout: layout, capacity: capacity)
+        }
+
+        /// What has been written.
+        package var bytes: [UInt8] { writer.output }
+
+        /// Opens an object as the next value.
+        package mutating func beginObject() {
+            beforeValue()
+            open.append((true, 0))
+        }
+
+        /// Opens an array as the next value. Its elements go one per line: an array of scalars
+        /// that the layout may keep on one line is written whole, with ``value(_:)`` or ``pair(_:_:)``.
+        package mutating func beginArray() {
+            beforeValue()
+            open.append((false, 0))
+        }
+
+        /// Closes the innermost object or array (`{}` or `[]` when nothing was put in it).
+        package mutating func end() {
+            let (isObject, count) = open.removeLast()
+            guard count > 0 else { return writer.append(isObject ? "{}" : "[]") }
+            writer.newline(open.count)
+            writer.output.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        }
+
+        /// Starts the next member of the innermost object; its value comes next.
+        package mutating func key(_ key: String) {
+            nextLine()
+            writer.decorated(.key) { $0.writeString(key) }
+            writer.append(": ")
+            keyed = true
+        }
+
+        /// Writes `value` as the next value, laid out as the tree writer lays it out there.
+        package mutating func value(_ value: JSONValue) {
+            beforeValue()
+            writer.write(value, indent: open.count)
+        }
+
+        /// Writes a string as the next value.
+        package mutating func string(_ string: String) {
+            beforeValue()
+            writer.decorated(.string) { $0.writeString(string) }
+        }
+
+        /// Writes a number's literal as the next value.
+        package mutating func number(_ literal: String) {
+            beforeValue()
+            writer.decorated(.number) { $0.appendRaw(literal) }
+        }
+
+        /// Writes `[first, second]` as the next value: two strings, on one line when the layout
+        /// keeps short arrays of scalars on one line (a header's name and value).
+        package mutating func pair(_ first: String, _ second: String) {
+            guard writer.layout.inlineScalarArrays != nil else { return value(.array([.string(first), .string(second)])) }
+            beforeValue()
+            writer.output.append(UInt8(ascii: "["))
+            writer.decorated(.string) { $0.writeString(first) }
+            writer.append(", ")
+            writer.decorated(.string) { $0.writeString(second) }
+            writer.output.append(UInt8(ascii: "]"))
+        }
+
+        /// Before a value: nothing after a key; an element's comma and line in an array.
+        private mutating func beforeValue() {
+            if keyed {
+                keyed = false
+            } else if !open.isEmpty {
+                nextLine()
+            }
+        }
+
+        /// The innermost container's opening or a comma, then a line at its members' depth.
+        private mutating func nextLine() {
+            let last = open.count - 1
+            if open[last].count == 0 {
+                writer.output.append(open[last].isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            } else {
+                writer.output.append(UInt8(ascii: ","))
+            }
+            open[last].count += 1
+            writer.newline(open.count)
+        }
+    }
+}
+
 private struct Writer {
     let pretty: Bool
     let sortedKeys: Bool
@@ -162,15 +279,18 @@ private struct Writer {
         guard pretty else { return }
         output.append(UInt8(ascii: "\n"))
         var count = indent * layout.indentWidth
-        // Copied from a run of spaces made once: appending a repeated byte went byte by byte.
-        while count > 0 {
-            let step = min(count, Self.spaces.count)
-            output.append(contentsOf: Self.spaces[..<step])
-            count -= step
+        // Copied from a run of spaces in the binary: appending a repeated byte went byte by
+        // byte, and a run made at start-up was retained and checked for each line.
+        Self.spaces.withUTF8Buffer { spaces in
+            while count > 0 {
+                let step = min(count, spaces.count)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: spaces[..<step]))
+                count -= step
+            }
         }
     }
 
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+    private static let spaces: StaticString = "                                                                "
     /// Writes a token with its layout decoration around it.
     mutating func decorated(_ token: JSONWriter.Token, _ body: (inout Writer) -> Void) {
         guard decorating, let decoration = layout.decorations[token] else { return body(&self) }
@@ -221,7 +341,13 @@ private struct Writer {
         string.withUTF8 { bytes in
             output.append(UInt8(ascii: "\""))
             var runStart = 0
-            for i in 0..<bytes.count {
+            // Eight bytes at a time while none of them needs an escape (most text, every header).
+            let raw = UnsafeRawBufferPointer(bytes)
+            var plain = 0
+            while plain + 8 <= bytes.count, !Self.mayNeedEscape(raw.loadUnaligned(fromByteOffset: plain, as: UInt64.self)) {
+                plain += 8
+            }
+            for i in plain..<bytes.count {
                 let byte = bytes[i]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
@@ -243,5 +369,15 @@ private struct Writer {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
             output.append(UInt8(ascii: "\""))
         }
+    }
+
+    /// Whether any of the eight bytes in `word` may be a control character, `"` or `\`; never
+    /// false when one is (a byte past ASCII may make it say true for nothing).
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0
+        return control || hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+            || hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
     }
 }

@@ -62,6 +62,33 @@ struct JSONWriterTests {
         #expect(text == "\"a\\\"b\\\\c/d\\n\\r\\t\\b\\f\\u0000\\u001f\u{7f}é🎉\u{2028}\"")
     }
 
+    @Test("a byte to escape is found at every place in runs longer than eight bytes, beside bytes past ASCII")
+    func escapingAtEveryPlace() throws {
+        for length in 0...40 {
+            for place in 0..<max(length, 1) {
+                for special in ["\"", "\\", "\n", "\u{1}", "\u{1f}", "é", " ", "\u{7f}"] {
+                    var characters = [String](repeating: "a", count: length)
+                    if place < length { characters[place] = special }
+                    if length > 3 { characters[length - 1] = "ÿ" }
+                    let text = characters.joined()
+                    let written: String = JSONWriter.write(.string(text), options: [])
+                    let expected = "\"" + text.unicodeScalars.map { scalar -> String in
+                        switch scalar {
+                        case "\"": "\\\""
+                        case "\\": "\\\\"
+                        case "\n": "\\n"
+                        case "\u{1}": "\\u0001"
+                        case "\u{1f}": "\\u001f"
+                        default: String(scalar)
+                        }
+                    }.joined() + "\""
+                    #expect(written == expected, "length \(length), \(special) at \(place)")
+                    #expect(try JSONParser.parse(Data(written.utf8)) == .string(text))
+                }
+            }
+        }
+    }
+
     @Test("keys are escaped like strings")
     func keyEscaping() {
         let text: String = JSONWriter.write(["a\"b\n": 1], options: [])
