@@ -38,7 +38,7 @@ public struct Redactor: Sendable, Hashable {
     public static let minimumScrubLength = 6
 
     /// Header names (case-insensitive) whose values are replaced.
-    public var headers: Set<String>
+    public var headers: Set<String> { didSet { updateTriggers() } }
     /// Query item names (case-insensitive) whose values are replaced, besides key-like ones.
     public var queryItems: Set<String> { didSet { updateTriggers() } }
     /// Whether query item, form field and JSON member names that look like keys (`*_token`,
@@ -50,6 +50,8 @@ public struct Redactor: Sendable, Hashable {
     /// occur in a JSON body; form and multipart fields with these names are replaced too.
     public var jsonKeys: Set<String> { didSet { updateTriggers() } }
 
+    /// Words one of which a header's name holds when its value is redacted (the names themselves).
+    private(set) var headerTriggers = ByteTriggers([], escapes: "")
     /// Words one of which a query (`%`-escaped) holds when a name in it is redacted.
     private(set) var queryTriggers = ByteTriggers([], escapes: "")
     /// Words one of which a JSON body (`\`-escaped) holds when a member in it is redacted.
@@ -60,6 +62,7 @@ public struct Redactor: Sendable, Hashable {
 
     private mutating func updateTriggers() {
         let keyLike = keyLikeQueryItems ? Redactor.keyLikeWords : []
+        headerTriggers = ByteTriggers(headers, escapes: "")
         queryTriggers = ByteTriggers(queryItems.union(keyLike), escapes: "%+")
         jsonTriggers = ByteTriggers(jsonKeys.union(keyLike), escapes: "\\")
     }
@@ -299,8 +302,10 @@ public struct Redactor: Sendable, Hashable {
     }
 
     private func redact(_ headers: HTTPHeaders, collecting secrets: inout [String]) -> HTTPHeaders {
-        // Most fields are kept: the headers are rebuilt only when one is redacted.
-        guard !self.headers.isEmpty, headers.contains(where: { self.headers.contains(Redactor.lowercased($0.name)) }) else { return headers }
+        // Most fields are kept: the headers are rebuilt only when one is redacted. A name that
+        // holds none of the redacted names is not lower-cased and looked up.
+        guard !self.headers.isEmpty, headers.contains(where: { headerTriggers.mayMatch($0.name) && self.headers.contains(Redactor.lowercased($0.name)) })
+        else { return headers }
         return HTTPHeaders(headers.map { field in
             let lower = Redactor.lowercased(field.name)
             guard self.headers.contains(lower) else { return field }

@@ -129,12 +129,24 @@ public enum SecretLint {
 
     private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "x-api-key", "api-key", "x-auth-token", "x-access-token"]
 
+    /// What any credential a header's value is read for starts with (`Bearer `, a JWT's `eyJ`,
+    /// vendor prefixes, a PEM key's end), in either case.
+    private static let headerValueTriggers = ByteTriggers(["bearer ", "eyj", "private key-----"] + vendorFormats.flatMap(\.prefixes), escapes: "")
+    /// What any credential header's name holds: its whole name, or a key-like word.
+    private static let headerNameTriggers = ByteTriggers(credentialHeaders.union(Redactor.keyLikeWords), escapes: "")
+
     private static func headerKind(_ field: HTTPHeader) -> String? {
         let value = field.value
-        if isPlaceholder(value) { return nil }
-        if let token = bearerToken(in: value), !isPlaceholder(token) { return "bearer token" }
-        if firstJWT(in: value) != nil { return "JWT" }
-        if let vendor = vendorSecret(in: value) { return vendor.kind }
+        // A value none of the token shapes start in, under a name no credential has (a date, a
+        // type, a length: most of them), has nothing to find. Every recorded header is read.
+        let valueMayHold = headerValueTriggers.mayMatch(value), nameMayBe = headerNameTriggers.mayMatch(field.name)
+        guard valueMayHold || nameMayBe, !isPlaceholder(value) else { return nil }
+        if valueMayHold {
+            if let token = bearerToken(in: value), !isPlaceholder(token) { return "bearer token" }
+            if firstJWT(in: value) != nil { return "JWT" }
+            if let vendor = vendorSecret(in: value) { return vendor.kind }
+        }
+        guard nameMayBe else { return nil }
         let lower = Redactor.lowercased(field.name)
         if credentialHeaders.contains(lower) || (Redactor.isKeyLike(lower) && !lower.hasPrefix("x-csrf")) {
             return value.isEmpty ? nil : "key-like value"

@@ -71,13 +71,19 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, Codable, CustomS
     }
 
     /// RFC 9110 `tchar`: the one rule for methods and header names.
+    ///
+    /// Each case spelled out: searching a string of the symbols cost a header name's check
+    /// more than the rest of it, for every `-` of every name sent, served and recorded.
     package static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            return false
         }
     }
 }

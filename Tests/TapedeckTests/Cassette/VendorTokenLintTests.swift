@@ -32,6 +32,30 @@ struct VendorTokenLintTests {
         }
     }
 
+    @Test("a header is judged by its value's shape and by its name, in any case", arguments: [
+        ("X-Trace", "bEaReR abcdefgh12345", "bearer token"),
+        ("X-Trace", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", "JWT"),
+        ("X-Trace", "id akia" + "IOSFODNN7EXAMPLE", nil),
+        ("Authorization", "Basic dXNlcjpwYXNz", "key-like value"),
+        ("x-api-KEY", "12345", "key-like value"),
+        ("X-Session-Password", "hunter2hunter2", "key-like value"),
+        ("Refresh-Token", "r-1", "key-like value"),
+        ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==", nil),
+        ("X-CSRF-Token", "abc", nil),
+        ("X-Api-Key", "<REDACTED>", nil),
+        ("Authorization", "Bearer <REDACTED>", nil),
+        ("Content-Type", "application/json", nil),
+        ("Date", "Sat, 28 Nov 2026 02:20:53 GMT", nil),
+    ] as [(String, String, String?)])
+    func headers(name: String, value: String, kind: String?) throws {
+        var headers: HTTPHeaders = [:]
+        try headers.add(name: name, value: value)
+        let interaction = Interaction(request: HTTPRequest(url: URL(string: "http://api.test/x")!, headers: headers),
+                                      response: HTTPResponse(status: 200))
+        let found = SecretLint.findings(in: interaction, index: 0).filter { $0.field.hasPrefix("request header") }
+        #expect(found.map(\.kind) == (kind.map { [$0] } ?? []), "\(name): \(value)")
+    }
+
     @Test("look-alikes are not tokens: inside a word, too short, or the wrong length")
     func lookAlikes() {
         for text in ["xghp_" + String(repeating: "a", count: 30), "ghp_short", "AKIA1234", "AKIA" + String(repeating: "A", count: 20),

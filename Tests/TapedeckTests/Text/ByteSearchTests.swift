@@ -17,6 +17,14 @@ struct ByteSearchTests {
         #expect(!"127.0.0.1".containsByte(UInt8(ascii: ":")))
     }
 
+    @Test("a token byte is exactly RFC 9110's tchar: letters, digits and fifteen symbols")
+    func tokenBytes() {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(HTTPMethod.isTokenByte(byte) == tchar.contains(byte), "byte \(byte)")
+        }
+    }
+
     @Test("an IPv6 host is written in brackets for a URL's authority; other hosts as they are", arguments: [
         ("::1", "[::1]"), ("fe80::1%25en0", "[fe80::1%25en0]"), ("127.0.0.1", "127.0.0.1"), ("api.example.com", "api.example.com"),
     ])
