@@ -45,13 +45,18 @@ package struct ControlGate {
         var host = Substring((origin.host ?? "127.0.0.1").lowercased())
         if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
         let ownName = String(host)
-        let defaultPort = origin.scheme == "https" ? 443 : 80
+        let defaultPort = Self.defaultPort(origin)
         guard (port ?? defaultPort) == (origin.port ?? defaultPort) else { return false }
         if name == ownName { return true }
         let loopback = name == "localhost" || name == "::1" || Self.isIPv4(name) && name.hasPrefix("127.")
         if Self.isLoopback(ownName) { return loopback }
         if ownName == "0.0.0.0" || ownName == "::" { return loopback || Self.isIPv4(name) || name.contains(":") }
         return false
+    }
+
+    /// The port `url` reaches when it names none: 443 for https, else 80.
+    static func defaultPort(_ url: URL) -> Int {
+        url.scheme == "https" ? 443 : 80
     }
 
     package static func isLoopback(_ name: String) -> Bool { name == "localhost" || name == "::1" || (isIPv4(name) && name.hasPrefix("127.")) }

@@ -34,7 +34,11 @@ public final class Deck: Sendable {
 
     /// Whether `url` names this server itself (its listener or its advertised origin).
     func isSelf(_ url: URL) -> Bool {
-        isAddressed(ControlHandler.hostAndPort(url) + (url.port == nil ? (url.scheme == "https" ? ":443" : ":80") : ""))
+        // A port neither address has cannot name this server (``ControlGate/accepts(_:origin:)``
+        // compares ports first): most upstreams are told apart here, without building a `Host`.
+        let port = url.port ?? ControlGate.defaultPort(url)
+        guard port == origin.port ?? ControlGate.defaultPort(origin) || port == listener.port ?? ControlGate.defaultPort(listener) else { return false }
+        return isAddressed(ControlHandler.hostAndPort(url) + (url.port == nil ? ":\(port)" : ""))
     }
 
     /// What this server adds to the `Via` of every request it sends upstream, so a request that

@@ -6,20 +6,37 @@ import Tapedeck
 /// original host, client and scheme travel in `X-Forwarded-Host/-For/-Proto`.
 enum ProxyHeaders {
     /// Fields that describe one connection, never forwarded.
-    static let hopByHop: Set<String> = [
+    static let hopByHop: [String] = [
         // The control token is for this server, never for the upstream or the cassette.
         "x-tapedeck-token",
         "connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade",
         "proxy-authorization", "proxy-authenticate", "expect",
     ]
 
+    /// ``hopByHop`` by length: a name is compared with the few of its own length.
+    private static let hopByHopByLength: [[String]] = {
+        var table = [[String]](repeating: [], count: (hopByHop.map(\.utf8.count).max() ?? 0) + 1)
+        for name in hopByHop { table[name.utf8.count].append(name) }
+        return table
+    }()
+
     /// `headers` without hop-by-hop fields, nor those the `Connection` field names.
+    ///
+    /// Names are compared in place, without lower-casing: this runs twice for every request a
+    /// proxy passes on, and most have nothing to remove.
     static func removingHopByHop(_ headers: HTTPHeaders) -> HTTPHeaders {
-        let named = Set(headers.values(for: "Connection").flatMap { $0.split(separator: ",") }.map { $0.trimmingHTTPSpace().lowercased() })
-        return HTTPHeaders(headers.filter { field in
-            let name = field.name.lowercased()
-            return !hopByHop.contains(name) && !named.contains(name)
-        })
+        // The Connection field's names, split on their bytes (`keep-alive` in most answers).
+        var named: [String] = []
+        for value in headers.values(for: "Connection") {
+            for token in value.utf8.split(separator: UInt8(ascii: ",")) { named.append(String(Substring(token).trimmingHTTPSpace())) }
+        }
+        func removed(_ name: String) -> Bool {
+            let length = name.utf8.count
+            return length < hopByHopByLength.count && hopByHopByLength[length].contains { name.caseInsensitiveEquals($0) }
+                || named.contains { name.caseInsensitiveEquals($0) }
+        }
+        guard headers.contains(where: { removed($0.name) }) else { return headers }
+        return HTTPHeaders(headers.filter { !removed($0.name) })
     }
 
     /// The headers to send upstream to `url` for a request that arrived with `headers` from `client`.

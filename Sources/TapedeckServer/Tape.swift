@@ -13,9 +13,21 @@ struct Tape: Sendable {
     /// Where a recording tape sends origin-form requests; nil for replay, and for a forward
     /// proxy's recording (`proxy --intercept` with no upstream), which records only what
     /// clients send it as their proxy.
-    var upstream: URL?
+    let upstream: URL?
+    /// `scheme://host[:port]/base` of ``upstream``, what an origin-form request's path and query
+    /// are put after; made once, not for every request.
+    let upstreamPrefix: String?
     /// Whether the tape records (else it replays).
     var isRecording: Bool
+
+    init(mount: String, path: String, session: CassetteSession, upstream: URL?, isRecording: Bool) {
+        self.mount = mount
+        self.path = path
+        self.session = session
+        self.upstream = upstream
+        upstreamPrefix = upstream.map { Deck.originText($0) + Deck.basePath($0) }
+        self.isRecording = isRecording
+    }
 
     /// Whether a request path belongs under this tape's mount.
     func covers(_ path: String) -> Bool {

@@ -213,8 +213,8 @@ package struct TapesHandler: ServerHandler {
         let target: String
         if forward {
             target = incoming.target
-        } else if let upstream {
-            target = Deck.originText(upstream) + Deck.basePath(upstream) + rest
+        } else if let prefix = tape.upstreamPrefix {
+            target = prefix + rest
         } else {
             throw HTTPError.invalidURL(input: Excerpt.of(incoming.target), reason: "this proxy has no upstream of its own: send requests through it as "
                 + "a proxy (HTTPS_PROXY or HTTP_PROXY set to its address, or curl -x), or start it with an upstream URL")
