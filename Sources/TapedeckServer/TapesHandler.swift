@@ -261,6 +261,13 @@ package struct TapesHandler: ServerHandler {
         // No extension is negotiated, so frames are recorded as the application sent them
         // (permessage-deflate would record compressed bytes), as mitmproxy does.
         upgrade.headers.remove(name: "Sec-WebSocket-Extensions")
+        // The head is written upstream as text: a field that would break its lines (a `Host`
+        // decoded from an absolute-form target's `%0D%0A`) is refused here, as any request sent is.
+        do throws(HTTPError) {
+            try upgrade.validateForSending()
+        } catch {
+            return ServerReply.text(400, "\(summary): \(error.localizedDescription)\n", headers: [ServerMarker.errorHeader: "400"])
+        }
         let recording = WebSocketRecording(request: upgrade, log: log) { interaction in
             do throws(CassetteError) {
                 try recorder.record(interaction)

@@ -181,6 +181,27 @@ struct WebSocketTests {
         #expect(kept == 0)
     }
 
+    @Test("an upgrade sent to the forward proxy for a host that decodes to a line break is refused, not written upstream")
+    func upgradeWithBrokenHost() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let cassette = directory.appendingPathComponent("ws.cassette.json")
+        let server = try await CassetteServer.proxy(to: URL(string: "http://127.0.0.1:9")!, recordingTo: cassette, mode: .all)
+        // No Host: the proxy names the target's host in the one it sends, decoded (`a\r\nX-Evil: 1.example`).
+        let script = """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(b"GET http://a%0D%0AX-Evil%3A%201.example/ws HTTP/1.1\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\n"
+                      b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\\r\\nSec-WebSocket-Version: 13\\r\\n\\r\\n")
+            s.settimeout(10)
+            print(s.recv(4096).decode("latin-1"))
+            """
+        let result = try await Proc.run(Proc.python, ["-c", script, String(server.url.port ?? 0)])
+        await server.stop()
+        #expect(result.text.hasPrefix("HTTP/1.1 400"), "\(result.text) \(result.stderr)")
+        #expect(result.text.contains("Host"), "the answer names the field")
+    }
+
     @Test("a client frame holding a secret matches its redacted recording, and a mismatch report never quotes the secret")
     func secretsInFrames() async throws {
         let directory = try Proc.temporaryDirectory()

@@ -304,8 +304,10 @@ public struct Redactor: Sendable, Hashable {
     private func redact(_ headers: HTTPHeaders, collecting secrets: inout [String]) -> HTTPHeaders {
         // Most fields are kept: the headers are rebuilt only when one is redacted. A name that
         // holds none of the redacted names is not lower-cased and looked up.
-        guard !self.headers.isEmpty, headers.contains(where: { headerTriggers.mayMatch($0.name) && self.headers.contains(Redactor.lowercased($0.name)) })
-        else { return headers }
+        // (An empty name holds no word, and may still be one of them.)
+        guard !self.headers.isEmpty, headers.contains(where: { field in
+            (field.name.isEmpty || headerTriggers.mayMatch(field.name)) && self.headers.contains(Redactor.lowercased(field.name))
+        }) else { return headers }
         return HTTPHeaders(headers.map { field in
             let lower = Redactor.lowercased(field.name)
             guard self.headers.contains(lower) else { return field }

@@ -211,9 +211,7 @@ package final class UpstreamTransport: HTTPTransport {
                     var headerLimits = NIOHTTPDecoderLimitConfiguration()
                     headerLimits.maxHeaderFieldSize = UpstreamHandler.maxHeaderLine
                     headerLimits.maxHeaderListSize = UpstreamHandler.maxHeaderBlock
-                    // Every field sent was checked by `validateForSending()` (or is made here from
-                    // checked ones, ``head(of:origin:)``): NIO's second check of each cost more than encoding it.
-                    try sync.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes, enableOutboundHeaderValidation: false,
+                    try sync.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes, enableOutboundHeaderValidation: true,
                                                    encoderConfiguration: framing, decoderLimitConfiguration: headerLimits)
                     try sync.addHandler(UpstreamHandler(limits: limits, reasons: reasons))
                 }

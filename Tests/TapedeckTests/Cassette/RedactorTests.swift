@@ -33,6 +33,20 @@ struct RedactorTests {
         #expect(SecretLint.findings(in: Cassette(interactions: [redactor.redact(interaction)])).isEmpty)
     }
 
+    @Test("headers named by a redactor are replaced whatever their names hold, set after it is made or empty; others are kept")
+    func namedHeaders() {
+        var redactor = Redactor(headers: ["x-session", ""])
+        redactor.headers.insert("x-trace-secretless")
+        let headers: HTTPHeaders = ["X-Session": "abc", "": "empty-name", "X-Trace-Secretless": "t", "Content-Type": "text/plain"]
+        let interaction = Interaction(request: HTTPRequest(url: URL(string: "http://api.test/x")!, headers: headers),
+                                      response: HTTPResponse(status: 200))
+        let redacted = redactor.redact(interaction).request.headers
+        #expect(redacted["X-Session"] == Redactor.placeholder)
+        #expect(redacted[""] == Redactor.placeholder)
+        #expect(redacted["X-Trace-Secretless"] == Redactor.placeholder, "a name added after the redactor was made")
+        #expect(redacted["Content-Type"] == "text/plain")
+    }
+
     @Test("the lint refuses an unredacted token and names the interaction and field")
     func lintRefuses() throws {
         let cassette = Cassette(interactions: [.make(), Self.leakyInteraction()])
