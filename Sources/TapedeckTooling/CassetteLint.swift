@@ -94,8 +94,10 @@ package enum CassetteLint {
         // Compared in place: lower-casing the scheme made a string for every interaction.
         let scheme = url.scheme ?? ""
         guard !scheme.caseInsensitiveEquals("http") && !scheme.caseInsensitiveEquals("https") || (url.host ?? "").isEmpty else { return nil }
+        // A password in the URL's userinfo is not shown (the secret lint reports it on its own).
         return Finding(interaction: index, field: "request.url", kind: .unreachable,
-                       message: "'\(url.absoluteString)' is not an http(s) URL with a host, so no request can match it; fix the URL or prune it")
+                       message: "'\(Redactor.redactingPassword(url).absoluteString)' is not an http(s) URL with a host, so no request can match it; "
+                           + "fix the URL or prune it")
     }
 
     /// An interaction keyed by what makes it a duplicate: method, URL, request body, status,

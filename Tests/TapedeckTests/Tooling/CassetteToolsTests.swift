@@ -39,6 +39,14 @@ struct CassetteToolsTests {
         #expect(CassetteLint.findings(in: ftp).contains { $0.interaction == 1 && $0.kind == .unreachable && $0.field == "request.url" })
     }
 
+    @Test("an unreachable URL is reported without the password in its userinfo")
+    func unreachableWithoutPassword() {
+        let cassette = Cassette(interactions: [.make(.get, "ftp://alice:hunter2secret@files.test/a.txt", headers: [:], body: "x")])
+        let finding = CassetteLint.findings(in: cassette).first { $0.kind == .unreachable }
+        #expect(finding?.message.contains("ftp://alice:%3CREDACTED%3E@files.test/a.txt") == true, "\(String(describing: finding?.message))")
+        #expect(CassetteLint.findings(in: cassette).allSatisfy { !$0.message.contains("hunter2secret") })
+    }
+
     @Test("diff pairs interactions by method and URL and lists field changes, JSON bodies by pointer")
     func diff() {
         let json: HTTPHeaders = ["Content-Type": "application/json", "Date": "Mon"]
