@@ -57,6 +57,42 @@ struct ReplayIndexTests {
         #expect(index.positions("GET http://api.test/none").isEmpty)
     }
 
+    @Test("every key finds its positions, whether or not it is the request line as recorded, past a block of keys")
+    func positionsAgainstReference() {
+        var random = SeededRandom(seed: 20)
+        // Request lines as recorded, and keys that differ from them: an upper-case host, an
+        // unsorted query, a percent-encoded query item, a default port, a fragment.
+        let urls = ["http://api.test/a?x=1", "http://API.test/a?x=1", "http://api.test/b?z=2&a=1", "http://api.test/b?a=1&z=2",
+                    "http://api.test/c?q=a%20b", "http://api.test:80/d", "http://api.test/e#top", "https://api.test/f?k"]
+        let methods: [HTTPMethod] = [.get, .post, .delete]
+        let interactions = (0..<10_000).map { _ in
+            let url = (urls.randomElement(using: &random) ?? "") + (Bool.random(using: &random) ? "" : "&n=\(Int.random(in: 0..<3_000, using: &random))")
+            return Interaction.make(methods.randomElement(using: &random) ?? .get, url)
+        }
+        let matcher = Matcher()
+        let index = ReplayIndex(interactions, matcher: matcher)
+        let reference = Dictionary(grouping: interactions.indices) { matcher.key(for: interactions[$0].request) }
+        #expect(reference.count > 1_000, "many distinct keys (\(reference.count))")
+        for (key, positions) in reference {
+            #expect(index.positions(key) == positions, "\(key)")
+        }
+        for absent in ["GET http://api.test/none", "PUT http://api.test/a?x=1", "GET http://api.test/a?x=2", ""] {
+            #expect(index.first(absent) == nil, "\(absent)")
+        }
+        #expect(ReplayIndex([], matcher: matcher).first("GET http://api.test/a") == nil)
+    }
+
+    @Test("a key equal to a recorded one as Unicode text finds it, as a dictionary of keys did")
+    func canonicallyEqualKey() throws {
+        let recorded = Interaction.make(.get, "http://api.test/t?unit=K")
+        let index = ReplayIndex([recorded], matcher: Matcher())
+        // The Kelvin sign is canonically equivalent to `K`: Swift's strings are equal.
+        let incoming = HTTPRequest(url: try #require(URL(string: "http://api.test/t?unit=%E2%84%AA")))
+        let key = Matcher().key(for: incoming)
+        #expect(key == Matcher().key(for: recorded.request))
+        #expect(index.first(key) == 0)
+    }
+
     @Test("a request carrying the real value of a redacted query item matches the recording, which holds the placeholder")
     func redactedQueryItem() async throws {
         let recorded = Redactor.standard.redact(Interaction.make(.get, "http://api.test/me?api_key=k3y-v4lue-123&page=2", body: "me"))
