@@ -97,7 +97,7 @@ enum CassetteCodec {
             throw .invalidField(path: source, pointer: "", problem: "the file is empty; delete it to record afresh, "
                 + "or restore it from version control")
         }
-        let parsed = try decodeStreaming(source: source) { element throws(JSONParseError) in
+        let parsed = try decodeStreaming(source: source, expected: { _ in nil }) { element throws(JSONParseError) in
             try JSONParser.parse(data, streamingElementsOf: "interactions", element)
         }
         if let parsed { return parsed }
@@ -116,7 +116,7 @@ enum CassetteCodec {
     /// the line and column of what is wrong.
     static func decode(_ window: JSONFileWindow, file url: URL, maximumFileSize: Int) throws(CassetteError) -> Cassette {
         do throws(CassetteError) {
-            let parsed = try decodeStreaming(source: url.path) { element throws(JSONParseError) in
+            let parsed = try decodeStreaming(source: url.path, expected: window.expectedElements) { element throws(JSONParseError) in
                 try JSONParser.parse(window, streamingElementsOf: "interactions", element)
             }
             if let failure = window.failure { throw CassetteError.unreadable(path: url.path, reason: failure) }
@@ -140,12 +140,19 @@ enum CassetteCodec {
     /// several times its size for it) and both cores work. Nil when the document gives
     /// `interactions` twice: the last one counts, as everywhere a JSON object is read, so it
     /// must be read whole (streaming handed on the elements of both).
+    ///
+    /// Once `expected` can tell how many interactions the document holds (from the bytes read
+    /// so far), the array is made that large and each batch is moved into it as soon as it
+    /// and those before it are decoded: the batches and the whole array are never held at
+    /// once. (A guess too large costs address space only: memory is used as it is written.)
     private static func decodeStreaming(
-        source: String, parse: ((Int, JSONValue) -> Void) throws(JSONParseError) -> JSONValue
+        source: String, expected: @escaping (_ parsed: Int) -> Int?,
+        parse: ((Int, JSONValue) -> Void) throws(JSONParseError) -> JSONValue
     ) throws(CassetteError) -> Cassette? {
         let pipeline = DecodePipeline(source: source)
         var batch: [JSONValue] = []
         var decoded = 0
+        var interactions: [Interaction] = []
         let root: JSONValue
         do throws(JSONParseError) {
             root = try parse { _, element in
@@ -154,6 +161,8 @@ enum CassetteCodec {
                     pipeline.submit(batch, startingAt: decoded)
                     decoded += batch.count
                     batch.removeAll(keepingCapacity: true)
+                    if interactions.capacity == 0, let count = expected(decoded) { interactions.reserveCapacity(count) }
+                    if interactions.capacity > 0 { pipeline.moveDone(into: &interactions) }
                 }
             }
         } catch {
@@ -161,12 +170,15 @@ enum CassetteCodec {
             throw .malformedJSON(path: source, line: error.line, column: error.column, pointer: error.path, reason: error.reason)
         }
         if !batch.isEmpty { pipeline.submit(batch, startingAt: decoded) }
-        let interactions = Result { () throws(CassetteError) -> [Interaction] in try pipeline.finish() }
+        let all = Result { () throws(CassetteError) -> [Interaction] in
+            try pipeline.finish(appendingTo: &interactions)
+            return interactions
+        }
         if case .object(let members) = root, members.count(where: { $0.key == "interactions" }) > 1 { return nil }
         let top = FieldReader(value: root, pointer: "", source: source)
         let (version, metadata) = try envelope(top)
         _ = try top.array("interactions")
-        return Cassette(version: version, interactions: try interactions.get(), metadata: metadata)
+        return Cassette(version: version, interactions: try all.get(), metadata: metadata)
     }
 
     // MARK: - Encoding
@@ -362,6 +374,8 @@ private final class DecodePipeline: Sendable {
     private let running = DispatchGroup()
     private let slots = DispatchSemaphore(value: 4)
     private let submitted = Mutex(0)
+    /// How many batches ``moveDone(into:)`` has moved.
+    private let taken = Mutex(0)
     /// Batches decoded, kept for the parsing thread to free: memory is freed fastest by the
     /// thread that allocated it.
     private let spent = Mutex<[[JSONValue]]>([])
@@ -400,21 +414,35 @@ private final class DecodePipeline: Sendable {
     /// Returns once every batch submitted is done.
     func wait() { running.wait() }
 
-    /// Every interaction in order once all batches are done, or the first one that failed.
-    func finish() throws(CassetteError) -> [Interaction] {
+    /// Moves the batches decoded so far that come next in order to the end of `interactions`,
+    /// up to the first one still running or failed; each is freed as it is moved.
+    func moveDone(into interactions: inout [Interaction]) {
+        while let next = results.withLock({ results -> [Interaction]? in
+            taken.withLock { taken in
+                guard let result = results[taken], case .success(let batch) = result else { return nil }
+                results[taken] = nil
+                taken += 1
+                return batch
+            }
+        }) {
+            interactions += next
+        }
+    }
+
+    /// Appends every batch not yet moved, in order, once all are done; throws the first
+    /// failure in order.
+    func finish(appendingTo interactions: inout [Interaction]) throws(CassetteError) {
         running.wait()
-        // Taken out, so each batch is freed as soon as it is copied: the batches and the whole
-        // array are never held at once.
-        var all = results.withLock { results in
+        // Taken out, so each batch is freed as soon as it is copied.
+        var rest = results.withLock { results in
             defer { results = [:] }
             return results
         }
-        var interactions: [Interaction] = []
-        interactions.reserveCapacity(all.values.reduce(0) { $0 + ((try? $1.get())?.count ?? 0) })
-        for number in 0..<all.count {
-            guard let result = all.removeValue(forKey: number) else { continue }
+        interactions.reserveCapacity(interactions.count + rest.values.reduce(0) { $0 + ((try? $1.get())?.count ?? 0) })
+        let first = taken.withLock { $0 }
+        for number in first..<(first + rest.count) {
+            guard let result = rest.removeValue(forKey: number) else { continue }
             interactions += try result.get()
         }
-        return interactions
     }
 }

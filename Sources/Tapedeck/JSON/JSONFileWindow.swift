@@ -21,12 +21,29 @@ final class JSONFileWindow {
     private(set) var atEnd = false
     /// Why a read failed, when one did (the window then ends there).
     private(set) var failure: String?
+    /// How many bytes of the file the window has moved past.
+    private(set) var dropped = 0
+    /// The file's size when the window was made, or nil when it could not be read.
+    let fileSize: Int?
+    /// Where in the file the streamed element being read starts (the parser sets it).
+    var elementStart = 0
 
     /// A window of `capacity` bytes over an open descriptor (which the caller closes), filled.
     init(descriptor: Int32, capacity: Int) {
         self.descriptor = descriptor
+        var status = stat()
+        fileSize = fstat(descriptor, &status) == 0 && status.st_size > 0 ? Int(status.st_size) : nil
         storage = .allocate(byteCount: max(capacity, 16), alignment: 16)
         fill()
+    }
+
+    /// How many elements the file may hold in all, from the bytes the first `parsed` of them
+    /// took (the last of them starting at ``elementStart``), a little over rather than under;
+    /// nil before there is anything to go by.
+    func expectedElements(parsed: Int) -> Int? {
+        guard let fileSize, parsed > 1, elementStart > 0 else { return nil }
+        let perByte = Double(parsed - 1) / Double(elementStart)
+        return Int((Double(fileSize) * perByte * 1.05).rounded(.up)) + 16
     }
 
     deinit {
@@ -49,6 +66,7 @@ final class JSONFileWindow {
             if start < count, let base = storage.baseAddress {
                 memmove(base, base + start, count - start)
             }
+            dropped += min(start, count)
             count -= min(start, count)
         } else if count == storage.count {
             let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 16)

@@ -208,6 +208,7 @@ private struct Parser {
             bytes = window.bytes
             index = 0
         }
+        window.elementStart = window.dropped + index
         resume = (index, 2)
     }
 

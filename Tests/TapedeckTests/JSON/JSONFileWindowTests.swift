@@ -154,6 +154,60 @@ struct JSONFileWindowTests {
         }
     }
 
+    @Test("interactions moved into the array batch by batch arrive in order, whether the size guessed from the first ones is under or over")
+    func batchesMovedInOrder() throws {
+        let directory = TemporaryDirectory()
+        let count = CassetteCodec.streamingBatch * 5 + 17
+        let make = { (index: Int, large: Bool) in
+            Interaction.make(.get, "http://api.test/items/\(index)", body: large ? String(repeating: "b", count: 600) : "s")
+        }
+        // Small ones first: the guess is too many. Large ones first: too few, and the array grows.
+        let orders = [(0..<count).map { make($0, $0 >= 2_048) }, (0..<count).map { make($0, $0 < 2_048) }]
+        for interactions in orders {
+            let cassette = Cassette(interactions: interactions)
+            let url = directory.file("batches.cassette.json")
+            try cassette.write(to: url)
+            let descriptor = open(url.path, O_RDONLY)
+            defer { close(descriptor) }
+            let window = JSONFileWindow(descriptor: descriptor, capacity: 1 << 16)
+            let read = try CassetteCodec.decode(window, file: url, maximumFileSize: .max)
+            #expect(read == cassette)
+        }
+
+        // A broken interaction after batches were moved is still the error, with its place.
+        let url = directory.file("late.cassette.json")
+        try Cassette(interactions: (0..<count).map { make($0, false) }).write(to: url)
+        let broken = try String(contentsOf: url, encoding: .utf8)
+            .replacingOccurrences(of: "\"http://api.test/items/4000\"", with: "4000")
+        try Data(broken.utf8).write(to: url)
+        let descriptor = open(url.path, O_RDONLY)
+        defer { close(descriptor) }
+        #expect {
+            try CassetteCodec.decode(JSONFileWindow(descriptor: descriptor, capacity: 1 << 16), file: url, maximumFileSize: .max)
+        } throws: { error in
+            guard case .invalidField(_, let pointer, _)? = error as? CassetteError else { return false }
+            return pointer.hasPrefix("/interactions/4000")
+        }
+    }
+
+    @Test("the number of elements is guessed from the bytes the first ones took, a little over")
+    func expectedElements() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("even.json")
+        let elements = (0..<10_000).map { #"{"n": "\#(String(format: "%05d", $0))"}"# }.joined(separator: ", ")
+        try Data(#"{"interactions": [\#(elements)]}"#.utf8).write(to: url)
+        let descriptor = open(url.path, O_RDONLY)
+        defer { close(descriptor) }
+        let window = JSONFileWindow(descriptor: descriptor, capacity: 4_096)
+        #expect(window.expectedElements(parsed: 0) == nil)
+        var guesses: [Int] = []
+        _ = try JSONParser.parse(window, streamingElementsOf: "interactions") { index, _ in
+            if (index + 1) % 1_000 == 0, let guess = window.expectedElements(parsed: index + 1) { guesses.append(guess) }
+        }
+        #expect(guesses.count == 10)
+        for guess in guesses { #expect(guess >= 10_000 && guess <= 10_700, "\(guess)") }
+    }
+
     @Test("a read that fails is reported as the file being unreadable, with the reason")
     func readFailure() throws {
         let directory = TemporaryDirectory()
