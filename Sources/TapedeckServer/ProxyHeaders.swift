@@ -56,8 +56,7 @@ enum ProxyHeaders {
         let prior = headers.values(for: "Via").joined(separator: ", ")
         result["Via"] = (prior.isEmpty ? "" : prior + ", ") + "1.1 " + via
         let originalHost = headers["Host"]
-        let authority = (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
-        if !forward || originalHost == nil { result["Host"] = authority }
+        if !forward || originalHost == nil { result["Host"] = url.authority }
         if let client {
             let prior = headers.values(for: "X-Forwarded-For").joined(separator: ", ")
             result["X-Forwarded-For"] = prior.isEmpty ? client : prior + ", " + client

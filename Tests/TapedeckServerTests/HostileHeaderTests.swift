@@ -55,6 +55,23 @@ struct HostileHeaderTests {
         #expect(stored == 0, "nothing was recorded")
     }
 
+    @Test("an upstream at an IPv6 literal gets its Host in brackets, and the cassette its URL")
+    func ipv6Upstream() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let cassette = directory.appendingPathComponent("ipv6.cassette.json")
+        let upstream = try #require(URL(string: "http://[::1]:8081"))
+        let echo = StubTransport { request in
+            HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data((request.headers["Host"] ?? "none").utf8), url: request.url)
+        }
+        let proxy = try await CassetteServer.proxy(to: upstream, recordingTo: cassette, mode: .all,
+                                                   options: DeckOptions(live: echo, environment: [:]))
+        let answer = try await Proc.run(Proc.curl, ["-s", proxy.url.absoluteString + "/thing"])
+        #expect(String(decoding: answer.stdout, as: UTF8.self) == "[::1]:8081")
+        _ = await proxy.stop()
+        #expect(try Cassette.load(from: cassette).interactions.map(\.request.url.absoluteString) == ["http://[::1]:8081/thing"])
+    }
+
     @Test("CONNECT gets 501 with the reason and the connection closes, instead of a URL error on an open connection")
     func connect() async throws {
         let directory = try Proc.temporaryDirectory()

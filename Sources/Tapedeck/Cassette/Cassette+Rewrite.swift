@@ -27,8 +27,8 @@ extension Cassette {
 
     /// The origin the cassette was recorded at: its ``baseURL``'s, else its first request's.
     public var recordedOrigin: URL? {
-        guard let url = baseURL ?? interactions.first?.request.url, let scheme = url.scheme, let host = url.host else { return nil }
-        return URL(string: scheme + "://" + host + (url.port.map { ":\($0)" } ?? ""))
+        guard let url = baseURL ?? interactions.first?.request.url, let scheme = url.scheme, url.host != nil else { return nil }
+        return URL(string: scheme + "://" + url.authority)
     }
 
     /// A copy served as if recorded at `origin` (``rewritingOrigin(from:to:)`` from ``recordedOrigin``):
@@ -41,9 +41,8 @@ extension Cassette {
     /// `scheme://host:port` and `host:port` pairs, longest first.
     package static func originReplacements(from oldOrigin: URL, to newOrigin: URL) -> [(String, String)] {
         func parts(_ url: URL) -> (origin: String, authority: String)? {
-            guard let scheme = url.scheme, let host = url.host else { return nil }
-            let authority = host + (url.port.map { ":\($0)" } ?? "")
-            return (scheme + "://" + authority, authority)
+            guard let scheme = url.scheme, url.host != nil else { return nil }
+            return (scheme + "://" + url.authority, url.authority)
         }
         guard let old = parts(oldOrigin), let new = parts(newOrigin), old.origin != new.origin else { return [] }
         return [(old.origin, new.origin), (old.authority, new.authority)]

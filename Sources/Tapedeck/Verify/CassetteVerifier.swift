@@ -133,9 +133,7 @@ public struct CassetteVerifier: Sendable {
     }
 
     /// `host` or `host:port`, as a user names it.
-    static func authority(_ url: URL) -> String {
-        (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
-    }
+    static func authority(_ url: URL) -> String { url.authority }
 
     /// The cassette with each drifted interaction's response replaced by the live one (its
     /// request, position and every other interaction untouched), recorded `now`.

@@ -28,6 +28,25 @@ struct OriginRewriteTests {
         }
     }
 
+    @Test("a cassette recorded at an IPv6 literal is served elsewhere: its origin keeps the brackets")
+    func ipv6Origin() throws {
+        let recorded = Cassette(interactions: [Interaction(request: HTTPRequest(url: try #require(URL(string: "http://[::1]:8081/a?b=1"))),
+                                                           response: HTTPResponse(status: 200, body: Data("at http://[::1]:8081/c".utf8)))])
+        #expect(recorded.recordedOrigin?.absoluteString == "http://[::1]:8081")
+        let served = recorded.rewritingOrigin(to: Self.served)
+        #expect(served.interactions[0].request.url.absoluteString == "http://127.0.0.1:9/a?b=1")
+        #expect(String(decoding: served.interactions[0].response.body, as: UTF8.self) == "at http://127.0.0.1:9/c")
+    }
+
+    @Test("a URL's authority is its host and port as a Host field writes them")
+    func authority() throws {
+        let cases = ["http://[::1]:8080/x": "[::1]:8080", "http://[::1]/": "[::1]", "https://API.test:8443": "API.test:8443",
+                     "http://api.test/a": "api.test", "file:///tmp/a": ""]
+        for (text, expected) in cases {
+            #expect(try #require(URL(string: text)).authority == expected, "\(text)")
+        }
+    }
+
     @Test("a body that is not UTF-8 is left as it is, even when it holds the origin's bytes")
     func binaryBodyUntouched() {
         let pairs = Cassette.originReplacements(from: Self.recorded, to: Self.served)
