@@ -157,7 +157,7 @@ struct JSONFileWindowTests {
     @Test("interactions moved into the array batch by batch arrive in order, whether the size guessed from the first ones is under or over")
     func batchesMovedInOrder() throws {
         let directory = TemporaryDirectory()
-        let count = CassetteCodec.streamingBatch * 5 + 17
+        let count = CassetteCodec.streamingBatch * 20 + 17
         let make = { (index: Int, large: Bool) in
             Interaction.make(.get, "http://api.test/items/\(index)", body: large ? String(repeating: "b", count: 600) : "s")
         }
