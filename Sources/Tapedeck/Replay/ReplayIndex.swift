@@ -96,14 +96,21 @@ struct ReplayIndex: Sendable {
 
     /// Whether `key` is `request`'s method, a space and its URL's text, byte for byte.
     private static func isRequestLine(_ key: String, of request: HTTPRequest) -> Bool {
-        let method = request.method.rawValue.utf8, url = request.url.absoluteString.utf8
-        let utf8 = key.utf8
-        guard utf8.count == method.count + 1 + url.count else { return false }
-        var bytes = utf8.makeIterator()
-        for byte in method where bytes.next() != byte { return false }
-        guard bytes.next() == UInt8(ascii: " ") else { return false }
-        for byte in url where bytes.next() != byte { return false }
-        return true
+        var key = key, method = request.method.rawValue, url = request.url.absoluteString
+        return key.withUTF8 { key in
+            method.withUTF8 { method in
+                url.withUTF8 { url in
+                    guard key.count == method.count + 1 + url.count, key[method.count] == UInt8(ascii: " ") else { return false }
+                    return equal(key, from: 0, method) && equal(key, from: method.count + 1, url)
+                }
+            }
+        }
+    }
+
+    /// Whether `whole` holds `part` from `start` on (`whole` is long enough).
+    private static func equal(_ whole: UnsafeBufferPointer<UInt8>, from start: Int, _ part: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = whole.baseAddress, let other = part.baseAddress else { return part.isEmpty }
+        return memcmp(base + start, other, part.count) == 0
     }
 
     /// Whether `key` is the key of the interaction at `position`, compared as strings are
