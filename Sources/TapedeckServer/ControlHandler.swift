@@ -31,10 +31,7 @@ package struct ControlHandler: ImmediateServerHandler {
     }
 
     /// `host:port` of an absolute URL, lower-cased (the port only when given).
-    static func hostAndPort(_ url: URL) -> String {
-        let host = (url.host ?? "").lowercased()
-        return host.bracketedIfIPv6 + (url.port.map { ":\($0)" } ?? "")
-    }
+    static func hostAndPort(_ url: URL) -> String { url.authority.lowercased() }
 
     /// Whether `path` is under the control prefix or is the prefix without its slash.
     static func isControl(_ path: String) -> Bool {

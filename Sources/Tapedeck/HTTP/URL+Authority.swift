@@ -6,7 +6,6 @@ extension URL {
     /// URL has no host.
     package var authority: String {
         guard let host, !host.isEmpty else { return "" }
-        let name = host.contains(":") ? "[" + host + "]" : host
-        return port.map { name + ":\($0)" } ?? name
+        return host.bracketedIfIPv6 + (port.map { ":\($0)" } ?? "")
     }
 }
