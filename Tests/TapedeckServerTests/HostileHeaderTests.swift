@@ -55,21 +55,40 @@ struct HostileHeaderTests {
         #expect(stored == 0, "nothing was recorded")
     }
 
-    @Test("an upstream at an IPv6 literal gets its Host in brackets, and the cassette its URL")
+    /// A server on `[::1]` that answers every GET with the `Host` it was sent.
+    static let hostEcho = """
+        import http.server, socket
+        class Server(http.server.HTTPServer):
+            address_family = socket.AF_INET6
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = str(self.headers.get("Host")).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *args):
+                pass
+        server = Server(("::1", 0), Handler)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+
+    @Test("tapedeck proxy in front of an upstream at an IPv6 literal sends its Host in brackets, and records its URL")
     func ipv6Upstream() async throws {
+        let upstreamServer = try TapedeckTestSupport.ServerProcess(arguments: ["-c", Self.hostEcho], expecting: 1)
+        defer { upstreamServer.stop() }
+        let port = upstreamServer.ports[0]
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
         let cassette = directory.appendingPathComponent("ipv6.cassette.json")
-        let upstream = try #require(URL(string: "http://[::1]:8081"))
-        let echo = StubTransport { request in
-            HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data((request.headers["Host"] ?? "none").utf8), url: request.url)
-        }
-        let proxy = try await CassetteServer.proxy(to: upstream, recordingTo: cassette, mode: .all,
-                                                   options: DeckOptions(live: echo, environment: [:]))
+        let proxy = try await ServerProcess(["proxy", "http://[::1]:\(port)", "--record", cassette.path, "--mode", "all"])
         let answer = try await Proc.run(Proc.curl, ["-s", proxy.url.absoluteString + "/thing"])
-        #expect(String(decoding: answer.stdout, as: UTF8.self) == "[::1]:8081")
-        _ = await proxy.stop()
-        #expect(try Cassette.load(from: cassette).interactions.map(\.request.url.absoluteString) == ["http://[::1]:8081/thing"])
+        #expect(String(decoding: answer.stdout, as: UTF8.self) == "[::1]:\(port)")
+        let stopped = await proxy.stop()
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(try Cassette.load(from: cassette).interactions.map(\.request.url.absoluteString) == ["http://[::1]:\(port)/thing"])
     }
 
     @Test("CONNECT gets 501 with the reason and the connection closes, instead of a URL error on an open connection")
