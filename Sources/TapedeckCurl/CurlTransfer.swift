@@ -72,7 +72,7 @@ final class CurlTransfer: Sendable {
     /// that came over the wire so far.
     func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let rawBytes = wireBytes
-        let url = request.url.absoluteString
+        let url = request.urlText
         let limits = options.limits
         let (streaming, failure): (Bool, HTTPError?) = received.withLock { state in
             state.bodyBytes += bytes.count
@@ -175,7 +175,7 @@ final class CurlTransfer: Sendable {
         let start = clock.now
 
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errors in
-            request.url.absoluteString.withCString { url in
+            request.urlText.withCString { url in
                 _ = tapedeck_curl_setopt_string(easy, CURLOPT_URL, url)
                 _ = tapedeck_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errors.baseAddress)
                 configure(easy, context: context)
@@ -284,7 +284,7 @@ final class CurlTransfer: Sendable {
     }
 
     private func error(for code: CURLcode, detail: String) -> HTTPError {
-        let url = request.url.absoluteString
+        let url = request.urlText
         let host = request.url.host ?? "?"
         let port = request.url.port ?? (request.url.scheme == "https" ? 443 : 80)
         let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail

@@ -93,7 +93,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         try request.validateForSending()
         let handle = idle.withLock { $0.popLast() } ?? CurlHandle()
         guard let handle else {
-            throw HTTPError.transport(url: request.url.absoluteString, detail: "libcurl could not create a handle")
+            throw HTTPError.transport(url: request.urlText, detail: "libcurl could not create a handle")
         }
         let transfer = CurlTransfer(request: request, options: options, sink: sink, observer: ResponseObserver.current)
         let outcome: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {

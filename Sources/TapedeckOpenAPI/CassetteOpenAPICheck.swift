@@ -39,7 +39,7 @@ package struct CassetteOpenAPICheck: Sendable {
     func findings(for interaction: Interaction, at index: Int, alsoUnder prefix: String?) -> [OpenAPIFinding] {
         let request = interaction.request
         let method = request.method.rawValue.uppercased()
-        let url = request.url.absoluteString
+        let url = request.urlText
         func finding(_ kind: OpenAPIFinding.Kind, _ pointer: String, _ location: String, _ message: String) -> OpenAPIFinding {
             OpenAPIFinding(index: index, method: method, url: url, kind: kind, pointer: pointer,
                            schemaLocation: location, message: message)

@@ -20,7 +20,7 @@ extension ServerReply {
         }
         // The request's URL as the log and the client see it: a credential in its query or
         // userinfo redacted, wherever the error's text names it.
-        let sent = request.url.absoluteString
+        let sent = request.urlText
         let shown = Redactor.standard.redact(HTTPRequest(url: request.url)).url.absoluteString
         // Messages quote a long URL by its first characters (`Excerpt`), which the whole URL
         // would not match: both forms are replaced.
@@ -49,7 +49,7 @@ extension ServerReply {
     /// refused or dropped connection is a reset, a timeout never answers, an unresolved host is 502.
     static func replayedFailure(_ error: HTTPError, request: HTTPRequest, log: @Sendable (String) -> Void) -> ServerReply {
         let text = error.errorDescription ?? "\(error)"
-        log("replaying a recorded failure for \(request.method) \(request.url.absoluteString): \(text)")
+        log("replaying a recorded failure for \(request.method) \(request.urlText): \(text)")
         let placeholder = HTTPResponse(status: 502, headers: [ServerMarker.errorHeader: "502"], body: Data((text + "\n").utf8))
         switch error {
         case .cannotConnect, .noResponse: return ServerReply(response: placeholder, fault: .reset)

@@ -79,7 +79,7 @@ extension URLSession {
     /// every request fails with a message saying to add the trait.
     public static var cassette: URLSession {
         CassetteTrait.session ?? TapedeckRoutes.session(.ephemeral, routingTo: .transport(
-            StubTransport { request in throw TapedeckTestingError.noCassetteTrait(url: request.url.absoluteString) }))
+            StubTransport { request in throw TapedeckTestingError.noCassetteTrait(url: request.urlText) }))
     }
 }
 #endif

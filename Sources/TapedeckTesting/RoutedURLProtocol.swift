@@ -56,7 +56,7 @@ final class RoutedURLProtocol<S: RouteSlot>: URLProtocol, RoutedProtocol {
         }
         let request = converted
         guard let route = TapedeckRoutes.route(for: S.id), let handler = route.handler else {
-            client?.urlProtocol(self, didFailWithError: TapedeckTestingError.routeRemoved(url: request.url.absoluteString))
+            client?.urlProtocol(self, didFailWithError: TapedeckTestingError.routeRemoved(url: request.urlText))
             return
         }
         route.log.append(request)

@@ -125,7 +125,7 @@ extension URLSession {
             do {
                 sample = try handler(URLRequestConversion.urlRequest(from: request))
             } catch {
-                throw TapedeckTestingError.stubFailed(url: request.url.absoluteString, detail: error.localizedDescription)
+                throw TapedeckTestingError.stubFailed(url: request.urlText, detail: error.localizedDescription)
             }
             if let failure = sample.failure { throw URLError(failure) }
             return sample.response(for: request.url)

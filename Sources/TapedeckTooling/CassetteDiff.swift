@@ -96,7 +96,7 @@ package struct CassetteDiff: Sendable {
     }
 
     private static func key(_ interaction: Interaction) -> String {
-        "\(interaction.request.method.rawValue) \(interaction.request.url.absoluteString)"
+        "\(interaction.request.method.rawValue) \(interaction.request.urlText)"
     }
 
     private static func summary(_ interaction: Interaction) -> String {

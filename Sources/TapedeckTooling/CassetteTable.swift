@@ -16,7 +16,7 @@ package enum CassetteTable {
             return [
                 String(index),
                 interaction.request.method.rawValue,
-                shorten(interaction.request.url.absoluteString, to: urlWidth),
+                shorten(interaction.request.urlText, to: urlWidth),
                 interaction.failure.map { $0.kind == .aborted ? "aborted" : "failed" } ?? String(interaction.response.status),
                 byteCount(interaction.response.body.count),
                 String(decoding: RFC3339Date.format(interaction.recordedAt, fractionDigits: 6).utf8.prefix(19).map { $0 == UInt8(ascii: "T") ? UInt8(ascii: " ") : $0 },

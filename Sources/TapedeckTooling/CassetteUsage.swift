@@ -19,9 +19,9 @@ package struct CassetteUsage: Sendable, Hashable {
     package var finishedAt: Date
 
     /// Usage of `cassette` in a run that left `unused` unplayed.
-    /// `fileURL` gives each request's URL as the file holds it, for a cassette served rewritten
+    /// `fileURL` gives each request's URL text as the file holds it, for a cassette served rewritten
     /// to another origin (``OpenCassette/servedWithFileURLs``).
-    package init(cassette: Cassette, unused: [Int], finishedAt: Date = Date(), fileURL: (URL) -> String = { $0.absoluteString }) {
+    package init(cassette: Cassette, unused: [Int], finishedAt: Date = Date(), fileURL: (String) -> String = { $0 }) {
         interactionCount = cassette.interactions.count
         self.unused = unused.sorted()
         fingerprint = CassetteUsage.fingerprint(of: cassette, fileURL: fileURL)
@@ -50,11 +50,11 @@ package struct CassetteUsage: Sendable, Hashable {
     }
 
     /// FNV-1a over every request's method and URL, as 16 hex digits.
-    static func fingerprint(of cassette: Cassette, fileURL: (URL) -> String = { $0.absoluteString }) -> String {
+    static func fingerprint(of cassette: Cassette, fileURL: (String) -> String = { $0 }) -> String {
         // Hashed line by line: the lines of 100,000 interactions are never joined into one text.
         var hash = fnv1aBasis
         for interaction in cassette.interactions {
-            hash = fnv1a("\(interaction.request.method.rawValue) \(fileURL(interaction.request.url))\n", from: hash)
+            hash = fnv1a("\(interaction.request.method.rawValue) \(fileURL(interaction.request.urlText))\n", from: hash)
         }
         return hex(hash)
     }

@@ -19,7 +19,7 @@ package enum CassetteViewPage {
             return .object([
                 ("index", JSONValue(index)),
                 ("method", .string(request.method.rawValue)),
-                ("url", .string(request.url.absoluteString)),
+                ("url", .string(request.urlText)),
                 ("status", status),
                 ("size", .string(CassetteTable.byteCount(response.body.count))),
                 ("recordedAt", .string(String(RFC3339Date.format(interaction.recordedAt, fractionDigits: 3).prefix(23)).replacingOccurrences(of: "T", with: " "))),

@@ -61,10 +61,11 @@ extension Interaction {
 
     /// ``rewriting(_:)-(_,String)`` with the pairs already as bytes.
     func rewriting(_ replacements: ByteReplacements) -> Interaction {
-        func url(_ url: URL) -> URL {
-            let text = url.absoluteString
+        func url(_ url: StoredURL) -> StoredURL {
+            let text = url.text
             let rewritten = ByteSearch.replacing(replacements, in: text)
-            return rewritten == text ? url : URL(string: rewritten) ?? url
+            guard rewritten != text, let parsed = URL(string: rewritten) else { return url }
+            return StoredURL(parsing: rewritten, as: parsed)
         }
         // Headers that name no origin (most) are kept as they are, not copied.
         func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
@@ -81,11 +82,11 @@ extension Interaction {
             ByteSearch.replacing(replacements, in: data)
         }
         var copy = self
-        copy.request.url = url(request.url)
+        copy.request.storedURL = url(request.storedURL)
         copy.request.headers = headers(request.headers)
         copy.request.body = request.body.map(body)
         // A response answered at the request's URL (most) shares the rewritten one.
-        copy.response.url = response.url.map { $0 == request.url ? copy.request.url : url($0) }
+        copy.response.storedURL = response.storedURL.map { $0 == request.storedURL ? copy.request.storedURL : url($0) }
         copy.response.headers = headers(response.headers)
         copy.response.mapBody(describesAnotherBody: request.method == .head || response.status == 304) { data, _ in body(data) }
         if let body = copy.request.body { CassetteCodec.fixContentLength(&copy.request.headers, count: body.count) }

@@ -223,7 +223,7 @@ enum CassetteCodec {
         stream.key("method")
         stream.string(request.method.rawValue)
         stream.key("url")
-        stream.string(request.url.absoluteString)
+        stream.string(request.urlText)
         stream.end()
         if interaction.failure == nil {
             stream.key("response")
@@ -240,9 +240,9 @@ enum CassetteCodec {
             stream.string(response.reason)
             stream.key("status")
             stream.number(String(response.status))
-            if let url = response.url, url != request.url {
+            if let url = response.storedURL, url != request.storedURL {
                 stream.key("url")
-                stream.string(url.absoluteString)
+                stream.string(url.text)
             }
             if let frames = response.webSocket {
                 stream.key("webSocket")
@@ -275,7 +275,7 @@ enum CassetteCodec {
         if let failureReader = try reader.optionalObject("failure") { return try decodeFailure(reader, failureReader) }
         let requestReader = try reader.object("request")
         let responseReader = try reader.object("response")
-        let url = try requestReader.url("url")
+        let url = try requestReader.storedURL("url")
         let methodName = try requestReader.string("method")
         guard let method = try? HTTPMethod(validating: methodName) else {
             throw .invalidField(path: reader.source, pointer: requestReader.pointer + "/method",
@@ -291,9 +291,9 @@ enum CassetteCodec {
             status: status,
             reason: try responseReader.optionalString("reason"),
             headers: try responseReader.headers("headers", sharing: strings),
-            url: try responseReader.optionalField("url") == nil ? url : try responseReader.url("url"),
             duration: try reader.optionalDouble("duration") ?? 0
         )
+        response.storedURL = try responseReader.optionalField("url") == nil ? url : try responseReader.storedURL("url")
         let body = try responseReader.optionalField("body")
         if let body {
             response.body = try CassetteBody.decode(body.value, at: body.pointer, in: reader.source)
@@ -322,9 +322,9 @@ enum CassetteCodec {
         return Interaction(request: request, response: response, recordedAt: date, recordedBy: try reader.optionalString("recordedBy"))
     }
 
-    private static func decodeRequest(_ reader: FieldReader, method: HTTPMethod, url: URL,
+    private static func decodeRequest(_ reader: FieldReader, method: HTTPMethod, url: StoredURL,
                                       sharing strings: StringTable? = nil) throws(CassetteError) -> HTTPRequest {
-        var request = HTTPRequest(method: method, url: url, headers: try reader.headers("headers", sharing: strings))
+        var request = HTTPRequest(method: method, storedURL: url, headers: try reader.headers("headers", sharing: strings))
         if let body = try reader.optionalField("body") {
             request.body = try CassetteBody.decode(body.value, at: body.pointer, in: reader.source)
             fixContentLength(&request.headers, count: request.body?.count ?? 0)
@@ -335,7 +335,7 @@ enum CassetteCodec {
     /// An interaction whose `failure` member stands in for the response (``TransportFailure``).
     private static func decodeFailure(_ reader: FieldReader, _ failureReader: FieldReader) throws(CassetteError) -> Interaction {
         let requestReader = try reader.object("request")
-        let url = try requestReader.url("url")
+        let url = try requestReader.storedURL("url")
         let methodName = try requestReader.string("method")
         guard let method = try? HTTPMethod(validating: methodName) else {
             throw .invalidField(path: reader.source, pointer: requestReader.pointer + "/method", problem: "'\(methodName)' is not a valid HTTP method")
@@ -351,8 +351,10 @@ enum CassetteCodec {
             throw .invalidField(path: reader.source, pointer: reader.pointer + "/recordedAt",
                                 problem: "'\(recordedAt)' is not an ISO-8601 date such as 2026-01-02T10:00:00.123Z")
         }
+        var response = HTTPResponse(status: 0, reason: "", duration: try reader.optionalDouble("duration") ?? 0)
+        response.storedURL = url
         return Interaction(request: try decodeRequest(requestReader, method: method, url: url),
-                           response: HTTPResponse(status: 0, reason: "", url: url, duration: try reader.optionalDouble("duration") ?? 0),
+                           response: response,
                            recordedAt: date, failure: TransportFailure(kind: kind, detail: try failureReader.optionalString("detail") ?? ""),
                            recordedBy: try reader.optionalString("recordedBy"))
     }

@@ -28,7 +28,7 @@ public struct CassetteExpiry: Sendable, Hashable {
         expired = cassette.interactions.enumerated().compactMap { index, interaction in
             let age = now.timeIntervalSince(interaction.recordedAt)
             guard age > maxAge.seconds else { return nil }
-            return Entry(index: index, summary: "\(interaction.request.method) \(interaction.request.url.absoluteString)", age: age)
+            return Entry(index: index, summary: "\(interaction.request.method) \(interaction.request.urlText)", age: age)
         }
     }
 

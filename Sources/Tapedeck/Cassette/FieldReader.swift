@@ -101,12 +101,17 @@ struct FieldReader {
     /// the cassette unreadable): such an interaction can never match a request, and
     /// `cassette lint` reports it as unreachable.
     func url(_ key: String) throws(CassetteError) -> URL {
+        try storedURL(key).url
+    }
+
+    /// An absolute URL, kept as its text (``StoredURL``): a loaded interaction holds no parsed `URL`.
+    func storedURL(_ key: String) throws(CassetteError) -> StoredURL {
         let text = try string(key)
         guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
             throw .invalidField(path: source, pointer: pointer + "/" + key,
                                 problem: "'\(text)' is not an absolute URL (scheme://host/path)")
         }
-        return url
+        return StoredURL(parsing: text, as: url)
     }
 
     /// `[["Name", "value"], …]`.

@@ -55,7 +55,7 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
 
     /// The text shown to the user.
     public var description: String {
-        var lines = ["no recorded interaction matches \(request.method) \(request.url.absoluteString)"]
+        var lines = ["no recorded interaction matches \(request.method) \(request.urlText)"]
         let modeText = mode.map { ", mode \($0)" } ?? ""
         lines.append("cassette: \(DisplayPath.relative(cassettePath)) (\(interactionCount) interaction\(interactionCount == 1 ? "" : "s")\(modeText))")
         lines.append("matching on: \(matching)")

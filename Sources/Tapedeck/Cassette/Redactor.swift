@@ -284,7 +284,7 @@ public struct Redactor: Sendable, Hashable {
         var response = interaction.response
         response.headers = redact(response.headers, collecting: &secrets)
         // A response answered at the request's URL (most) takes the request's redacted URL.
-        response.url = response.url.map { $0 == interaction.request.url ? result.request.url : redact($0, collecting: &secrets) }
+        response.storedURL = response.storedURL.map { $0 == interaction.request.storedURL ? result.request.storedURL : redact($0, collecting: &secrets) }
         response.mapBody { body, contentType in redactBody(body, contentType: contentType, collecting: &secrets) }
         result.response = response
         return result
@@ -292,7 +292,7 @@ public struct Redactor: Sendable, Hashable {
 
     private func redactFields(_ request: HTTPRequest, collecting secrets: inout [String]) -> HTTPRequest {
         var result = request
-        result.url = redact(request.url, collecting: &secrets)
+        result.storedURL = redact(request.storedURL, collecting: &secrets)
         result.headers = redact(request.headers, collecting: &secrets)
         if let body = request.body {
             result.body = redactBody(body, contentType: request.headers["Content-Type"], collecting: &secrets)
@@ -344,6 +344,15 @@ public struct Redactor: Sendable, Hashable {
         let value = pair[pair.index(after: equals)...]
         if !isPlaceholder(String(value)), !value.isEmpty { secrets.append(String(value)) }
         return pair[...equals] + placeholder
+    }
+
+    /// `url` redacted, read from its text first: a URL with no userinfo and no query that a
+    /// rule could match (nearly every one) is kept as it is, without parsing it.
+    private func redact(_ url: StoredURL, collecting secrets: inout [String]) -> StoredURL {
+        if !url.text.utf8.contains(UInt8(ascii: "@")) {
+            guard let query = url.percentEncodedQuery, !query.isEmpty, queryTriggers.mayMatch(query) else { return url }
+        }
+        return .parsed(redact(url.url, collecting: &secrets))
     }
 
     private func redact(_ url: URL, collecting secrets: inout [String]) -> URL {

@@ -67,10 +67,10 @@ public enum SecretLint {
                 differs && !known.contains("\(index) \(field)") ? (field, value()) : nil
             }
             let fields = [
-                changed("request URL", old.request.url != new.request.url, old.request.url.absoluteString),
+                changed("request URL", old.request.storedURL != new.request.storedURL, old.request.urlText),
                 changed("request header", old.request.headers != new.request.headers, ""),
                 changed("request body", old.request.body != new.request.body, String(decoding: old.request.body ?? Data(), as: UTF8.self)),
-                changed("response URL", old.response.url != new.response.url && ownResponseURL(of: old) != nil,
+                changed("response URL", old.response.storedURL != new.response.storedURL && ownResponseURL(of: old) != nil,
                         old.response.url?.absoluteString ?? ""),
                 changed("response header", old.response.headers != new.response.headers, ""),
                 changed("response body", old.response.body != new.response.body, String(decoding: old.response.body, as: UTF8.self)),
@@ -92,14 +92,14 @@ public enum SecretLint {
         }
         let responseURL = ownResponseURL(of: interaction)
         for (side, url, headers, body) in [
-            ("request", interaction.request.url, interaction.request.headers, interaction.request.body ?? Data()),
+            ("request", interaction.request.storedURL, interaction.request.headers, interaction.request.body ?? Data()),
             ("response", responseURL, interaction.response.headers, interaction.response.body),
         ] {
             if let url {
                 for item in queryItems(of: url, named: Redactor.standard.redactsQueryItem, triggers: Redactor.standard.queryTriggers) {
                     if !item.value.isEmpty, !isPlaceholder(item.value) { add("\(side) query \(item.name)", "key-like value", item.value) }
                 }
-                let text = url.absoluteString
+                let text = url.text
                 if let jwt = firstJWT(in: text) { add("\(side) URL", "JWT", jwt) }
                 if let vendor = vendorSecret(in: text) { add("\(side) URL", vendor.kind, vendor.value) }
             }
@@ -123,8 +123,8 @@ public enum SecretLint {
 
     /// The response's URL when it is not the request's. A response answered at the request's
     /// URL (most) is read, and reported, once: as the request's.
-    private static func ownResponseURL(of interaction: Interaction) -> URL? {
-        interaction.response.url.flatMap { $0 == interaction.request.url ? nil : $0 }
+    private static func ownResponseURL(of interaction: Interaction) -> StoredURL? {
+        interaction.response.storedURL.flatMap { $0 == interaction.request.storedURL ? nil : $0 }
     }
 
     private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "x-api-key", "api-key", "x-auth-token", "x-access-token"]
@@ -275,8 +275,8 @@ public enum SecretLint {
         value.count <= 8 ? String(repeating: "•", count: value.count) : String(value.prefix(8)) + "…(\(value.count) chars)"
     }
 
-    private static func queryItems(of url: URL, named wanted: (String) -> Bool, triggers: ByteTriggers) -> [(name: String, value: String)] {
-        guard let query = url.query(percentEncoded: true), triggers.mayMatch(query) else { return [] }
+    private static func queryItems(of url: StoredURL, named wanted: (String) -> Bool, triggers: ByteTriggers) -> [(name: String, value: String)] {
+        guard let query = url.percentEncodedQuery, triggers.mayMatch(query) else { return [] }
         return FormFields.pairs(query, named: wanted).map { ($0.name, $0.value ?? "") }
     }
 }

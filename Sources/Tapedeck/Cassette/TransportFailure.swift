@@ -55,8 +55,8 @@ public struct TransportFailure: Sendable, Hashable {
         switch kind {
         case .cannotConnect: return .cannotConnect(host: host, port: request.url.port ?? (request.url.scheme == "https" ? 443 : 80))
         case .hostNotFound: return .hostNotFound(host)
-        case .timedOut: return .timedOut(url: request.url.absoluteString, seconds: duration)
-        case .noResponse, .aborted: return .noResponse(url: request.url.absoluteString, detail: detail)
+        case .timedOut: return .timedOut(url: request.urlText, seconds: duration)
+        case .noResponse, .aborted: return .noResponse(url: request.urlText, detail: detail)
         }
     }
 }
@@ -67,7 +67,7 @@ extension Cassette {
     public var loadWarnings: [String] {
         let aborted = interactions.enumerated().filter { $0.element.failure?.kind == .aborted }
         guard !aborted.isEmpty else { return [] }
-        let named = aborted.prefix(5).map { "interactions[\($0.offset)] \($0.element.request.method) \($0.element.request.url.absoluteString)" }
+        let named = aborted.prefix(5).map { "interactions[\($0.offset)] \($0.element.request.method) \($0.element.request.urlText)" }
         let more = aborted.count > 5 ? " and \(aborted.count - 5) more" : ""
         return ["\(aborted.count) entr\(aborted.count == 1 ? "y has" : "ies have") HAR status 0 (the browser got no response): "
             + named.joined(separator: ", ") + more + "; loaded as recorded failures, which replay gives back as no response"]

@@ -36,7 +36,7 @@ package final class FaultPlan: Sendable {
 
     /// Sends `request` through `inner` with `fault` played in-process (nil: latency only).
     package func send(_ request: HTTPRequest, applying fault: FaultAction?, through inner: any HTTPTransport) async throws -> HTTPResponse {
-        let url = request.url.absoluteString
+        let url = request.urlText
         switch fault {
         case .reset?:
             throw HTTPError.noResponse(url: url, detail: "connection reset (fault rule reset)")

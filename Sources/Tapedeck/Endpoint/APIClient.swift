@@ -74,7 +74,7 @@ public struct APIClient: Sendable {
             logger?.received(response, for: request)
             guard endpoint.acceptedStatus.contains(response.status) else {
                 throw HTTPError.unacceptableStatus(status: response.status, reason: response.reason,
-                                                   url: request.url.absoluteString, body: response.body)
+                                                   url: request.urlText, body: response.body)
             }
             return try endpoint.decode(response, decoder)
         } catch {

@@ -30,13 +30,13 @@ public struct APIClientLogger: Sendable {
         public var description: String {
             switch self {
             case .request(let request):
-                return "→ \(request.method.rawValue) \(request.url.absoluteString)"
+                return "→ \(request.method.rawValue) \(request.urlText)"
             case .response(let response, let request):
                 let milliseconds = Int((response.duration * 1000).rounded())
                 let status = response.reason.isEmpty ? "\(response.status)" : "\(response.status) \(response.reason)"
-                return "← \(status) \(request.url.absoluteString) (\(milliseconds) ms, \(response.body.count) bytes)"
+                return "← \(status) \(request.urlText) (\(milliseconds) ms, \(response.body.count) bytes)"
             case .failure(let message, let request):
-                return "✗ \(request.method.rawValue) \(request.url.absoluteString): \(message)"
+                return "✗ \(request.method.rawValue) \(request.urlText): \(message)"
             }
         }
     }

@@ -11,7 +11,12 @@ public struct HTTPRequest: Hashable, Sendable, Codable {
     /// The method.
     public var method: HTTPMethod
     /// The absolute URL, query included.
-    public var url: URL
+    public var url: URL {
+        get { storedURL.url }
+        set { storedURL = .parsed(newValue) }
+    }
+    /// The URL as kept; a request read from a cassette keeps only its text.
+    package var storedURL: StoredURL
     /// Header fields in the order they are sent.
     public var headers: HTTPHeaders
     /// The body bytes, if any.
@@ -20,9 +25,27 @@ public struct HTTPRequest: Hashable, Sendable, Codable {
     /// Creates a request; everything but the URL has a default.
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil) {
         self.method = method
-        self.url = url
+        self.storedURL = .parsed(url)
         self.headers = headers
         self.body = body
+    }
+
+    /// Creates a request whose URL is kept as ``StoredURL`` already is.
+    package init(method: HTTPMethod, storedURL: StoredURL, headers: HTTPHeaders = [:], body: Data? = nil) {
+        self.method = method
+        self.storedURL = storedURL
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The absolute URL as text, read without parsing the URL.
+    package var urlText: String { storedURL.text }
+
+    private enum CodingKeys: String, CodingKey {
+        case method
+        case storedURL = "url"
+        case headers
+        case body
     }
 
     /// Encodes `body` and sets it with matching `Content-Type` (unless one is already set)

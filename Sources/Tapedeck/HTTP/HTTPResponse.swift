@@ -11,7 +11,12 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
     /// The body bytes (decoded when the server sent gzip or deflate).
     public var body: Data
     /// The URL that answered, after any redirects followed.
-    public var url: URL?
+    public var url: URL? {
+        get { storedURL?.url }
+        set { storedURL = newValue.map(StoredURL.parsed) }
+    }
+    /// The URL as kept; a response read from a cassette keeps only its text.
+    package var storedURL: StoredURL?
     /// Time from sending to the complete response, in seconds.
     public var duration: TimeInterval
     /// The body as it arrived, piece by piece, when it was a stream (``isStream``) recorded or
@@ -34,8 +39,14 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
         self.reason = reason ?? HTTPResponse.reasonPhrase(for: status)
         self.headers = headers
         self.body = body
-        self.url = url
+        self.storedURL = url.map(StoredURL.parsed)
         self.duration = duration
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case status, reason, headers, body
+        case storedURL = "url"
+        case duration, chunks, webSocket
     }
 
     /// The body as UTF-8 text, or nil when it is not valid UTF-8.

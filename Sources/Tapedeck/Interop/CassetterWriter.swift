@@ -22,7 +22,7 @@ enum CassetterWriter {
             let request = interaction.request, response = interaction.response
             out += "- request:\n"
             out += "    method: \(YAMLScalar.inline(request.method.rawValue))\n"
-            out += "    uri: \(YAMLScalar.inline(request.url.absoluteString))\n"
+            out += "    uri: \(YAMLScalar.inline(request.urlText))\n"
             writeHeaders(request.headers, into: &out)
             writeBody(request.body, contentType: request.headers["Content-Type"], emptyIsNone: false, into: &out)
             out += "  response:\n"

@@ -48,7 +48,7 @@ package enum HARWriter {
     private static func request(_ request: HTTPRequest, index: Int, warnings: inout [ConversionWarning]) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("method", .string(request.method.rawValue)),
-            ("url", .string(request.url.absoluteString)),
+            ("url", .string(request.urlText)),
             ("httpVersion", "HTTP/1.1"),
             ("cookies", .array(requestCookies(request.headers))),
             ("headers", headers(request.headers)),

@@ -54,7 +54,7 @@ package enum VCRCassetteWriter {
         out += "\n"
         _ = writeHeaders(request.headers, indent: 4, into: &out)
         out += "    method: \(YAMLScalar.inline(request.method.rawValue))\n"
-        out += "    uri: \(YAMLScalar.inline(request.url.absoluteString))\n"
+        out += "    uri: \(YAMLScalar.inline(request.urlText))\n"
     }
 
     /// Writes the response; returns a warning when grouping repeated headers reordered them.

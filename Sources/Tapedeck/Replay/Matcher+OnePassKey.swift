@@ -8,7 +8,7 @@ extension Matcher {
     /// per request, and the general path's strings and arrays were most of a lookup's cost.
     func onePassKey(for request: HTTPRequest) -> String? {
         guard ignoredQueryItems.isEmpty else { return nil }
-        var text = request.url.absoluteString
+        var text = request.urlText
         return text.withUTF8 { bytes -> String? in
             var index = 0
             while index < bytes.count, bytes[index] != UInt8(ascii: ":") {

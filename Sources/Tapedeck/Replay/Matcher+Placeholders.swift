@@ -35,7 +35,7 @@ extension Matcher {
     /// segment or query value matching any value there (query order and ignored items as in ``key(for:)``).
     func urlMatches(pattern recorded: HTTPRequest, _ incoming: HTTPRequest) -> Bool {
         guard recorded.method == incoming.method else { return false }
-        let a = NormalizedURL(recorded.url), b = NormalizedURL(incoming.url)
+        let a = NormalizedURL(recorded.storedURL), b = NormalizedURL(incoming.storedURL)
         guard a.origin == b.origin else { return false }
         if a.path != b.path {
             let x = a.path.split(separator: "/", omittingEmptySubsequences: false)

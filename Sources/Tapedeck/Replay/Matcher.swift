@@ -104,7 +104,7 @@ public struct Matcher: Sendable {
 
     /// ``key(for:)`` through ``NormalizedURL``: any URL, any query.
     func generalKey(for request: HTTPRequest) -> String {
-        var url = NormalizedURL(request.url)
+        var url = NormalizedURL(request.storedURL)
         var query = url.query
         url.query = []   // leaves `query` the only owner, so it is filtered and sorted in place
         if !ignoredQueryItems.isEmpty { query.removeAll { ignoredQueryItems.contains($0.name) } }
@@ -169,10 +169,15 @@ struct NormalizedURL: Equatable {
     /// Both give the same parts (`NormalizedURLTests`); the one pass is what keeps a replay
     /// lookup near half a microsecond, since each accessor costs 50–100 ns.
     init(_ url: URL) {
-        if let parsed = NormalizedURL(parsing: url.absoluteString) {
+        self.init(StoredURL.parsed(url))
+    }
+
+    /// The parts of a request's or response's URL, from its text when it is kept as text.
+    init(_ url: StoredURL) {
+        if let parsed = NormalizedURL(parsing: url.text) {
             self = parsed
         } else {
-            self.init(accessorsOf: url)
+            self.init(accessorsOf: url.url)
         }
     }
 

@@ -10,11 +10,11 @@ extension MismatchReport {
                 + "(\(exact.count) of \(exact.count) used); identical requests are served in recorded order")
         }
         // Cheap pre-ranking on method and path, then full diffs for the closest few.
-        let incoming = NormalizedURL(request.url)
+        let incoming = NormalizedURL(request.storedURL)
         let preRanked = interactions.indices.lazy.map { index -> (Int, Int) in
             let recorded = interactions[index].request
             var score = recorded.method == request.method ? 0 : 10
-            let url = NormalizedURL(recorded.url)
+            let url = NormalizedURL(recorded.storedURL)
             if url.origin != incoming.origin { score += 8 }
             if url.path != incoming.path { score += 4 }
             return (score, index)
@@ -33,7 +33,7 @@ extension MismatchReport {
             fixes.append(.changeMatcher(reason: change.reason, option: change.option, spec: change.spec, path: shown, mode: mode))
         }
         if let (index, best) = diffs.first, best.kinds == [.origin] {
-            fixes.append(.serveAtOrigin(recorded: NormalizedURL(interactions[index].request.url).origin, sent: incoming.origin,
+            fixes.append(.serveAtOrigin(recorded: NormalizedURL(interactions[index].request.storedURL).origin, sent: incoming.origin,
                                         path: shown, mode: mode))
         }
         fixes.append(.record(path: shown, mode: mode))
@@ -65,6 +65,6 @@ extension MismatchReport {
     }
 
     static func summary(_ request: HTTPRequest) -> String {
-        "\(request.method) \(request.url.absoluteString)"
+        "\(request.method) \(request.urlText)"
     }
 }

@@ -49,7 +49,7 @@ struct ReplayIndex: Sendable {
                 let request = interactions[position].request
                 if !Self.isRequestLine(key, of: request) { writtenKeys[Int32(position)] = key }
                 if Matcher.keyHasWildcard(key) {
-                    let url = NormalizedURL(request.url)
+                    let url = NormalizedURL(request.storedURL)
                     let bucket = url.path.split(separator: "/", omittingEmptySubsequences: false).contains { Matcher.isWildcard(String($0)) }
                         ? Self.segmentBucket(method: request.method, url: url)
                         : Self.pathBucket(method: request.method, url: url)
@@ -96,7 +96,7 @@ struct ReplayIndex: Sendable {
 
     /// Whether `key` is `request`'s method, a space and its URL's text, byte for byte.
     private static func isRequestLine(_ key: String, of request: HTTPRequest) -> Bool {
-        var key = key, method = request.method.rawValue, url = request.url.absoluteString
+        var key = key, method = request.method.rawValue, url = request.urlText
         return key.withUTF8 { key in
             method.withUTF8 { method in
                 url.withUTF8 { url in
@@ -122,7 +122,7 @@ struct ReplayIndex: Sendable {
         // Bytes that differ can still be equal Unicode text (a Kelvin sign for a `K`): only a
         // key with bytes past ASCII can be, and it is compared as a string.
         guard key.utf8.contains(where: { $0 >= 0x80 }) else { return false }
-        return key == request.method.rawValue + " " + request.url.absoluteString
+        return key == request.method.rawValue + " " + request.urlText
     }
 
     /// The first position recorded with `key`, if any.

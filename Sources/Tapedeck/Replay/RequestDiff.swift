@@ -16,7 +16,7 @@ struct RequestDiff {
         if recorded.method != incoming.method {
             add(.method, 10, "method: \(recorded.method) → \(incoming.method)")
         }
-        let a = NormalizedURL(recorded.url), b = NormalizedURL(incoming.url)
+        let a = NormalizedURL(recorded.storedURL), b = NormalizedURL(incoming.storedURL)
         if a.origin != b.origin { add(.origin, 8, "origin: \(a.origin) → \(b.origin)") }
         if a.path != b.path {
             let x = a.path.split(separator: "/"), y = b.path.split(separator: "/")

@@ -69,7 +69,7 @@ public struct OfflineTransport: HTTPTransport {
 
     /// Fails: replay sessions never use the network.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        throw HTTPError.transport(url: request.url.absoluteString, detail: "replay sessions never use the network")
+        throw HTTPError.transport(url: request.urlText, detail: "replay sessions never use the network")
     }
 }
 

@@ -76,14 +76,14 @@ public final class OpenCassette: Sendable {
         return replay.cassette.rewritingOrigin(from: rewrite.served, to: rewrite.recorded)
     }
 
-    /// The cassette as served and how to read its URLs as the file holds them, without a
+    /// The cassette as served and how to read its URLs' text as the file holds it, without a
     /// copy: what a usage record fingerprints.
-    package var servedWithFileURLs: (cassette: Cassette, fileURL: (URL) -> String) {
-        if let recorder { return (recorder.cassette, { $0.absoluteString }) }
-        guard let replay else { return (Cassette(), { $0.absoluteString }) }
-        guard let rewrite = replay.originRewrite else { return (replay.cassette, { $0.absoluteString }) }
+    package var servedWithFileURLs: (cassette: Cassette, fileURL: (String) -> String) {
+        if let recorder { return (recorder.cassette, { $0 }) }
+        guard let replay else { return (Cassette(), { $0 }) }
+        guard let rewrite = replay.originRewrite else { return (replay.cassette, { $0 }) }
         let back = Cassette.originReplacements(from: rewrite.served, to: rewrite.recorded)
-        return (replay.cassette, { Cassette.apply(back, to: $0.absoluteString) })
+        return (replay.cassette, { Cassette.apply(back, to: $0) })
     }
 
     /// Recorded, played, unused and total counts.

@@ -157,7 +157,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
             return .failure(.recordedFailure(failure.error(for: request, duration: cassette.interactions[chosen].response.duration)))
         }
         var response = cassette.interactions[chosen].response
-        if response.url == nil { response.url = request.url }
+        if response.storedURL == nil { response.storedURL = request.storedURL }
         return .success(response)
     }
 
@@ -175,7 +175,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     private func patternCandidates(for compared: HTTPRequest, excluding exact: [Int]) -> [Int] {
         guard index.hasPatterns else { return [] }
         let matcher = configuration.matcher
-        return index.patterns(method: compared.method, url: NormalizedURL(compared.url)).filter { position in
+        return index.patterns(method: compared.method, url: NormalizedURL(compared.storedURL)).filter { position in
             let recorded = cassette.interactions[position].request
             return !exact.contains(position) && matcher.urlMatches(pattern: recorded, compared)
                 && matcher.refines(recorded: recorded, incoming: compared)

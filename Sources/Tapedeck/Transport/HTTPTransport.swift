@@ -29,7 +29,7 @@ public struct StubTransport: HTTPTransport {
     /// Sends `request` and returns its response (see the type's summary for how).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var response = try await handler(request)
-        if response.url == nil { response.url = request.url }
+        if response.storedURL == nil { response.storedURL = request.storedURL }
         return response
     }
 }

@@ -32,7 +32,7 @@ package enum RedirectFollower {
     package static func follow(_ request: HTTPRequest, hop send: (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         var current = request
         var response = try await send(current)
-        var chain = [request.url.absoluteString]
+        var chain = [request.urlText]
         while let next = try nextRequest(after: response, for: current) {
             chain.append(next.url.absoluteString)
             guard chain.count <= maximumHops + 1 else { throw HTTPError.tooManyRedirects(chain: chain) }
@@ -46,7 +46,7 @@ package enum RedirectFollower {
     package static func follow(_ request: HTTPRequest, hop send: (HTTPRequest) throws -> HTTPResponse) throws -> HTTPResponse {
         var current = request
         var response = try send(current)
-        var chain = [request.url.absoluteString]
+        var chain = [request.urlText]
         while let next = try nextRequest(after: response, for: current) {
             chain.append(next.url.absoluteString)
             guard chain.count <= maximumHops + 1 else { throw HTTPError.tooManyRedirects(chain: chain) }
@@ -63,7 +63,7 @@ package enum RedirectFollower {
               let target = URL(string: location, relativeTo: request.url)?.absoluteURL else { return nil }
         let scheme = target.scheme?.lowercased() ?? ""
         guard followedSchemes.contains(scheme) else {
-            throw .redirectScheme(from: request.url.absoluteString, location: location, scheme: scheme)
+            throw .redirectScheme(from: request.urlText, location: location, scheme: scheme)
         }
         guard let host = target.host, !host.isEmpty else { return nil }
         var next = request

@@ -102,7 +102,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
             try Task.checkCancellation()
             if let transfers {
                 let task = session.dataTask(with: urlRequest)
-                (data, urlResponse, chunks) = try await transfers.run(task, url: request.url.absoluteString, limit: options.limits.maximumBodySize)
+                (data, urlResponse, chunks) = try await transfers.run(task, url: request.urlText, limit: options.limits.maximumBodySize)
             } else {
                 (data, urlResponse) = try await session.data(for: urlRequest)
             }
@@ -111,7 +111,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         }
         let elapsed = clock.now - start
         guard let http = urlResponse as? HTTPURLResponse else {
-            throw HTTPError.noResponse(url: request.url.absoluteString, detail: "the reply was not HTTP")
+            throw HTTPError.noResponse(url: request.urlText, detail: "the reply was not HTTP")
         }
         var response = HTTPResponse(
             status: http.statusCode,
@@ -132,7 +132,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     static func map(_ error: any Error, request: HTTPRequest, timeout: TimeInterval) -> any Error {
         // Errors a URLProtocol raised (a replay session's mismatch report) arrive unchanged.
         if error is HTTPError || error is any TransportPassthroughError { return error }
-        let url = request.url.absoluteString
+        let url = request.urlText
         if error is CancellationError { return HTTPError.cancelled(url: url) }
         guard let urlError = error as? URLError else {
             return HTTPError.transport(url: url, detail: error.localizedDescription)

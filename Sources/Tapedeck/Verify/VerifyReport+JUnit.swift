@@ -10,7 +10,7 @@ extension VerifyReport {
                      #"<testsuites name="\#(Self.escape(suiteName))" tests="\#(interactions.count)" failures="\#(failures)" errors="\#(errors)">"#,
                      #"  <testsuite name="\#(Self.escape(path))" tests="\#(interactions.count)" failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)">"#]
         for entry in interactions {
-            let name = Self.escape("#\(entry.index) \(entry.request.method) \(entry.request.url.absoluteString)")
+            let name = Self.escape("#\(entry.index) \(entry.request.method) \(entry.request.urlText)")
             let open = #"    <testcase name="\#(name)" classname="\#(Self.escape(path))""#
             switch entry.outcome {
             case .unchanged:

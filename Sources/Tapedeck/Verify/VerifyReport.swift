@@ -38,7 +38,7 @@ public struct VerifyReport: Sendable, Hashable {
     public func render() -> String {
         var lines: [String] = []
         for entry in interactions {
-            let head = "#\(entry.index) \(entry.request.method) \(entry.request.url.absoluteString) → \(entry.recordedStatus)"
+            let head = "#\(entry.index) \(entry.request.method) \(entry.request.urlText) → \(entry.recordedStatus)"
             switch entry.outcome {
             case .unchanged: lines.append("\(head)  unchanged")
             case .drifted(let drifts, _):
@@ -50,7 +50,7 @@ public struct VerifyReport: Sendable, Hashable {
         for entry in interactions {
             guard case .drifted(let drifts, _) = entry.outcome else { continue }
             lines.append("")
-            lines.append("#\(entry.index) \(entry.request.method) \(entry.request.url.absoluteString) drifted (recorded → live):")
+            lines.append("#\(entry.index) \(entry.request.method) \(entry.request.urlText) drifted (recorded → live):")
             lines += drifts.map { "    \($0)" }
         }
         let skipped = interactions.count - drifted.count - failed.count

@@ -50,7 +50,7 @@ final class UpstreamExchange: Sendable {
             state.channel = channel
             return state.cancelled
         }
-        if cancelled { return .failed(.cancelled(url: request.url.absoluteString)) }
+        if cancelled { return .failed(.cancelled(url: request.urlText)) }
         let promise = channel.eventLoop.makePromise(of: Outcome.self)
         let start = { @Sendable in
             guard let handler = try? channel.pipeline.syncOperations.handler(type: UpstreamHandler.self) else {
@@ -63,7 +63,7 @@ final class UpstreamExchange: Sendable {
         do {
             return try await promise.futureResult.get()
         } catch {
-            return .failed(.transport(url: request.url.absoluteString, detail: "\(error)"))
+            return .failed(.transport(url: request.urlText, detail: "\(error)"))
         }
     }
 
@@ -196,11 +196,11 @@ final class UpstreamHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if let current {
             if current.exchange.isCancelled {
-                fail(.cancelled(url: current.exchange.request.url.absoluteString), context: context)
+                fail(.cancelled(url: current.exchange.request.urlText), context: context)
             } else if current.head == nil {
                 end(current, with: .closedUnused)
             } else {
-                fail(.noResponse(url: current.exchange.request.url.absoluteString, detail: "the upstream closed the connection mid-answer"),
+                fail(.noResponse(url: current.exchange.request.urlText, detail: "the upstream closed the connection mid-answer"),
                      context: context)
             }
         }
@@ -319,7 +319,7 @@ final class UpstreamHandler: ChannelInboundHandler {
 
     /// Hands on the response gathered so far (after every chunk the observer is still to see).
     private func finish(_ current: Current, reusable: Bool, context: ChannelHandlerContext) {
-        guard let head = current.head else { return fail(.noResponse(url: current.exchange.request.url.absoluteString, detail: "no answer"),
+        guard let head = current.head else { return fail(.noResponse(url: current.exchange.request.urlText, detail: "no answer"),
                                                          context: context) }
         let request = current.exchange.request
         var response = Self.response(head, for: request, reason: current.reason)
@@ -330,7 +330,7 @@ final class UpstreamHandler: ChannelInboundHandler {
         } else {
             response.body = Data(current.body.readableBytesView)
             do {
-                response.body = try Self.decoded(response.body, headers: response.headers, url: request.url.absoluteString, limits: limits)
+                response.body = try Self.decoded(response.body, headers: response.headers, url: request.urlText, limits: limits)
             } catch {
                 return fail(error, context: context)
             }
@@ -380,7 +380,7 @@ final class UpstreamHandler: ChannelInboundHandler {
         current.timer?.cancel()
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let seconds = current.exchange.options.timeout
-        let url = current.exchange.request.url.absoluteString
+        let url = current.exchange.request.urlText
         current.timer = context.eventLoop.scheduleTask(in: limit) {
             guard let context = handler.value.context else { return }
             handler.value.fail(.timedOut(url: url, seconds: seconds), context: context)

@@ -108,7 +108,7 @@ package final class UpstreamTransport: HTTPTransport {
 
     /// Sends `request` and returns the upstream's response (see the type's summary).
     package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let url = request.url.absoluteString
+        let url = request.urlText
         if Task.isCancelled { throw HTTPError.cancelled(url: url) }
         try request.validateForSending()
         guard let origin = Origin(request.url) else {

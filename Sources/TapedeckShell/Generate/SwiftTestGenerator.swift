@@ -101,7 +101,7 @@ public enum SwiftTestGenerator {
     }
 
     static func requestLines(_ request: HTTPRequest, number n: Int) -> [String] {
-        var lines = ["        var request\(n) = URLRequest(url: try #require(URL(string: \(literal(request.url.absoluteString)))))"]
+        var lines = ["        var request\(n) = URLRequest(url: try #require(URL(string: \(literal(request.urlText)))))"]
         if request.method != .get { lines.append("        request\(n).httpMethod = \(literal(request.method.rawValue))") }
         let skipped: Set<String> = ["user-agent", "accept-encoding", "content-length", "host"]
         for field in request.headers where !skipped.contains(field.name.lowercased()) {

@@ -19,7 +19,7 @@ public enum CurlCommand {
         } else if request.method != .get || request.body != nil {
             parts += ["-X", request.method.rawValue]
         }
-        parts.append(quote(request.url.absoluteString))
+        parts.append(quote(request.urlText))
         for field in request.headers where !field.name.caseInsensitiveEqual("Content-Length") {
             parts += ["-H", quote("\(field.name): \(field.value)")]
         }

@@ -30,11 +30,11 @@ public enum Exchange {
                 try await Task.sleep(for: .milliseconds(Int64((timeout * 1000).rounded(.up))))
                 // A stream that began runs on; the send ending cancels this sleep.
                 while streaming() { try await Task.sleep(for: .seconds(3600)) }
-                throw HTTPError.timedOut(url: request.url.absoluteString, seconds: timeout)
+                throw HTTPError.timedOut(url: request.urlText, seconds: timeout)
             }
             defer { group.cancelAll() }
             guard let first = try await group.next() else {
-                throw HTTPError.noResponse(url: request.url.absoluteString, detail: "the exchange ended without a response")
+                throw HTTPError.noResponse(url: request.urlText, detail: "the exchange ended without a response")
             }
             return first
         }

@@ -26,16 +26,16 @@ extension Interpreter {
         } catch let error as HTTPError {
             // One line: the request's own error already showed the whole report.
             let headline = error.failure.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? error.failure
-            state.lastFailure = "\(request.method) \(request.url.absoluteString) at \(location): " + headline
+            state.lastFailure = "\(request.method) \(request.urlText) at \(location): " + headline
                 + (headline == error.failure ? "" : " (the report is above)")
             if case .cancelled = error { throw .cancelled(at: location) }
             let why = recordingReason.map { " (\($0))" } ?? ""
             throw .transport(error.commandLineDescription + why, at: location)
         } catch is CancellationError {
-            state.lastFailure = "\(request.method) \(request.url.absoluteString): cancelled"
+            state.lastFailure = "\(request.method) \(request.urlText): cancelled"
             throw .cancelled(at: location)
         } catch {
-            state.lastFailure = "\(request.method) \(request.url.absoluteString): \(error.localizedDescription)"
+            state.lastFailure = "\(request.method) \(request.urlText): \(error.localizedDescription)"
             throw .transport(error.localizedDescription, at: location)
         }
         countRequest()
@@ -51,8 +51,8 @@ extension Interpreter {
         state.lastResponse = response
         state.notePaths(in: response)
         if let log = options.requestLog {
-            let landed = response.url.map(\.absoluteString).flatMap { $0 == request.url.absoluteString ? nil : " at \($0)" } ?? ""
-            log.line("\(location)  \(request.method) \(request.url.absoluteString) → \(Exchange.summary(of: response))\(landed)")
+            let landed = response.storedURL.map(\.text).flatMap { $0 == request.urlText ? nil : " at \($0)" } ?? ""
+            log.line("\(location)  \(request.method) \(request.urlText) → \(Exchange.summary(of: response))\(landed)")
         }
         guard options.echoResponses else { return warnAgainstOpenAPI(request, response) }
         defer { warnAgainstOpenAPI(request, response) }

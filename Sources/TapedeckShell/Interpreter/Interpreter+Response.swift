@@ -42,7 +42,7 @@ extension Interpreter {
     private var lastExchange: String? {
         guard let request = state.lastRequest, let response = state.lastResponse else { return nil }
         let reason = response.reason.isEmpty ? HTTPResponse.reasonPhrase(for: response.status) : response.reason
-        return "\(request.method) \(request.url.absoluteString) → \(response.status) \(reason)"
+        return "\(request.method) \(request.urlText) → \(response.status) \(reason)"
     }
 
     /// Runs a `capture`: the query's value becomes a variable (strings raw, others as JSON).
@@ -103,7 +103,7 @@ extension Interpreter {
         if let failure = state.lastFailure {
             lines.append("last:    \(failure)")
         } else if let response = state.lastResponse, let request = state.lastRequest {
-            lines.append("last:    \(request.method) \(request.url.absoluteString) → \(response.status) \(response.reason)")
+            lines.append("last:    \(request.method) \(request.urlText) → \(response.status) \(response.reason)")
         }
         return lines.joined(separator: "\n")
     }

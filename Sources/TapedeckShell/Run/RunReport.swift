@@ -17,7 +17,7 @@ public enum RunReport {
                 return .object([
                     ("location", .string(result.exchanges[index].location.description)),
                     ("method", .string(request.method.rawValue)),
-                    ("url", .string(request.url.absoluteString)),
+                    ("url", .string(request.urlText)),
                     ("status", JSONValue(response.status)),
                     ("reason", .string(response.reason)),
                     ("duration", JSONValue(response.duration)),
@@ -144,7 +144,7 @@ public enum RunReport {
             let failed = result.failures.contains { $0.category == .assertion && $0.location.line > line && $0.location.line < next }
             requests.append("""
                 <details class="exchange\(failed ? " bad" : "")"\(failed ? " open" : "")><summary>\
-                <span class="method">\(escape(request.method.rawValue))</span> <span class="url">\(escape(request.url.absoluteString))</span> \
+                <span class="method">\(escape(request.method.rawValue))</span> <span class="url">\(escape(request.urlText))</span> \
                 <span class="status">\(response.status) \(escape(response.reason))</span> \
                 <span class="time">\(escape(ScriptRunner.milliseconds(response.duration)))</span> \
                 <span class="where">\(escape(location))</span></summary>

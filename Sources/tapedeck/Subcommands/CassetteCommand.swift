@@ -125,7 +125,7 @@ extension TapedeckCommand.CassetteCommand {
             }
             for index in usage.unused where index < loaded.interactions.count {
                 let request = loaded.interactions[index].request
-                Console.write("\(dryRun ? "would drop" : "drop") #\(index) \(request.method) \(request.url.absoluteString)\n")
+                Console.write("\(dryRun ? "would drop" : "drop") #\(index) \(request.method) \(request.urlText)\n")
             }
             guard !dryRun else { return }
             let total = loaded.interactions.count

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A request's or response's URL as it is kept: the `URL` itself, or only its text.
+///
+/// A cassette's interactions are read once and mostly never asked for a `URL` again: matching,
+/// the index, listings and writing all work on the text. Foundation keeps about 270 bytes of
+/// parse information with each `URL`, so a loaded interaction keeps only the text, and the
+/// `URL` is made again when something asks for it. A URL a caller hands in stays as it is.
+package enum StoredURL: Hashable, Sendable, Codable {
+    /// A URL as a caller gave it.
+    case parsed(URL)
+    /// Text that `URL(string:)` accepts and whose `absoluteString` is the same text.
+    case text(String)
+
+    /// `text` once `URL(string:)` has accepted it: kept as text when parsing gives the same
+    /// text back (nearly always), else as the parsed URL, so ``url`` always gives `url` again.
+    package init(parsing text: String, as url: URL) {
+        self = url.absoluteString == text ? .text(text) : .parsed(url)
+    }
+
+    /// The URL, parsed from the text when only the text is kept.
+    package var url: URL {
+        switch self {
+        case .parsed(let url): return url
+        case .text(let text):
+            // `init(parsing:as:)` keeps text only after `URL(string:)` accepted it, and parsing
+            // the same text gives the same answer, so the fallback is never taken.
+            return URL(string: text) ?? URL(fileURLWithPath: text)
+        }
+    }
+
+    /// The absolute URL as text, without parsing.
+    package var text: String {
+        switch self {
+        case .parsed(let url): return url.absoluteString
+        case .text(let text): return text
+        }
+    }
+
+    /// The query as it is written (percent-encoded), without parsing: the text between the
+    /// first `?` and the `#` after it, nil when there is no `?` before any `#`.
+    package var percentEncodedQuery: String? {
+        if case .parsed(let url) = self { return url.query(percentEncoded: true) }
+        let utf8 = text.utf8
+        // An absolute URL's scheme and authority hold neither `?` nor `#`.
+        guard let mark = utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
+              utf8[mark] == UInt8(ascii: "?") else { return nil }
+        let start = utf8.index(after: mark)
+        let end = utf8[start...].firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        return String(text[start..<end])
+    }
+
+    /// Equal when the absolute URLs are the same text, however each is kept.
+    package static func == (a: StoredURL, b: StoredURL) -> Bool { a.text == b.text }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(text) }
+
+    /// Coded as the `URL` itself, so a request or response codes as it always has.
+    package init(from decoder: any Decoder) throws {
+        self = .parsed(try decoder.singleValueContainer().decode(URL.self))
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(url)
+    }
+}

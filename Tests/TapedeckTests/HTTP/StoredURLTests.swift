@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import Tapedeck
+@testable import TapedeckTooling
+
+@Suite("URLs kept as text")
+struct StoredURLTests {
+    /// Decodes `cassette` after encoding it, so every URL comes back the way a file gives it.
+    private func reloaded(_ cassette: Cassette) throws -> Cassette {
+        try CassetteCodec.decode(CassetteCodec.encode(cassette))
+    }
+
+    private func isText(_ url: StoredURL?) -> Bool {
+        if case .text? = url { return true }
+        return false
+    }
+
+    @Test("a loaded interaction keeps its URLs as text, a response at the request's URL shares its text, and writing gives the same file")
+    func loadedAsText() throws {
+        var moved = Interaction.make(.get, "http://api.test/old?b=2&a=1")
+        moved.response.url = URL(string: "http://api.test/new")
+        let cassette = Cassette(interactions: [.make(.get, "http://api.test/items?page=2"), moved])
+        let loaded = try reloaded(cassette)
+        for interaction in loaded.interactions {
+            #expect(isText(interaction.request.storedURL))
+            #expect(isText(interaction.response.storedURL))
+        }
+        #expect(loaded.interactions[0].request.url == URL(string: "http://api.test/items?page=2"))
+        #expect(loaded.interactions[0].response.url == loaded.interactions[0].request.url)
+        #expect(loaded.interactions[1].response.url == URL(string: "http://api.test/new"))
+        #expect(loaded.interactions[1].request.urlText == "http://api.test/old?b=2&a=1")
+        #expect(loaded == cassette)
+        #expect(CassetteCodec.encode(loaded) == CassetteCodec.encode(cassette))
+    }
+
+    @Test("whatever the text, the URL made from it again is the one parsing gave, and text is kept only when parsing gives it back", arguments: [
+        "http://api.test/a", "HTTP://API.test:8080/a?x=1#top", "http://h/a b", "http://h/ü?q=ä", "http://[::1]:8081/p",
+        "http://alice:pw@h/x", "https://h/%7Euser/?a=%2F",
+    ])
+    func sameURL(_ text: String) throws {
+        let url = try #require(URL(string: text))
+        let stored = StoredURL(parsing: text, as: url)
+        #expect(stored.url == url)
+        #expect(stored.text == url.absoluteString)
+        #expect(isText(stored) == (url.absoluteString == text))
+    }
+
+    @Test("a request is equal to, and hashes as, the same request however its URL is kept")
+    func equalAcrossForms() throws {
+        let loaded = try reloaded(Cassette(interactions: [.make(.get, "http://api.test/items?page=2")])).interactions[0].request
+        let made = HTTPRequest(method: .get, url: try #require(URL(string: "http://api.test/items?page=2")))
+        #expect(isText(loaded.storedURL))
+        #expect(loaded.url == made.url)
+        #expect(loaded.storedURL == made.storedURL)
+        #expect(loaded.storedURL.hashValue == made.storedURL.hashValue)
+        #expect(Set([made.storedURL]).contains(loaded.storedURL))
+        var other = made
+        other.url = try #require(URL(string: "http://api.test/items?page=3"))
+        #expect(other.storedURL != loaded.storedURL)
+    }
+
+    @Test("a request and a response code as they always have: the URL one string member, an absent URL no member")
+    func codable() throws {
+        let loaded = try reloaded(Cassette(interactions: [.make(.get, "http://api.test/items?page=2")])).interactions[0]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(loaded.request), as: UTF8.self)
+        #expect(json == #"{"headers":[],"method":"GET","url":"http:\/\/api.test\/items?page=2"}"#)
+        #expect(try JSONDecoder().decode(HTTPRequest.self, from: Data(json.utf8)) == loaded.request)
+        let response = String(decoding: try encoder.encode(HTTPResponse(status: 204)), as: UTF8.self)
+        #expect(!response.contains("url"))
+        #expect(try JSONDecoder().decode(HTTPResponse.self, from: Data(response.utf8)).url == nil)
+        #expect(try JSONDecoder().decode(HTTPResponse.self, from: try encoder.encode(loaded.response)) == loaded.response)
+    }
+
+    @Test("the query read from the text is Foundation's percent-encoded query", arguments: [
+        "http://h/p?a=1&b=%20#f", "http://h/p#f?x", "http://h/p?", "http://h/p", "http://h/?a#", "http://u:p@h:8/p?q=1", "http://h?q",
+    ])
+    func query(_ text: String) throws {
+        let url = try #require(URL(string: text))
+        #expect(StoredURL.text(text).percentEncodedQuery == url.query(percentEncoded: true))
+        #expect(StoredURL.parsed(url).percentEncodedQuery == url.query(percentEncoded: true))
+    }
+
+    @Test("redaction of a loaded URL still finds a password and a key-like query value")
+    func redactsLoaded() throws {
+        let loaded = try reloaded(Cassette(interactions: [
+            .make(.get, "http://alice:hunter2@api.test/a"), .make(.get, "http://api.test/b?api_key=sk123&page=1"),
+            .make(.get, "http://api.test/c#x?api_key=not-a-query"),
+        ]))
+        let redacted = Redactor.standard.redact(loaded)
+        #expect(!redacted.interactions[0].request.urlText.contains("hunter2"))
+        #expect(!redacted.interactions[1].request.urlText.contains("sk123"))
+        #expect(redacted.interactions[1].request.urlText.contains("page=1"))
+        #expect(redacted.interactions[2].request.storedURL == loaded.interactions[2].request.storedURL)
+        // The response answered at the request's URL takes the redacted one.
+        #expect(redacted.interactions[1].response.storedURL == redacted.interactions[1].request.storedURL)
+    }
+
+    @Test("lint reads a loaded URL's scheme and host from its text as Foundation does", arguments: [
+        ("HTTP://Host.test/x", false), ("https://h.test", false), ("http://h.test:8080?q", false), ("http://[::1]:80/x", false),
+        ("ftp://files.test/a", true), ("http://user@h.test/x", false), ("http:///x", true), ("httpx://h/x", true),
+    ])
+    func lintReachable(_ text: String, _ unreachable: Bool) throws {
+        let loaded = try reloaded(Cassette(interactions: [.make(.get, text)]))
+        #expect(CassetteLint.findings(in: loaded).contains { $0.kind == .unreachable } == unreachable)
+    }
+}
