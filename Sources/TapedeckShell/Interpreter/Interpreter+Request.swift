@@ -49,7 +49,7 @@ extension Interpreter {
         }
         if keepsExchanges { exchanges.append(ScriptExchange(location: location, request: request, response: response)) }
         state.lastResponse = response
-        state.notePaths(in: response)
+        state.notePaths(in: response, to: request)
         if let log = options.requestLog {
             let landed = response.storedURL.map(\.text).flatMap { $0 == request.urlText ? nil : " at \($0)" } ?? ""
             log.line("\(location)  \(request.method) \(request.urlText) → \(Exchange.summary(of: response))\(landed)")

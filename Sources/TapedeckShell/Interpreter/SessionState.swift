@@ -75,9 +75,12 @@ public struct SessionState: Sendable {
         return path.hasSuffix("/") ? path + target : path + "/" + target
     }
 
-    /// Remembers paths found in a JSON response (strings starting with `/`), a bounded number.
-    mutating func notePaths(in response: HTTPResponse) {
-        if let url = response.url { paths.insert(url.path) }
+    /// Remembers the path a response came from when it is not the request's (already noted),
+    /// and paths found in a JSON response (strings starting with `/`), a bounded number.
+    mutating func notePaths(in response: HTTPResponse, to request: HTTPRequest) {
+        // Compared as text: a replayed response keeps its URL as text, and parsing it for
+        // nothing cost a replayed request 4,000 instructions.
+        if let url = response.storedURL, url != request.storedURL { paths.insert(url.url.path) }
         guard paths.count < 500, response.body.count < 1_000_000,
               response.mediaType.map(MediaType.isJSON) == true,
               let document = try? JSONParser.parse(response.body) else { return }
