@@ -105,15 +105,30 @@ package enum CassetteLint {
     /// text without parsing it. False leaves the answer to Foundation's parts (userinfo, an
     /// empty authority).
     private static func hasHTTPHost(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        var rest = Substring(text).utf8
-        for scheme in ["https://", "http://"] where utf8.count > scheme.utf8.count
-            && zip(utf8, scheme.utf8).allSatisfy({ $0 | 0x20 == $1 }) {
-            rest = rest.dropFirst(scheme.utf8.count)
-            let authority = rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
-            return !authority.isEmpty && authority.first != UInt8(ascii: ":") && !authority.contains(UInt8(ascii: "@"))
+        var text = text
+        return text.withUTF8 { bytes in
+            // `http` and an optional `s`, in any case, then `://`.
+            var start = 0
+            for letter in "http".utf8 {
+                guard start < bytes.count, bytes[start] | 0x20 == letter else { return false }
+                start += 1
+            }
+            if start < bytes.count, bytes[start] | 0x20 == UInt8(ascii: "s") { start += 1 }
+            for mark in "://".utf8 {
+                guard start < bytes.count, bytes[start] == mark else { return false }
+                start += 1
+            }
+            guard start < bytes.count, bytes[start] != UInt8(ascii: ":"), !endsAuthority(bytes[start]) else { return false }
+            for byte in bytes[start...] {
+                if endsAuthority(byte) { break }
+                if byte == UInt8(ascii: "@") { return false }
+            }
+            return true
         }
-        return false
+    }
+
+    private static func endsAuthority(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 
     /// An interaction keyed by what makes it a duplicate: method, URL, request body, status,

@@ -349,7 +349,7 @@ public struct Redactor: Sendable, Hashable {
     /// `url` redacted, read from its text first: a URL with no userinfo and no query that a
     /// rule could match (nearly every one) is kept as it is, without parsing it.
     private func redact(_ url: StoredURL, collecting secrets: inout [String]) -> StoredURL {
-        if !url.text.utf8.contains(UInt8(ascii: "@")) {
+        if !url.text.containsByte(UInt8(ascii: "@")) {
             guard let query = url.percentEncodedQuery, !query.isEmpty, queryTriggers.mayMatch(query) else { return url }
         }
         return .parsed(redact(url.url, collecting: &secrets))

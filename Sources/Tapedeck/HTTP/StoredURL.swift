@@ -41,13 +41,15 @@ package enum StoredURL: Hashable, Sendable, Codable {
     /// first `?` and the `#` after it, nil when there is no `?` before any `#`.
     package var percentEncodedQuery: String? {
         if case .parsed(let url) = self { return url.query(percentEncoded: true) }
-        let utf8 = text.utf8
-        // An absolute URL's scheme and authority hold neither `?` nor `#`.
-        guard let mark = utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
-              utf8[mark] == UInt8(ascii: "?") else { return nil }
-        let start = utf8.index(after: mark)
-        let end = utf8[start...].firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
-        return String(text[start..<end])
+        // Read in place: stepping through the UTF-8 view cost more than parsing the URL.
+        return ByteSearch.withBytes(of: text) { bytes -> String? in
+            // An absolute URL's scheme and authority hold neither `?` nor `#`.
+            guard let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
+                  bytes[mark] == UInt8(ascii: "?") else { return nil }
+            let query = UnsafeBufferPointer(rebasing: bytes[(mark + 1)...])
+            let end = query.firstIndex(of: UInt8(ascii: "#")) ?? query.count
+            return String(decoding: UnsafeBufferPointer(rebasing: query[..<end]), as: UTF8.self)
+        }
     }
 
     /// Equal when the absolute URLs are the same text, however each is kept.

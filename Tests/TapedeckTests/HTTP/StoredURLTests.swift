@@ -100,6 +100,7 @@ struct StoredURLTests {
     @Test("lint reads a loaded URL's scheme and host from its text as Foundation does", arguments: [
         ("HTTP://Host.test/x", false), ("https://h.test", false), ("http://h.test:8080?q", false), ("http://[::1]:80/x", false),
         ("ftp://files.test/a", true), ("http://user@h.test/x", false), ("http:///x", true), ("httpx://h/x", true),
+        ("HTTPS://H.test", false), ("http://:80/x", true), ("http://h.test#f", false), ("https:/h.test/x", true),
     ])
     func lintReachable(_ text: String, _ unreachable: Bool) throws {
         let loaded = try reloaded(Cassette(interactions: [.make(.get, text)]))
