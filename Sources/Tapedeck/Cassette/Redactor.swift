@@ -350,7 +350,7 @@ public struct Redactor: Sendable, Hashable {
     /// rule could match (nearly every one) is kept as it is, without parsing it.
     private func redact(_ url: StoredURL, collecting secrets: inout [String]) -> StoredURL {
         if !url.text.containsByte(UInt8(ascii: "@")) {
-            guard let query = url.percentEncodedQuery, !query.isEmpty, queryTriggers.mayMatch(query) else { return url }
+            guard url.withPercentEncodedQuery({ $0.map { !$0.isEmpty && queryTriggers.mayMatch($0) } ?? false }) else { return url }
         }
         return .parsed(redact(url.url, collecting: &secrets))
     }

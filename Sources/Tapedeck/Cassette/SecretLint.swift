@@ -276,7 +276,7 @@ public enum SecretLint {
     }
 
     private static func queryItems(of url: StoredURL, named wanted: (String) -> Bool, triggers: ByteTriggers) -> [(name: String, value: String)] {
-        guard let query = url.percentEncodedQuery, triggers.mayMatch(query) else { return [] }
+        guard url.withPercentEncodedQuery({ $0.map(triggers.mayMatch) ?? false }), let query = url.percentEncodedQuery else { return [] }
         return FormFields.pairs(query, named: wanted).map { ($0.name, $0.value ?? "") }
     }
 }

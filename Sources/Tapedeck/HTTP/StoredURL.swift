@@ -41,14 +41,23 @@ package enum StoredURL: Hashable, Sendable, Codable {
     /// first `?` and the `#` after it, nil when there is no `?` before any `#`.
     package var percentEncodedQuery: String? {
         if case .parsed(let url) = self { return url.query(percentEncoded: true) }
-        // Read in place: stepping through the UTF-8 view cost more than parsing the URL.
-        return ByteSearch.withBytes(of: text) { bytes -> String? in
+        return withPercentEncodedQuery { $0.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// Calls `body` with the bytes of ``percentEncodedQuery``, read in place from the text
+    /// (stepping through the UTF-8 view cost more than parsing the URL).
+    package func withPercentEncodedQuery<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        if case .parsed(let url) = self {
+            guard let query = url.query(percentEncoded: true) else { return body(nil) }
+            return ByteSearch.withBytes(of: query) { body($0) }
+        }
+        return ByteSearch.withBytes(of: text) { bytes in
             // An absolute URL's scheme and authority hold neither `?` nor `#`.
             guard let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
-                  bytes[mark] == UInt8(ascii: "?") else { return nil }
+                  bytes[mark] == UInt8(ascii: "?") else { return body(nil) }
             let query = UnsafeBufferPointer(rebasing: bytes[(mark + 1)...])
             let end = query.firstIndex(of: UInt8(ascii: "#")) ?? query.count
-            return String(decoding: UnsafeBufferPointer(rebasing: query[..<end]), as: UTF8.self)
+            return body(UnsafeBufferPointer(rebasing: query[..<end]))
         }
     }
 
