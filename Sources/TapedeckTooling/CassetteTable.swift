@@ -10,6 +10,16 @@ import Tapedeck
 package enum CassetteTable {
     /// The table, with URLs longer than `urlWidth` shortened in the middle (nil: never) and ages at `now`.
     package static func render(_ cassette: Cassette, urlWidth: Int? = 60, now: Date = Date()) -> String {
+        var text: [UInt8] = []
+        write(cassette, urlWidth: urlWidth, now: now) { text += $0 }
+        if text.last == UInt8(ascii: "\n") { text.removeLast() }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The table's lines, each ending in a newline, handed to `write` in blocks and in order: a
+    /// table of 100,000 rows is never held whole as text (once as lines, joined, and copied for
+    /// the terminal, it was a fifth of `cassette show`'s peak memory).
+    package static func write(_ cassette: Cassette, urlWidth: Int? = 60, now: Date = Date(), to write: ([UInt8]) -> Void) {
         let header = ["#", "METHOD", "URL", "STATUS", "BODY", "RECORDED AT", "AGE"]
         let rows: [[Cell]] = [header.map(Cell.init)] + ChunkedWork.map(cassette.interactions.count) { index in
             let interaction = cassette.interactions[index]
@@ -26,27 +36,35 @@ package enum CassetteTable {
         }
         let widths = header.indices.map { column in rows.map { $0[column].width }.max() ?? 0 }
         let rightAligned: [Bool] = header.indices.map { [0, 3, 4, 6].contains($0) }
-        // Each line is written as bytes, then the lines are joined once.
-        let lines = ChunkedWork.map(rows) { row in
-            var line: [UInt8] = []
-            line.reserveCapacity(widths.reduce(2 * widths.count, +))
-            for (column, cell) in row.enumerated() {
-                if column > 0 { line.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: " ")]) }
-                let pad = widths[column] - cell.width
-                if rightAligned[column] { line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: pad)) }
-                line.append(contentsOf: cell.text.utf8)
-                if !rightAligned[column], column < row.count - 1 { line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: pad)) }
+        let lineCapacity = widths.reduce(2 * widths.count + 1, +)
+        var start = 0
+        while start < rows.count {
+            let end = min(start + linesPerBlock, rows.count)
+            // Each line is written as bytes on its own core, then the block is joined once.
+            let lines = ChunkedWork.map(end - start) { [start] offset in
+                let row = rows[start + offset]
+                var line: [UInt8] = []
+                line.reserveCapacity(lineCapacity)
+                for (column, cell) in row.enumerated() {
+                    if column > 0 { line.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: " ")]) }
+                    let pad = widths[column] - cell.width
+                    if rightAligned[column] { line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: pad)) }
+                    line.append(contentsOf: cell.text.utf8)
+                    if !rightAligned[column], column < row.count - 1 { line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: pad)) }
+                }
+                line.append(UInt8(ascii: "\n"))
+                return line
             }
-            return line
+            var block: [UInt8] = []
+            block.reserveCapacity(lines.reduce(0) { $0 + $1.count })
+            for line in lines { block.append(contentsOf: line) }
+            write(block)
+            start = end
         }
-        var text: [UInt8] = []
-        text.reserveCapacity(lines.reduce(lines.count) { $0 + $1.count })
-        for (index, line) in lines.enumerated() {
-            if index > 0 { text.append(UInt8(ascii: "\n")) }
-            text.append(contentsOf: line)
-        }
-        return String(decoding: text, as: UTF8.self)
     }
+
+    /// Lines handed to the writer at once: about 1 MB of text.
+    private static let linesPerBlock = 8_192
 
     /// A cell's text and the columns it takes: its bytes when it is ASCII (every cell but an
     /// odd URL), else its characters.

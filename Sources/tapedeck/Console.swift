@@ -32,6 +32,14 @@ enum Console {
 
     static func write(_ text: String) { write(Data(text.utf8)) }
 
+    /// Writes bytes as they are, without copying them into a `Data` first.
+    static func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            _ = fwrite(base, 1, buffer.count, stdout)
+        }
+    }
+
     /// Writes to stdout and throws when not everything was written (a closed pipe, a full disk).
     static func writeChecked(_ data: Data) throws {
         let written = data.withUnsafeBytes { buffer -> Int in

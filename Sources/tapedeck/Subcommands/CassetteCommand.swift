@@ -33,7 +33,7 @@ extension TapedeckCommand.CassetteCommand {
             let format = CassetteFile.formatName(url)
             let count = loaded.interactions.count
             Console.write("\(cassette) · \(format) · \(count) interaction\(count == 1 ? "" : "s")\n")
-            if count > 0 { Console.write(CassetteTable.render(loaded, urlWidth: wide ? nil : 60) + "\n") }
+            if count > 0 { CassetteTable.write(loaded, urlWidth: wide ? nil : 60) { Console.write($0) } }
             UntilExit.keep(loaded)
         }
     }

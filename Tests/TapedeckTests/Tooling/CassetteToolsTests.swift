@@ -93,6 +93,25 @@ struct CassetteToolsTests {
         #expect(CassetteTable.byteCount(1536) == "1.5 KB")
     }
 
+    @Test("a long table is written in blocks of whole lines, in order, padded to the widest row of all")
+    func tableInBlocks() throws {
+        let now = try #require(RFC3339Date.parse("2026-01-10T00:00:00Z"))
+        // The widest URL is in the last block, so the first block's padding comes from it.
+        let cassette = Cassette(interactions: (0..<20_000).map { index in
+            .make(.get, index == 19_999 ? "http://api.test/a-longer-path/at-the-end" : "http://api.test/items/\(index)")
+        })
+        var blocks: [[UInt8]] = []
+        CassetteTable.write(cassette, now: now) { blocks.append($0) }
+        #expect(blocks.count == 3)
+        #expect(blocks.allSatisfy { $0.last == UInt8(ascii: "\n") })
+        let lines = String(decoding: blocks.joined(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 20_002)   // the header, 20,000 rows, and the end of the last line
+        #expect(Set(lines.dropLast().map { $0.count }).count == 1)
+        #expect(lines[1].hasPrefix("    0  GET     http://api.test/items/0 "))
+        #expect(lines[20_000].hasPrefix("19999  GET     http://api.test/a-longer-path/at-the-end"))
+        #expect(String(decoding: blocks.joined(), as: UTF8.self) == CassetteTable.render(cassette, now: now) + "\n")
+    }
+
     @Test("usage round-trips through its file and notices a changed cassette")
     func usage() throws {
         let directory = try InteropFixtures.temporaryDirectory()
