@@ -124,7 +124,10 @@ final class RoutedURLProtocol<S: RouteSlot>: URLProtocol, RoutedProtocol {
 
     /// Reports the status and headers; false (with the failure reported) when they cannot be.
     private func deliverHead(_ response: HTTPResponse) -> Bool {
-        let url = response.url ?? request.url ?? URL(fileURLWithPath: "/")
+        // A replayed response keeps its URL as text: the request's URL is used when it is the
+        // same, and the text is parsed only for one that is not.
+        let url = response.storedURL.flatMap { $0.text == request.url?.absoluteString ? request.url : $0.url }
+            ?? request.url ?? URL(fileURLWithPath: "/")
         guard let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1",
                                          headerFields: URLRequestConversion.headerFields(response.headers)) else {
             client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))

@@ -104,7 +104,7 @@ package enum CassetteLint {
     /// Whether `text` plainly starts with `http://` or `https://` and a host, read from the
     /// text without parsing it. False leaves the answer to Foundation's parts (userinfo, an
     /// empty authority).
-    private static func hasHTTPHost(_ text: String) -> Bool {
+    static func hasHTTPHost(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
             // `http` and an optional `s`, in any case, then `://`.
@@ -121,7 +121,8 @@ package enum CassetteLint {
             guard start < bytes.count, bytes[start] != UInt8(ascii: ":"), !endsAuthority(bytes[start]) else { return false }
             for byte in bytes[start...] {
                 if endsAuthority(byte) { break }
-                if byte == UInt8(ascii: "@") { return false }
+                // Userinfo, or a percent-encoded host Foundation may not decode: Foundation decides.
+                if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "%") { return false }
             }
             return true
         }

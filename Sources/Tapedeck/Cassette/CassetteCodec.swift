@@ -293,7 +293,13 @@ enum CassetteCodec {
             headers: try responseReader.headers("headers", sharing: strings),
             duration: try reader.optionalDouble("duration") ?? 0
         )
-        response.storedURL = try responseReader.optionalField("url") == nil ? url : try responseReader.storedURL("url")
+        if try responseReader.optionalField("url") == nil {
+            response.storedURL = url
+        } else {
+            // One that repeats the request's URL shares its text.
+            let own = try responseReader.storedURL("url")
+            response.storedURL = own == url ? url : own
+        }
         let body = try responseReader.optionalField("body")
         if let body {
             response.body = try CassetteBody.decode(body.value, at: body.pointer, in: reader.source)

@@ -97,14 +97,10 @@ struct FieldReader {
         return double
     }
 
-    /// An absolute URL. Any scheme is read (a recorded redirect hop to `gopher:` must not make
-    /// the cassette unreadable): such an interaction can never match a request, and
+    /// An absolute URL, kept as its text (``StoredURL``): a loaded interaction holds no parsed
+    /// `URL`. Any scheme is read (a recorded redirect hop to `gopher:` must not make the
+    /// cassette unreadable): such an interaction can never match a request, and
     /// `cassette lint` reports it as unreachable.
-    func url(_ key: String) throws(CassetteError) -> URL {
-        try storedURL(key).url
-    }
-
-    /// An absolute URL, kept as its text (``StoredURL``): a loaded interaction holds no parsed `URL`.
     func storedURL(_ key: String) throws(CassetteError) -> StoredURL {
         let text = try string(key)
         guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {

@@ -352,7 +352,8 @@ public struct Redactor: Sendable, Hashable {
         if !url.text.containsByte(UInt8(ascii: "@")) {
             guard url.withPercentEncodedQuery({ $0.map { !$0.isEmpty && queryTriggers.mayMatch($0) } ?? false }) else { return url }
         }
-        return .parsed(redact(url.url, collecting: &secrets))
+        let redacted = redact(url.url, collecting: &secrets)
+        return redacted.absoluteString == url.text ? url : .parsed(redacted)
     }
 
     private func redact(_ url: URL, collecting secrets: inout [String]) -> URL {

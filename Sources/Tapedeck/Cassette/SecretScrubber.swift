@@ -35,7 +35,8 @@ struct SecretScrubber {
         var result = interaction
         result.request = scrub(interaction.request)
         var response = interaction.response
-        response.url = response.url.map(scrub(url:))
+        // A response at the request's URL (most) takes the request's scrubbed one.
+        response.storedURL = response.storedURL.map { $0 == interaction.request.storedURL ? result.request.storedURL : scrub(url: $0) }
         response.headers = scrub(response.headers)
         response.mapBody { body, contentType in scrub(body: body, contentType: contentType) }
         result.response = response
@@ -44,7 +45,7 @@ struct SecretScrubber {
 
     func scrub(_ request: HTTPRequest) -> HTTPRequest {
         var result = request
-        result.url = scrub(url: request.url)
+        result.storedURL = scrub(url: request.storedURL)
         result.headers = scrub(request.headers)
         if let body = request.body {
             let scrubbed = scrub(body: body, contentType: request.headers["Content-Type"])
@@ -82,13 +83,21 @@ struct SecretScrubber {
 
     /// The URL with secrets replaced after its origin (path, query, fragment).
     func scrub(url: URL) -> URL {
-        let text = url.absoluteString
-        guard let scheme = text.range(of: "://") else { return url }
+        scrub(url: StoredURL.parsed(url)).url
+    }
+
+    /// ``scrub(url:)`` read from the URL's text: one kept as text is parsed only when a secret
+    /// was replaced in it.
+    func scrub(url: StoredURL) -> StoredURL {
+        let text = url.text
+        guard let scheme = text.firstByteRange(of: "://") else { return url }
         let rest = text[scheme.upperBound...]
         guard let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return url }
         let scrubbed = scrub(encodedText: String(text[start...]))
         guard scrubbed != text[start...] else { return url }
-        return URL(string: String(text[..<start]) + scrubbed) ?? url
+        let replaced = String(text[..<start]) + scrubbed
+        guard let parsed = URL(string: replaced) else { return url }
+        return StoredURL(parsing: replaced, as: parsed)
     }
 
     private func scrub(_ headers: HTTPHeaders) -> HTTPHeaders {

@@ -10,7 +10,8 @@ import Foundation
 public struct HTTPRequest: Hashable, Sendable, Codable {
     /// The method.
     public var method: HTTPMethod
-    /// The absolute URL, query included.
+    /// The absolute URL, query included. Requests compare their URLs as absolute text, so a URL
+    /// relative to a base equals the absolute URL it resolves to.
     public var url: URL {
         get { storedURL.url }
         set { storedURL = .parsed(newValue) }

@@ -9,11 +9,12 @@ import Foundation
 package enum StoredURL: Hashable, Sendable, Codable {
     /// A URL as a caller gave it.
     case parsed(URL)
-    /// Text that `URL(string:)` accepts and whose `absoluteString` is the same text.
+    /// Text that `URL(string:)` accepts and whose `absoluteString` is the same text. Made only
+    /// through ``init(parsing:as:)``, which checks both.
     case text(String)
 
-    /// `text` once `URL(string:)` has accepted it: kept as text when parsing gives the same
-    /// text back (nearly always), else as the parsed URL, so ``url`` always gives `url` again.
+    /// `text` once `URL(string:)` has accepted it as `url`: kept as text when parsing gives the
+    /// same text back (nearly always), else as the parsed URL, so ``url`` gives `url` again.
     package init(parsing text: String, as url: URL) {
         self = url.absoluteString == text ? .text(text) : .parsed(url)
     }
@@ -61,9 +62,11 @@ package enum StoredURL: Hashable, Sendable, Codable {
         }
     }
 
-    /// Equal when the absolute URLs are the same text, however each is kept.
+    /// Equal when the absolute URLs are the same text, however each is kept: a URL relative to
+    /// a base equals the absolute URL it resolves to.
     package static func == (a: StoredURL, b: StoredURL) -> Bool { a.text == b.text }
 
+    /// Hashes the absolute text, as ``==`` compares it.
     package func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
     /// Coded as the `URL` itself, so a request or response codes as it always has.
@@ -71,6 +74,7 @@ package enum StoredURL: Hashable, Sendable, Codable {
         self = .parsed(try decoder.singleValueContainer().decode(URL.self))
     }
 
+    /// Encodes the `URL`, which `JSONEncoder` writes as one string.
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(url)

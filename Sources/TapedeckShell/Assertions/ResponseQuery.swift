@@ -102,7 +102,7 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
         case .duration:
             return (.number(String(Int((response.duration * 1000).rounded()))), nil)
         case .url:
-            return (response.url.map { .string($0.absoluteString) }, response.url == nil ? "the response has no URL" : nil)
+            return (response.storedURL.map { .string($0.text) }, response.storedURL == nil ? "the response has no URL" : nil)
         case .regex(let word):
             let expression = try RegexCache.compile(argument ?? "", at: word.location)
             let text = response.text ?? ""

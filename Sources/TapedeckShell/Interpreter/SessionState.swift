@@ -75,12 +75,17 @@ public struct SessionState: Sendable {
         return path.hasSuffix("/") ? path + target : path + "/" + target
     }
 
+    /// A URL's text up to its query or fragment.
+    private static func beforeQuery(_ text: String) -> Substring {
+        text[..<(text.firstIndex { $0 == "?" || $0 == "#" } ?? text.endIndex)]
+    }
+
     /// Remembers the path a response came from when it is not the request's (already noted),
     /// and paths found in a JSON response (strings starting with `/`), a bounded number.
     mutating func notePaths(in response: HTTPResponse, to request: HTTPRequest) {
-        // Compared as text: a replayed response keeps its URL as text, and parsing it for
-        // nothing cost a replayed request 4,000 instructions.
-        if let url = response.storedURL, url != request.storedURL { paths.insert(url.url.path) }
+        // Compared as text up to the query: a replayed response keeps its URL as text, parsed
+        // only when its path differs from the request's.
+        if let url = response.storedURL, Self.beforeQuery(url.text) != Self.beforeQuery(request.urlText) { paths.insert(url.url.path) }
         guard paths.count < 500, response.body.count < 1_000_000,
               response.mediaType.map(MediaType.isJSON) == true,
               let document = try? JSONParser.parse(response.body) else { return }

@@ -75,6 +75,7 @@ struct StoredURLTests {
 
     @Test("the query read from the text is Foundation's percent-encoded query", arguments: [
         "http://h/p?a=1&b=%20#f", "http://h/p#f?x", "http://h/p?", "http://h/p", "http://h/?a#", "http://u:p@h:8/p?q=1", "http://h?q",
+        "http://h/p?a=1?b=2#c?d", "http://h/p?a=%3F%23&b", "urn:x?y", "mailto:a@b.test?subject=hi",
     ])
     func query(_ text: String) throws {
         let url = try #require(URL(string: text))
@@ -86,13 +87,15 @@ struct StoredURLTests {
     func redactsLoaded() throws {
         let loaded = try reloaded(Cassette(interactions: [
             .make(.get, "http://alice:hunter2@api.test/a"), .make(.get, "http://api.test/b?api_key=sk123&page=1"),
-            .make(.get, "http://api.test/c#x?api_key=not-a-query"),
+            .make(.get, "http://api.test/c#x?api_key=not-a-query"), .make(.get, "http://api.test/d?email=a@b.test"),
         ]))
         let redacted = Redactor.standard.redact(loaded)
         #expect(!redacted.interactions[0].request.urlText.contains("hunter2"))
         #expect(!redacted.interactions[1].request.urlText.contains("sk123"))
         #expect(redacted.interactions[1].request.urlText.contains("page=1"))
         #expect(redacted.interactions[2].request.storedURL == loaded.interactions[2].request.storedURL)
+        #expect(isText(redacted.interactions[2].request.storedURL))
+        #expect(isText(redacted.interactions[3].request.storedURL))   // looked at by the slow path, unchanged
         // The response answered at the request's URL takes the redacted one.
         #expect(redacted.interactions[1].response.storedURL == redacted.interactions[1].request.storedURL)
     }
@@ -101,9 +104,53 @@ struct StoredURLTests {
         ("HTTP://Host.test/x", false), ("https://h.test", false), ("http://h.test:8080?q", false), ("http://[::1]:80/x", false),
         ("ftp://files.test/a", true), ("http://user@h.test/x", false), ("http:///x", true), ("httpx://h/x", true),
         ("HTTPS://H.test", false), ("http://:80/x", true), ("http://h.test#f", false), ("https:/h.test/x", true),
+        ("http://%41pi.test/x", false),
     ])
     func lintReachable(_ text: String, _ unreachable: Bool) throws {
         let loaded = try reloaded(Cassette(interactions: [.make(.get, text)]))
         #expect(CassetteLint.findings(in: loaded).contains { $0.kind == .unreachable } == unreachable)
+        // The text alone answers only what Foundation would answer the same way.
+        let url = try #require(URL(string: text))
+        let foundation = ["http", "https"].contains(url.scheme?.lowercased() ?? "") && !(url.host ?? "").isEmpty
+        if CassetteLint.hasHTTPHost(text) { #expect(foundation) }
+    }
+
+    @Test("the text alone decides a plain http(s) URL with a host", arguments: [
+        "http://api.test/items?page=2", "HTTPS://API.test:8443", "http://127.0.0.1:8080/x#top", "http://[::1]:80/x",
+    ])
+    func lintFastPath(_ text: String) {
+        #expect(CassetteLint.hasHTTPHost(text))
+    }
+
+    @Test("a replayed response, a recorded failure, a cassette served at another origin and one scrubbed of a known secret keep their URLs as text")
+    func keptAsText() async throws {
+        let json = #"{"version": 1, "interactions": [{"recordedAt": "2026-01-02T10:00:00.123Z", "failure": {"kind": "timedOut"}, "request": {"method": "GET", "url": "http://h.test/slow", "headers": []}}]}"#
+        let failure = try CassetteCodec.decode(Data(json.utf8)).interactions[0]
+        #expect(isText(failure.request.storedURL))
+        #expect(isText(failure.response.storedURL))
+
+        let loaded = try reloaded(Cassette(interactions: [.make(.get, "http://api.test/items?page=2"), .make(.get, "http://api.test/key/abcdef123456")]))
+        let replayed = try await ReplayTransport(cassette: loaded).send(HTTPRequest(url: try #require(URL(string: "http://api.test/items?page=2"))))
+        #expect(isText(replayed.storedURL))
+
+        let moved = loaded.rewritingOrigin(from: try #require(URL(string: "http://api.test")), to: try #require(URL(string: "http://127.0.0.1:9000")))
+        #expect(moved.interactions[0].request.urlText == "http://127.0.0.1:9000/items?page=2")
+        #expect(isText(moved.interactions[0].request.storedURL))
+        #expect(isText(moved.interactions[0].response.storedURL))
+
+        let scrubbed = Redactor.standard.redact(loaded, knownSecrets: ["abcdef123456"])
+        #expect(!scrubbed.interactions[1].request.urlText.contains("abcdef123456"))
+        #expect(isText(scrubbed.interactions[1].request.storedURL))
+        #expect(scrubbed.interactions[1].response.storedURL == scrubbed.interactions[1].request.storedURL)
+        #expect(isText(scrubbed.interactions[0].request.storedURL))
+        #expect(isText(scrubbed.interactions[0].response.storedURL))
+    }
+
+    @Test("a URL relative to a base equals, as a request's URL, the absolute URL it resolves to")
+    func relativeEqualsAbsolute() throws {
+        let relative = try #require(URL(string: "items?page=2", relativeTo: URL(string: "http://api.test/v1/")))
+        let absolute = try #require(URL(string: "http://api.test/v1/items?page=2"))
+        #expect(HTTPRequest(url: relative) == HTTPRequest(url: absolute))
+        #expect(HTTPRequest(url: relative).hashValue == HTTPRequest(url: absolute).hashValue)
     }
 }
