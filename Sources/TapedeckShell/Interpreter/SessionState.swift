@@ -75,9 +75,19 @@ public struct SessionState: Sendable {
         return path.hasSuffix("/") ? path + target : path + "/" + target
     }
 
-    /// A URL's text up to its query or fragment.
-    private static func beforeQuery(_ text: String) -> Substring {
-        text[..<(text.firstIndex { $0 == "?" || $0 == "#" } ?? text.endIndex)]
+    /// Whether two URLs' texts are the same up to their queries or fragments, read as bytes in
+    /// place (as characters it cost more than parsing the URL).
+    private static func samePath(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                func end(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+                    bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+                }
+                let count = end(a)
+                return count == end(b) && UnsafeBufferPointer(rebasing: a[..<count]).elementsEqual(UnsafeBufferPointer(rebasing: b[..<count]))
+            }
+        }
     }
 
     /// Remembers the path a response came from when it is not the request's (already noted),
@@ -85,7 +95,7 @@ public struct SessionState: Sendable {
     mutating func notePaths(in response: HTTPResponse, to request: HTTPRequest) {
         // Compared as text up to the query: a replayed response keeps its URL as text, parsed
         // only when its path differs from the request's.
-        if let url = response.storedURL, Self.beforeQuery(url.text) != Self.beforeQuery(request.urlText) { paths.insert(url.url.path) }
+        if let url = response.storedURL, !Self.samePath(url.text, request.urlText) { paths.insert(url.url.path) }
         guard paths.count < 500, response.body.count < 1_000_000,
               response.mediaType.map(MediaType.isJSON) == true,
               let document = try? JSONParser.parse(response.body) else { return }
