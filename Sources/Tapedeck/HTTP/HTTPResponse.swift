@@ -10,7 +10,8 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
     public var headers: HTTPHeaders
     /// The body bytes (decoded when the server sent gzip or deflate).
     public var body: Data
-    /// The URL that answered, after any redirects followed.
+    /// The URL that answered, after any redirects followed. Responses compare their URLs as
+    /// absolute text, as requests do (``HTTPRequest/url``).
     public var url: URL? {
         get { storedURL?.url }
         set { storedURL = newValue.map(StoredURL.parsed) }
