@@ -118,18 +118,14 @@ package enum CassetteLint {
                 guard start < bytes.count, bytes[start] == mark else { return false }
                 start += 1
             }
-            guard start < bytes.count, bytes[start] != UInt8(ascii: ":"), !endsAuthority(bytes[start]) else { return false }
+            guard start < bytes.count, bytes[start] != UInt8(ascii: ":"), !StoredURL.endsAuthority(bytes[start]) else { return false }
             for byte in bytes[start...] {
-                if endsAuthority(byte) { break }
+                if StoredURL.endsAuthority(byte) { break }
                 // Userinfo, or a percent-encoded host Foundation may not decode: Foundation decides.
                 if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "%") { return false }
             }
             return true
         }
-    }
-
-    private static func endsAuthority(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 
     /// An interaction keyed by what makes it a duplicate: method, URL, request body, status,

@@ -62,6 +62,11 @@ package enum StoredURL: Hashable, Sendable, Codable {
         }
     }
 
+    /// Whether `byte` ends a URL's authority: `/`, `?` or `#`.
+    package static func endsAuthority(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+    }
+
     /// Equal when the absolute URLs are the same text, however each is kept: a URL relative to
     /// a base equals the absolute URL it resolves to.
     package static func == (a: StoredURL, b: StoredURL) -> Bool { a.text == b.text }

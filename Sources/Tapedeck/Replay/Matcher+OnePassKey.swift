@@ -22,7 +22,7 @@ extension Matcher {
             index += 3
             let hostStart = index
             var colon: Int?
-            while index < bytes.count, !Self.endsAuthority(bytes[index]) {
+            while index < bytes.count, !StoredURL.endsAuthority(bytes[index]) {
                 switch bytes[index] {
                 case UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "%"), 0x80...: return nil
                 case UInt8(ascii: ":"):
@@ -167,10 +167,6 @@ extension Matcher {
              UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."): true
         default: false
         }
-    }
-
-    private static func endsAuthority(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 
     private static func lowercase(_ byte: UInt8) -> UInt8 {
