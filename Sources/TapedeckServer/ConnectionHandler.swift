@@ -41,8 +41,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Runs the tasks that answer this connection's requests later, on its own loop.
     private var loopExecutor: EventLoopExecutor?
 
-    /// What the fast lane already learnt about the first request it hands over (``HTTPFastLane``).
-    private var handedOver: HTTPFastLane.HandedOver?
+    /// The reply the fast lane already has for the first request it hands over (``HTTPFastLane``).
+    private var handedOver: ServerReply?
     /// Parts of requests that arrived while an answer's end was being written: the pipelining
     /// handler hands the next request on from inside that write. They are read after it.
     private var deferred = CircularBuffer<HTTPServerRequestPart>()
@@ -69,10 +69,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.responder = responder
     }
 
-    /// Called by the fast lane as it hands the connection over to the codec: the next request
-    /// to arrive is the one it already asked the responder about, with this outcome.
-    func takeOver(_ outcome: HTTPFastLane.HandedOver?) {
-        handedOver = outcome
+    /// Called by the fast lane as it hands the connection over to the codec: when `reply` is
+    /// given, the next request to arrive is the one it is the answer to.
+    func takeOver(_ reply: ServerReply?) {
+        handedOver = reply
     }
 
     /// Called by the fast lane after it answered a request: the read timeout counts from now.
@@ -165,15 +165,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) {
         // A request the fast lane already asked the responder about: its answer, not a second asking.
-        switch handedOver.take() {
-        case .reply(let reply)?:
+        if let reply = handedOver.take() {
             write(reply, context: context, head: head)
             return
-        case .later?:
-            answerLater(incomingRequest(context: context, head: head, body: body), context: context, head: head)
-            return
-        case nil:
-            break
         }
         let request = incomingRequest(context: context, head: head, body: body)
         // Most answers (a replayed response, a miss) are known at once: written from here,
@@ -199,18 +193,28 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Asks the responder's ``ServerResponder/later`` from a task on this connection's loop,
     /// and writes its answer when it comes.
     private func answerLater(_ request: IncomingRequest, context: ChannelHandlerContext, head: HTTPRequestHead) {
+        askLater(request, context: context).whenSuccess { [self] reply in
+            guard isOpen else { return }
+            write(reply, context: context, head: head)
+        }
+    }
+
+    /// The responder's ``ServerResponder/later`` answer to `request`, asked from a task on this
+    /// connection's loop; it arrives on that loop. The fast lane asks through here too.
+    func askLater(_ request: IncomingRequest, context: ChannelHandlerContext) -> EventLoopFuture<ServerReply>.Isolated {
         let later = responder.later
         let answer = context.eventLoop.makePromise(of: ServerReply.self)
         let executor = executor(on: context.eventLoop)
         Task(executorPreference: executor) {
             answer.succeed(await EventLoopExecutor.$current.withValue(executor) { await later(request) })
         }
-        answer.futureResult
-            .assumeIsolated()
-            .whenSuccess { [self] reply in
-                guard isOpen else { return }
-                write(reply, context: context, head: head)
-            }
+        return answer.futureResult.assumeIsolated()
+    }
+
+    /// Called by the fast lane while it waits for a later answer: the read timeout does not
+    /// count meanwhile (``answeredByFastLane(context:)`` starts it again).
+    func waitingForAnswer() {
+        idleSince = nil
     }
 
     /// The executor of this connection's loop, made on first use.

@@ -8,31 +8,31 @@ import Tapedeck
 ///
 /// A plain request is an HTTP/1.1 `GET`, `HEAD`, `DELETE` or `OPTIONS` with no body, no
 /// `Expect` or `Upgrade`, and a head within ``ServerLimits/maxHeaderBytes`` that reads
-/// unambiguously (``PlainRequestHead``); a plain reply is one the responder knows at once,
-/// with no fault, stream, tunnel or WebSocket. That is what a replay server mostly answers,
-/// and on that path the codec cost more than the lookup.
+/// unambiguously (``PlainRequestHead``); a plain reply is one with no fault, stream, tunnel or
+/// WebSocket. That is what a replay server and a recording proxy mostly answer, and on that
+/// path the codec cost more than the lookup.
+///
+/// A reply the responder knows at once is written at once. For one it does not, the lane asks
+/// ``ServerResponder/later`` (``ConnectionHandler/askLater(_:context:)``) and waits: the
+/// requests after it wait in ``pending``, and in the socket once one more has come, so that
+/// answers go out in order.
 ///
 /// At the first request that is not plain, or whose reply is not, the lane puts the codec
 /// after itself (``HTTPPipeline/installCodec(on:after:limits:)``), tells the
-/// ``ConnectionHandler`` what it already knows about that request, and passes every byte on
-/// from then: the codec parses it from its first byte, so its limits, its errors and its
-/// ordering of pipelined answers are the ones that apply. A connection never goes back.
+/// ``ConnectionHandler`` the reply it already has for that request, if any, and passes every
+/// byte on from then: the codec parses it from its first byte, so its limits, its errors and
+/// its ordering of pipelined answers are the ones that apply. A connection never goes back.
 final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    /// What the lane learnt about the request it hands over.
-    enum HandedOver {
-        /// The responder's answer, to be written as it is.
-        case reply(ServerReply)
-        /// The responder has no answer at once: ask ``ServerResponder/later``.
-        case later
-    }
-
-    private enum Mode {
+    private enum Mode: Equatable {
         case answering
+        /// The request whose head is the first `headLength` bytes of ``pending`` waits for
+        /// its later answer.
+        case waiting(headLength: Int)
         /// The codec reads every byte from here on.
         case passing
         /// The connection closes after the answer written (`Connection: close`).
@@ -67,14 +67,14 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelRead(data)
         case .closing:
             return
-        case .answering:
+        case .answering, .waiting:
             var bytes = unwrapInboundIn(data)
             if pending == nil {
                 pending = bytes
             } else {
                 pending?.writeBuffer(&bytes)
             }
-            answer(context: context)
+            if mode == .answering { answer(context: context) }
         }
     }
 
@@ -89,12 +89,18 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelWritabilityChanged()
     }
 
-    /// Holds reads back while the client does not take its answers, so that its requests wait
-    /// in the socket rather than in memory; the codec's pipelining handler does it once it has
-    /// the connection.
+    /// Holds reads back while the client does not take its answers, and while a request waits
+    /// for its answer once another has come, so that requests wait in the socket rather than
+    /// in memory; the codec's pipelining handler does it once it has the connection.
     func read(context: ChannelHandlerContext) {
-        guard mode == .answering, !context.channel.isWritable else { return context.read() }
-        readHeld = true
+        switch mode {
+        case .answering where !context.channel.isWritable:
+            readHeld = true
+        case .waiting(let headLength) where (pending?.readableBytes ?? 0) > headLength:
+            readHeld = true
+        default:
+            context.read()
+        }
     }
 
     /// Answers the complete plain requests in ``pending``, in order, while the socket takes
@@ -102,7 +108,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     private func answer(context: ChannelHandlerContext) {
         var wrote = false
         defer { if wrote { context.flush() } }
-        while mode == .answering, var buffer = pending, buffer.readableBytes > 0, context.channel.isWritable {
+        while mode == .answering, let buffer = pending, buffer.readableBytes > 0, context.channel.isWritable {
             let maxBytes = limits.maxHeaderBytes
             // A head is read when it first comes (most come whole); one that came short is read
             // again only once more bytes may end it, so a head sent in many pieces is not read
@@ -126,32 +132,64 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
             if clientAddress == nil { clientAddress = context.remoteAddress?.ipAddress }
             let target = tunnelOrigin.map { head.target.hasPrefix("/") ? $0 + head.target : head.target } ?? head.target
             let request = IncomingRequest(method: head.method, target: target, headers: HTTPHeaders(head.fields), remoteAddress: clientAddress)
-            guard let reply = responder.atOnce(request) else { return handOver(.later, context: context) }
-            guard reply.fault == nil, reply.stream == nil, reply.tunnel == nil, reply.webSocket == nil else {
-                return handOver(.reply(reply), context: context)
-            }
-            buffer.moveReaderIndex(forwardBy: head.length)
-            // Once every byte is answered the lane lets go of the buffer, so the channel can
-            // read into it again rather than allocate another.
-            pending = buffer.readableBytes > 0 ? buffer : nil
-            let keepAlive = !head.closes && !(reply.response.headers["Connection"].map { $0.caseInsensitiveEquals("close") } ?? false)
-            let bytes = Self.encode(reply.response, isHead: head.method == "HEAD", keepAlive: keepAlive, allocator: context.channel.allocator)
-            guard keepAlive else {
-                mode = .closing
-                pending = nil
+            guard let reply = responder.atOnce(request) else { return wait(for: request, head: head, context: context) }
+            guard Self.isPlain(reply) else { return handOver(reply, context: context) }
+            guard send(reply, to: head, context: context) else {
                 wrote = false
-                context.writeAndFlush(wrapOutboundOut(bytes)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
                 return
             }
-            context.write(wrapOutboundOut(bytes), promise: nil)
             wrote = true
-            connection.answeredByFastLane(context: context)
+        }
+    }
+
+    /// Whether the lane writes `reply` itself: it has no fault, stream, tunnel or WebSocket.
+    private static func isPlain(_ reply: ServerReply) -> Bool {
+        reply.fault == nil && reply.stream == nil && reply.tunnel == nil && reply.webSocket == nil
+    }
+
+    /// Writes `reply` (not flushed) to the request `head`, the first in ``pending``, and takes
+    /// the request's bytes from it; false when the connection closes after it (then flushed).
+    private func send(_ reply: ServerReply, to head: PlainRequestHead, context: ChannelHandlerContext) -> Bool {
+        pending?.moveReaderIndex(forwardBy: head.length)
+        // Once every byte is answered the lane lets go of the buffer, so the channel can
+        // read into it again rather than allocate another.
+        if pending?.readableBytes == 0 { pending = nil }
+        let keepAlive = !head.closes && !(reply.response.headers["Connection"].map { $0.caseInsensitiveEquals("close") } ?? false)
+        let bytes = Self.encode(reply.response, isHead: head.method == "HEAD", keepAlive: keepAlive, allocator: context.channel.allocator)
+        guard keepAlive else {
+            mode = .closing
+            pending = nil
+            context.writeAndFlush(wrapOutboundOut(bytes)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            return false
+        }
+        context.write(wrapOutboundOut(bytes), promise: nil)
+        connection.answeredByFastLane(context: context)
+        return true
+    }
+
+    /// Asks the responder's later answer to `request` (whose head is `head`, the first in
+    /// ``pending``) and writes it when it comes, then answers the requests that came meanwhile.
+    private func wait(for request: IncomingRequest, head: PlainRequestHead, context: ChannelHandlerContext) {
+        mode = .waiting(headLength: head.length)
+        connection.waitingForAnswer()
+        connection.askLater(request, context: context).whenSuccess { [self] reply in
+            // The client left, or the connection closed, while the answer was on its way.
+            guard mode == .waiting(headLength: head.length), context.channel.isActive else { return }
+            mode = .answering
+            guard Self.isPlain(reply) else { return handOver(reply, context: context) }
+            guard send(reply, to: head, context: context) else { return }
+            context.flush()
+            if readHeld {
+                readHeld = false
+                context.read()
+            }
+            answer(context: context)
         }
     }
 
     /// Puts the codec in place and passes it the unanswered bytes, the first request's with
-    /// what the lane learnt of it.
-    private func handOver(_ outcome: HandedOver?, context: ChannelHandlerContext) {
+    /// the reply the lane already has for it, if any.
+    private func handOver(_ reply: ServerReply?, context: ChannelHandlerContext) {
         mode = .passing
         if readHeld {
             readHeld = false
@@ -163,7 +201,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        connection.takeOver(outcome)
+        connection.takeOver(reply)
         let rest = pending
         pending = nil
         if let rest, rest.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(rest)) }
