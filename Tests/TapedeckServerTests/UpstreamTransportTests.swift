@@ -1,4 +1,7 @@
 import Foundation
+import struct NIOHTTP1.HTTPResponseHead
+import struct NIOHTTP1.HTTPVersion
+import enum NIOHTTP1.HTTPResponseStatus
 import Synchronization
 import Tapedeck
 import TapedeckCurl
@@ -34,6 +37,26 @@ struct UpstreamTransportTests {
         #expect(listener.acceptedConnections == 1)
         transport.shutdown()
         await listener.close()
+    }
+
+    @Test("an answer keeps its connection for the next request as its version and Connection tokens say, in any case and order")
+    func keepsAliveRule() {
+        func head(_ minor: Int, _ fields: [(String, String)], status: Int = 200) -> HTTPResponseHead {
+            var head = HTTPResponseHead(version: HTTPVersion(major: 1, minor: minor), status: HTTPResponseStatus(statusCode: status))
+            for (name, value) in fields { head.headers.add(name: name, value: value) }
+            return head
+        }
+        #expect(UpstreamHandler.keepsAlive(head(1, [])))
+        #expect(UpstreamHandler.keepsAlive(head(1, [("Connection", "keep-alive")])))
+        #expect(!UpstreamHandler.keepsAlive(head(1, [("Connection", "close")])))
+        #expect(!UpstreamHandler.keepsAlive(head(1, [("connection", "Keep-Alive, CLOSE")])))
+        #expect(!UpstreamHandler.keepsAlive(head(1, [("Connection", "keep-alive"), ("CONNECTION", " close ")])))
+        #expect(!UpstreamHandler.keepsAlive(head(0, [])))
+        #expect(UpstreamHandler.keepsAlive(head(0, [("Connection", "Keep-Alive")])))
+        #expect(UpstreamHandler.keepsAlive(head(0, [("Connection", "upgrade,  keep-alive")])))
+        #expect(!UpstreamHandler.keepsAlive(head(0, [("Keep-Alive", "timeout=5")])))
+        #expect(UpstreamHandler.keepsAlive(head(1, [("X-Connection", "close"), ("Connection", "closed")])), "only the Connection field's whole tokens count")
+        #expect(!UpstreamHandler.keepsAlive(head(1, [], status: 101)))
     }
 
     @Test("a request on a kept-alive connection the upstream dropped goes again on a new one; on a new connection it is an error")

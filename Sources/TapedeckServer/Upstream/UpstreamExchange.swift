@@ -125,6 +125,8 @@ final class UpstreamHandler: ChannelInboundHandler {
     private let reasons: StatusLineReasons?
     private var context: ChannelHandlerContext?
     private var current: Current?
+    /// The scheduled check of ``Current/due`` (``armTimer(context:)``).
+    private var check: Scheduled<Void>?
 
     /// The exchange in flight.
     private struct Current {
@@ -148,7 +150,8 @@ final class UpstreamHandler: ChannelInboundHandler {
         var observing: DispatchQueue?
         var waiting = 0
         var paused = false
-        var timer: Scheduled<Void>?
+        /// When the exchange times out: the whole of it, or an observed stream's silence.
+        var due: NIODeadline?
         var poll: RepeatedTask?
     }
 
@@ -159,7 +162,11 @@ final class UpstreamHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
 
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        check?.cancel()
+        check = nil
+    }
 
     /// Writes `exchange`'s request; `promise` gets the outcome.
     func start(_ exchange: UpstreamExchange, promise: EventLoopPromise<UpstreamExchange.Outcome>) {
@@ -349,10 +356,18 @@ final class UpstreamHandler: ChannelInboundHandler {
     /// leaves the connection closed anyway).
     static func keepsAlive(_ head: HTTPResponseHead) -> Bool {
         // After a 101 the connection speaks another protocol.
-        guard head.status.code != 101 else { return false }
-        let tokens = head.headers[canonicalForm: "connection"].map { $0.lowercased() }
-        if tokens.contains("close") { return false }
-        return head.version.major == 1 && (head.version.minor >= 1 || tokens.contains("keep-alive"))
+        guard head.status.code != 101, head.version.major == 1 else { return false }
+        // The Connection field's tokens, compared in place: a list of them lower-cased cost more
+        // than the rest of reading the answer's head.
+        var keepAlive = false
+        for (name, value) in head.headers where name.caseInsensitiveEquals("Connection") {
+            for token in value.utf8.split(separator: UInt8(ascii: ",")) {
+                let token = String(Substring(token).trimmingHTTPSpace())
+                if token.caseInsensitiveEquals("close") { return false }
+                if token.caseInsensitiveEquals("keep-alive") { keepAlive = true }
+            }
+        }
+        return head.version.minor >= 1 || keepAlive
     }
 
     private func fail(_ error: HTTPError, context: ChannelHandlerContext) {
@@ -363,7 +378,6 @@ final class UpstreamHandler: ChannelInboundHandler {
 
     /// Ends the exchange in flight with `outcome`, after the chunks its observer has yet to see.
     private func end(_ ending: Current, with outcome: UpstreamExchange.Outcome) {
-        ending.timer?.cancel()
         ending.poll?.cancel()
         current = nil
         let promise = ending.promise
@@ -375,17 +389,24 @@ final class UpstreamHandler: ChannelInboundHandler {
     }
 
     /// The time limit: for the whole exchange, or for silence while an observed stream flows.
+    /// One check is scheduled at a time and moved on when it comes due, not one per exchange
+    /// (scheduling and cancelling a task cost more than the rest of sending the request).
     private func armTimer(context: ChannelHandlerContext) {
-        guard var current, let limit = UpstreamExchange.timeLimit(current.exchange.options.timeout) else { return }
-        current.timer?.cancel()
-        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let seconds = current.exchange.options.timeout
-        let url = current.exchange.request.urlText
-        current.timer = context.eventLoop.scheduleTask(in: limit) {
-            guard let context = handler.value.context else { return }
-            handler.value.fail(.timedOut(url: url, seconds: seconds), context: context)
+        guard let timeout = current?.exchange.options.timeout, let limit = UpstreamExchange.timeLimit(timeout) else { return }
+        let due = NIODeadline.now() + limit
+        current?.due = due
+        if check == nil { scheduleCheck(at: due, context: context) }
+    }
+
+    /// Fails the exchange in flight at `when` if its time is up by then; otherwise looks again
+    /// when it will be.
+    private func scheduleCheck(at when: NIODeadline, context: ChannelHandlerContext) {
+        check = context.eventLoop.assumeIsolated().scheduleTask(deadline: when) { [self] in
+            check = nil
+            guard let context = self.context, let due = current?.due, let exchange = current?.exchange else { return }
+            guard due <= .now() else { return scheduleCheck(at: due, context: context) }
+            fail(.timedOut(url: exchange.request.urlText, seconds: exchange.options.timeout), context: context)
         }
-        self.current = current
     }
 
     /// The response a head describes, its body still empty; `reason` is the phrase as sent,
