@@ -125,8 +125,9 @@ final class ConnectionSet: Sendable {
 /// (``ConnectionHandler``) and put a new set inside its TLS.
 ///
 /// A connection starts with the ``HTTPFastLane`` and the ``ConnectionHandler`` only. The lane
-/// answers plain requests itself; at the first request it does not answer, it puts NIO's
-/// codec (``installCodec(on:after:limits:)``) between the two and hands every byte on to it.
+/// answers plain requests itself, those answered at once and those answered later alike; at
+/// the first request that is not plain, or whose reply is not, it puts NIO's codec
+/// (``installCodec(on:after:limits:)``) between the two and hands every byte on to it.
 enum HTTPPipeline {
     static let fastLane = "http-fast-lane", encoder = "http-encoder", decoder = "http-decoder", pipelining = "http-pipelining",
                connection = "http-connection"
