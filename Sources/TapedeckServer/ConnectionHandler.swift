@@ -80,6 +80,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         armDeadline(context: context)
     }
 
+    /// Inside an intercepted tunnel the connection is active already, and no `channelActive`
+    /// comes: the read timeout starts counting here, so a client that opens a tunnel and then
+    /// sends nothing is closed as on a connection of its own.
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { armDeadline(context: context) }
+    }
+
     func channelActive(context: ChannelHandlerContext) {
         armDeadline(context: context)
         context.fireChannelActive()

@@ -130,6 +130,25 @@ struct HTTPSTests {
         #expect(log.contains("1 recorded"), "\(log)")
     }
 
+    @Test("a client that opens an intercepted tunnel and sends nothing is closed after the read timeout")
+    func idleTunnelTimesOut() async throws {
+        let scratch = try Scratch()
+        defer { Proc.cleanUp(scratch.directory) }
+        let proxy = try await ServerProcess(["proxy", "--intercept", "--record", scratch.directory.appendingPathComponent("c.json").path,
+                                             "--read-timeout", "1"], environment: scratch.environment)
+        // s_client keeps its tunnel open, sending nothing (`-quiet` ignores the end of its input),
+        // until the proxy closes it or `timeout` ends it.
+        let command = "timeout 8 openssl s_client -quiet -proxy 127.0.0.1:\(proxy.url.port ?? 0) -connect localhost:9 "
+            + "-servername localhost -CAfile '\(scratch.tapedeckCA)' < /dev/null >/dev/null 2>&1; echo $?"
+        let start = Date()
+        let ended = try await Proc.run("/bin/sh", ["-c", command])
+        let seconds = Date().timeIntervalSince(start)
+        #expect(ended.text.trimmingCharacters(in: .whitespacesAndNewlines) != "124", "the tunnel was still open after 8 s")
+        #expect(seconds < 6, "closed after \(seconds) s")
+        let (_, log) = await proxy.stop(signal: SIGINT)
+        #expect(!log.contains("rejected Tapedeck's certificate"), "the client trusted the CA: \(log)")
+    }
+
     @Test("--pass-through tunnels a host byte for byte: the client sees the upstream's own certificate, and nothing is recorded")
     func passThrough() async throws {
         let scratch = try Scratch()
