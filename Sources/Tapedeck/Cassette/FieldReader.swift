@@ -103,6 +103,7 @@ struct FieldReader {
     /// `cassette lint` reports it as unreachable.
     func storedURL(_ key: String) throws(CassetteError) -> StoredURL {
         let text = try string(key)
+        if let plain = StoredURL.plain(text) { return plain }
         guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
             throw .invalidField(path: source, pointer: pointer + "/" + key,
                                 problem: "'\(text)' is not an absolute URL (scheme://host/path)")

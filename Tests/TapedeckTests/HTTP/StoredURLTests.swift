@@ -45,6 +45,53 @@ struct StoredURLTests {
         #expect(isText(stored) == (url.absoluteString == text))
     }
 
+    @Test("text taken as a plain URL without Foundation is text Foundation accepts and gives back as it is", arguments: [
+        ("http://api.test/a", true), ("https://api.test", true), ("http://h:8080/a?x=1&y=%2F", true), ("http://h?q", true),
+        ("http://h:65535/", true), ("http://a..b/", true), ("https://h/p/a:b@c;d=e,f!$'()*+~_.-/?s=/?:@", true),
+        ("http://h:65536/", false), ("http://h:123456/", false), ("http://h:/", false), ("http:///p", false), ("http://h#f", false),
+        ("http://h/a#f", false), ("HTTP://h/", false), ("http://alice:pw@h/", false), ("http://[::1]/", false), ("http://h/a b", false),
+        ("http://h/ü", false), ("http://h/%zz", false), ("http://h/%4", false), ("http://h_x/", false), ("ftp://h/", false),
+        ("http:/h", false), ("http://h/a[b]", false), ("http://h/a\"b", false), ("http://h/a{b}", false), ("http://h/a|b", false),
+    ])
+    func plainText(_ text: String, plain: Bool) throws {
+        #expect(StoredURL.isPlainHTTP(text) == plain)
+        if plain {
+            let url = try #require(URL(string: text))
+            #expect(url.absoluteString == text)
+            #expect(StoredURL.plain(text)?.url == url)
+        }
+    }
+
+    @Test("on 50,000 random texts, any the plain check takes, Foundation takes and gives back as it is")
+    func plainTextFuzzed() throws {
+        var generator = SeededGenerator(seed: 20_261_128)
+        let heads = ["http://", "https://", "http://h", "https://api.example.test:8", "http://h/", "http://h?"]
+        let alphabet = Array("abcXYZ09-._~!$&'()*+,;=:@/?%#[] \"<>{}|\\^`AFaf7\u{7F}\u{1}é".unicodeScalars)
+        var taken = 0
+        for _ in 0..<50_000 {
+            var text = heads[Int(generator.next() % UInt64(heads.count))]
+            for _ in 0..<Int(generator.next() % 13) { text.unicodeScalars.append(alphabet[Int(generator.next() % UInt64(alphabet.count))]) }
+            guard StoredURL.isPlainHTTP(text) else { continue }
+            taken += 1
+            let url = URL(string: text)
+            #expect(url?.absoluteString == text, "\(text.debugDescription)")
+        }
+        #expect(taken > 1_000, "the random texts include plain ones")
+    }
+
+    /// SplitMix64: the same texts in every run.
+    private struct SeededGenerator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     @Test("a request is equal to, and hashes as, the same request however its URL is kept")
     func equalAcrossForms() throws {
         let loaded = try reloaded(Cassette(interactions: [.make(.get, "http://api.test/items?page=2")])).interactions[0].request
