@@ -64,6 +64,7 @@ struct StoredURLTests {
 
     @Test("on 50,000 random texts, any the plain check takes, Foundation takes and gives back as it is")
     func plainTextFuzzed() throws {
+        // Seeded: the same texts in every run.
         var generator = SeededGenerator(seed: 20_261_128)
         let heads = ["http://", "https://", "http://h", "https://api.example.test:8", "http://h/", "http://h?"]
         let alphabet = Array("abcXYZ09-._~!$&'()*+,;=:@/?%#[] \"<>{}|\\^`AFaf7\u{7F}\u{1}é".unicodeScalars)
@@ -77,19 +78,6 @@ struct StoredURLTests {
             #expect(url?.absoluteString == text, "\(text.debugDescription)")
         }
         #expect(taken > 1_000, "the random texts include plain ones")
-    }
-
-    /// SplitMix64: the same texts in every run.
-    private struct SeededGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 
     @Test("a request is equal to, and hashes as, the same request however its URL is kept")
