@@ -26,10 +26,7 @@ enum ProxyHeaders {
     /// proxy passes on, and most have nothing to remove.
     static func removingHopByHop(_ headers: HTTPHeaders) -> HTTPHeaders {
         // The Connection field's names, split on their bytes (`keep-alive` in most answers).
-        var named: [String] = []
-        for value in headers.values(for: "Connection") {
-            for token in value.utf8.split(separator: UInt8(ascii: ",")) { named.append(String(Substring(token).trimmingHTTPSpace())) }
-        }
+        let named = headers.values(for: "Connection").flatMap(tokens(of:))
         func removed(_ name: String) -> Bool {
             let length = name.utf8.count
             return length < hopByHopByLength.count && hopByHopByLength[length].contains { name.caseInsensitiveEquals($0) }
@@ -37,6 +34,12 @@ enum ProxyHeaders {
         }
         guard headers.contains(where: { removed($0.name) }) else { return headers }
         return HTTPHeaders(headers.filter { !removed($0.name) })
+    }
+
+    /// The comma-separated tokens of a `Connection` value, without the spaces around them, as
+    /// sent (compare them ignoring case).
+    static func tokens(of value: String) -> [String] {
+        value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingHTTPSpace()) }
     }
 
     /// The headers to send upstream to `url` for a request that arrived with `headers` from `client`.

@@ -72,16 +72,12 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, Codable, CustomS
 
     /// RFC 9110 `tchar`: the one rule for methods and header names.
     ///
-    /// One bit a byte (``tokenBytesBelow64``, ``tokenBytesFrom64``): a `switch` over the
-    /// symbols cost more than the rest of a header name's check, for every byte of every name
-    /// sent, served and recorded.
+    /// One bit a byte (``tokenBytes``): a `switch` over the symbols cost more than the rest of
+    /// a header name's check, for every byte of every name sent, served and recorded.
     package static func isTokenByte(_ byte: UInt8) -> Bool {
-        if byte < 64 { return tokenBytesBelow64 >> UInt64(byte) & 1 != 0 }
-        return byte < 128 && tokenBytesFrom64 >> UInt64(byte - 64) & 1 != 0
+        tokenBytes.contains(byte)
     }
 
-    /// The `tchar` bytes below 64, bit N for byte N: `!#$%&'*+-.` and the digits.
-    static let tokenBytesBelow64: UInt64 = 0x03FF_6CFA_0000_0000
-    /// The `tchar` bytes from 64 to 127, bit N for byte 64 + N: the letters and `^_`|~`.
-    static let tokenBytesFrom64: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+    /// The `tchar` bytes: letters, digits and `!#$%&'*+-.^_`|~`.
+    static let tokenBytes = ASCIISet(low: 0x03FF_6CFA_0000_0000, high: 0x57FF_FFFF_C7FF_FFFE)
 }

@@ -91,7 +91,7 @@ package enum StoredURL: Hashable, Sendable, Codable {
                 index += 1
             }
             let hostStart = index
-            while index < bytes.count, inSet(bytes[index], below64: hostBytesBelow64, from64: hostBytesFrom64) { index += 1 }
+            while index < bytes.count, plainHostBytes.contains(bytes[index]) { index += 1 }
             guard index > hostStart else { return false }
             if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
                 index += 1
@@ -108,32 +108,23 @@ package enum StoredURL: Hashable, Sendable, Codable {
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "%") {
-                    guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return false }
+                    guard index + 2 < bytes.count, PercentEncoding.hexValue(bytes[index + 1]) != nil,
+                          PercentEncoding.hexValue(bytes[index + 2]) != nil else { return false }
                     index += 3
                     continue
                 }
-                guard inSet(byte, below64: restBytesBelow64, from64: restBytesFrom64) else { return false }
+                guard plainPathBytes.contains(byte) else { return false }
                 index += 1
             }
             return true
         }
     }
 
-    /// Whether `byte` is in the set given as one bit a byte, bit N of `below64` for byte N and
-    /// bit N of `from64` for byte 64 + N.
-    private static func inSet(_ byte: UInt8, below64: UInt64, from64: UInt64) -> Bool {
-        if byte < 64 { return below64 >> UInt64(byte) & 1 != 0 }
-        return byte < 128 && from64 >> UInt64(byte - 64) & 1 != 0
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
-    }
-
     /// A plain host's bytes: letters, digits, `-` and `.`.
-    private static let hostBytesBelow64: UInt64 = 0x03FF_6000_0000_0000, hostBytesFrom64: UInt64 = 0x07FF_FFFE_07FF_FFFE
-    /// The bytes after a plain authority, `%` aside: unreserved, sub-delimiters, `:@/?`.
-    private static let restBytesBelow64: UInt64 = 0xAFFF_FFD2_0000_0000, restBytesFrom64: UInt64 = 0x47FF_FFFE_87FF_FFFF
+    static let plainHostBytes = ASCIISet(low: 0x03FF_6000_0000_0000, high: 0x07FF_FFFE_07FF_FFFE)
+    /// The bytes after a plain authority, `%` aside: RFC 3986's unreserved characters,
+    /// sub-delimiters, and `:@/?`.
+    static let plainPathBytes = ASCIISet(low: 0xAFFF_FFD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
 
     /// Whether `byte` ends a URL's authority: `/`, `?` or `#`.
     package static func endsAuthority(_ byte: UInt8) -> Bool {

@@ -114,18 +114,3 @@ package struct ByteTriggers: Sendable, Hashable {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }
-
-/// A set of ASCII bytes as 128 bits: a membership test is a shift and a mask.
-private struct ASCIISet: Sendable, Hashable {
-    private var low: UInt64 = 0
-    private var high: UInt64 = 0
-
-    /// Adds `byte` (bytes past ASCII are never members).
-    mutating func insert(_ byte: UInt8) {
-        if byte < 64 { low |= 1 << UInt64(byte) } else if byte < 128 { high |= 1 << UInt64(byte - 64) }
-    }
-
-    func contains(_ byte: UInt8) -> Bool {
-        byte < 64 ? low >> UInt64(byte) & 1 == 1 : byte < 128 && high >> UInt64(byte - 64) & 1 == 1
-    }
-}

@@ -361,8 +361,7 @@ final class UpstreamHandler: ChannelInboundHandler {
         // than the rest of reading the answer's head.
         var keepAlive = false
         for (name, value) in head.headers where name.caseInsensitiveEquals("Connection") {
-            for token in value.utf8.split(separator: UInt8(ascii: ",")) {
-                let token = String(Substring(token).trimmingHTTPSpace())
+            for token in ProxyHeaders.tokens(of: value) {
                 if token.caseInsensitiveEquals("close") { return false }
                 if token.caseInsensitiveEquals("keep-alive") { keepAlive = true }
             }

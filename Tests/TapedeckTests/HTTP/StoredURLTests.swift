@@ -62,6 +62,14 @@ struct StoredURLTests {
         }
     }
 
+    @Test("the plain shape's byte sets are the characters they stand for")
+    func plainByteSets() {
+        let letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+        #expect(StoredURL.plainHostBytes == ASCIISet(letters + "-."))
+        #expect(StoredURL.plainPathBytes == ASCIISet(letters + "-._~" + "!$&'()*+,;=" + ":@/?"))
+        #expect(HTTPMethod.tokenBytes == ASCIISet(letters + "!#$%&'*+-.^_`|~"))
+    }
+
     @Test("on 50,000 random texts, any the plain check takes, Foundation takes and gives back as it is")
     func plainTextFuzzed() throws {
         // Seeded: the same texts in every run.
