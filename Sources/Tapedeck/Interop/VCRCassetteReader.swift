@@ -115,7 +115,9 @@ package enum VCRCassetteReader {
         let path = try cursor.optional("path")?.string() ?? "/"
         let defaultPort = scheme == "https" ? 443 : 80
         let portText = port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
-        guard let url = URL(string: "\(scheme)://\(host)\(portText)\(path)") else {
+        // vcrpy joins an IPv6 host as it is (`::1`); a URL needs it in brackets.
+        let hostText = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        guard let url = URL(string: "\(scheme)://\(hostText)\(portText)\(path)") else {
             throw cursor.failure("protocol, host, port and path do not form a URL")
         }
         return url

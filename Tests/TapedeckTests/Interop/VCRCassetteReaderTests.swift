@@ -95,6 +95,21 @@ struct VCRCassetteReaderTests {
         #expect(second.response.text == "created")
     }
 
+    @Test("a pre-1.0 cassette's IPv6 host is put in brackets, with or without a port")
+    func legacyIPv6() throws {
+        func legacy(host: String, port: Int) -> String {
+            "- request:\n    body: null\n    headers: []\n    host: '\(host)'\n    method: GET\n    path: /a?b=1\n"
+                + "    port: \(port)\n    protocol: http\n  response:\n    body: ok\n    headers: []\n    status: 200\n"
+        }
+        let cases = [("::1", 8080, "http://[::1]:8080/a?b=1"), ("fe80::2", 80, "http://[fe80::2]/a?b=1"),
+                     ("[::1]", 8080, "http://[::1]:8080/a?b=1"), ("127.0.0.1", 80, "http://127.0.0.1/a?b=1")]
+        for (host, port, expected) in cases {
+            let cassette = try VCRCassetteReader.read(Data(legacy(host: host, port: port).utf8), file: "old.yaml",
+                                                      defaultDate: Date(timeIntervalSince1970: 0))
+            #expect(cassette.interactions.first?.request.url.absoluteString == expected)
+        }
+    }
+
     @Test("interactions without Tapedeck metadata get the default date and the request URL")
     func defaults() throws {
         let date = Date(timeIntervalSince1970: 1_000)
