@@ -52,6 +52,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Set when bytes after the request being answered turned out malformed: its answer is
     /// written whole, then the connection closes.
     private var closeAfterAnswer = false
+    /// Set when the client closed its side (a half-close, `shutdown(SHUT_WR)`): the requests
+    /// it sent are still answered, then the connection closes.
+    private var inputEnded = false
+    /// The write of the last answer's end, so that a close for the client's half-close waits
+    /// for it rather than cutting it off.
+    private var lastEnd: EventLoopFuture<Void>?
     /// The most deferred requests read in one turn of the event loop before the others on it
     /// get theirs.
     private static let deferredPerTurn = 64
@@ -142,6 +148,28 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             idleSince = nil
             state = .responding
             respond(context: context, head: head, body: body)
+        }
+    }
+
+    /// The client closed its side: the connection closes once what it sent is answered.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard case .inputClosed? = event as? ChannelEvent else { return context.fireUserInboundEventTriggered(event) }
+        inputEnded = true
+        closeIfAnswered(context: context)
+    }
+
+    /// Closes, once the last answer is written, a connection whose client closed its side and
+    /// has no request left unanswered; one being answered closes after it (``finish(context:keepAlive:)``).
+    private func closeIfAnswered(context: ChannelHandlerContext) {
+        guard inputEnded, isOpen, deferred.isEmpty else { return }
+        switch state {
+        case .idle, .receiving:
+            state = .closing
+            cancelDeadline()
+            guard let lastEnd else { return context.close(promise: nil) }
+            lastEnd.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        case .responding, .rejected, .closing:
+            return
         }
     }
 
@@ -349,8 +377,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         state = .idle
+        lastEnd = written
         armDeadline(context: context)
         readDeferred(context: context)
+        closeIfAnswered(context: context)
     }
 
     /// Writes the answer's end and closes the connection once it is written; nothing after it

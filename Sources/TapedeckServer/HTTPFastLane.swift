@@ -53,6 +53,9 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     private var readHeld = false
     /// The client's IP address, read once (each read of it is a system call).
     private var clientAddress: String?
+    /// Set when the client closed its side (a half-close): what it sent is answered, then
+    /// the connection closes.
+    private var inputEnded = false
 
     init(limits: ServerLimits, tunnelOrigin: String?, responder: ServerResponder, connection: ConnectionHandler) {
         self.limits = limits
@@ -85,8 +88,38 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
                 readHeld = false
                 context.read()
             }
+            endIfInputEnded(context: context)
         }
         context.fireChannelWritabilityChanged()
+    }
+
+    /// The client closed its side (`shutdown(SHUT_WR)`): the requests it sent are answered,
+    /// in order, and then the connection closes. Once the codec reads the connection, it is
+    /// told instead.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard case .inputClosed? = event as? ChannelEvent else { return context.fireUserInboundEventTriggered(event) }
+        switch mode {
+        case .passing:
+            context.fireUserInboundEventTriggered(event)
+        case .closing:
+            return
+        case .answering, .waiting:
+            inputEnded = true
+            endIfInputEnded(context: context)
+        }
+    }
+
+    /// After the client closed its side: once every whole request it sent is answered, closes
+    /// when the answers are written; bytes left that never became a whole request go to the
+    /// codec with the half-close, which refuses them as it would on a connection of its own.
+    private func endIfInputEnded(context: ChannelHandlerContext) {
+        // Still answering (the socket did not take everything yet) or waiting: this is called again.
+        guard inputEnded, mode == .answering, context.channel.isWritable else { return }
+        if let pending, pending.readableBytes > 0 { return handOver(nil, context: context) }
+        mode = .closing
+        // An empty write completes once everything written before it is: the answers go out whole.
+        let written = context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0)))
+        written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     /// Holds reads back while the client does not take its answers, and while a request waits
@@ -184,6 +217,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
                 context.read()
             }
             answer(context: context)
+            endIfInputEnded(context: context)
         }
     }
 
@@ -205,6 +239,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         let rest = pending
         pending = nil
         if let rest, rest.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(rest)) }
+        if inputEnded { context.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
     }
 
     /// The reply's bytes as the codec would write them: the status line, the headers as sent

@@ -66,6 +66,8 @@ package final class HTTPListener: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
+            // A client that closes its side after its requests still gets their answers.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { [socketContext] channel in
                 let id = ObjectIdentifier(channel)
                 connections.accepted.add(1, ordering: .relaxed)

@@ -220,6 +220,59 @@ struct FastLaneTests {
         }
     }
 
+    /// Sends `requests`, closes the sending side, and reads until the server closes: the
+    /// statuses of the answers, and whether the close came before the safety timeout.
+    static func halfClosed(_ port: Int, _ requests: String) async throws -> (statuses: [Int], closed: Bool) {
+        let socket = try RawSocket(port: port, receiveTimeout: 5)
+        return await Blocking.run {
+            if !requests.isEmpty { socket.send(requests) }
+            socket.closeSending()
+            let start = Date()
+            let answers = socket.readToEnd()
+            return (responses(answers).map(\.status), Date().timeIntervalSince(start) < 4)
+        }
+    }
+
+    /// Expects `statuses` for `requests` sent before a half-close, and the server's close after them.
+    static func expectHalfClosed(_ port: Int, _ requests: String, _ statuses: [Int], _ comment: Comment? = nil,
+                                 sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let outcome = try await halfClosed(port, requests)
+        #expect(outcome.statuses == statuses, comment, sourceLocation: sourceLocation)
+        #expect(outcome.closed, "closed after the answers", sourceLocation: sourceLocation)
+    }
+
+    @Test("a client that closes its side after its requests gets every answer, at once or later, then the close")
+    func halfCloseAnswered() async throws {
+        let two = "GET /users HTTP/1.1\r\nHost: x\r\n\r\nGET /logo.png HTTP/1.1\r\nHost: x\r\n\r\n"
+        let body = #"{"name":"Grace"}"#
+        let coded = "POST /users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            + "GET /users HTTP/1.1\r\nHost: x\r\n\r\n"
+        try await ServeClientsTests.withServer(options: DeckOptions(allowRepeats: true)) { server, _ in
+            let port = server.listener.port
+            try await Self.expectHalfClosed(port, two, [200, 200], "answered at once by the lane")
+            try await Self.expectHalfClosed(port, coded, [201, 200], "read by the codec")
+        }
+        try await FaultTests.withServer([], latency: .fixed(milliseconds: 100)) { server in
+            let port = server.listener.port
+            try await Self.expectHalfClosed(port, two, [200, 200], "answered later by the lane")
+            try await Self.expectHalfClosed(port, coded, [201, 200], "answered later through the codec")
+        }
+    }
+
+    @Test("a client that closes its side with nothing or half a request sent is closed at once, half a request refused")
+    func halfCloseUnfinished() async throws {
+        var options = DeckOptions(allowRepeats: true)
+        options.limits = ServerLimits(readTimeout: 30)
+        try await ServeClientsTests.withServer(options: options) { server, _ in
+            let port = server.listener.port
+            try await Self.expectHalfClosed(port, "", [])
+            try await Self.expectHalfClosed(port, "GET /users HTTP/1.1\r\nHost: x\r\n", [400])
+            try await Self.expectHalfClosed(port, "GET /users HTTP/1.1\r\nHost: x\r\n\r\nGET /use", [200, 400])
+            let partBody = "POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{\"a\""
+            try await Self.expectHalfClosed(port, partBody, [400])
+        }
+    }
+
     @Test("a client that leaves while its answer waits leaves the server answering others")
     func clientLeavesWhileWaiting() async throws {
         try await FaultTests.withServer([], latency: .fixed(milliseconds: 200)) { server in

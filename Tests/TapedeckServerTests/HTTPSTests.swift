@@ -172,6 +172,29 @@ struct HTTPSTests {
         #expect((try? Cassette.load(from: cassette).interactions.count) ?? 0 == 0)
     }
 
+    @Test("a passed-through tunnel whose client closes its side still brings the upstream's answer back")
+    func passThroughHalfClose() async throws {
+        let scratch = try Scratch()
+        defer { Proc.cleanUp(scratch.directory) }
+        let answer = "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\ntunnel"
+        let upstream = try OneShotUpstream(answer: Data(answer.utf8))
+        defer { upstream.stop() }
+        let proxy = try await ServerProcess(["proxy", "--intercept", "--pass-through", "localhost",
+                                             "--record", scratch.directory.appendingPathComponent("c.json").path],
+                                            environment: scratch.environment)
+        let socket = try RawSocket(port: proxy.url.port ?? 0, receiveTimeout: 5)
+        let received: Data = await Blocking.run {
+            socket.send("CONNECT localhost:\(upstream.port) HTTP/1.1\r\nHost: localhost:\(upstream.port)\r\n\r\n")
+            let established = socket.read { $0.range(of: Data("\r\n\r\n".utf8)) != nil }
+            guard String(decoding: established, as: UTF8.self).hasPrefix("HTTP/1.1 200") else { return established }
+            socket.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            socket.closeSending()
+            return socket.readToEnd()
+        }
+        #expect(String(decoding: received, as: UTF8.self) == answer)
+        _ = await proxy.stop(signal: SIGINT)
+    }
+
     /// `openssl x509 FIELD` of the certificate presented through `proxy` for `host:port`.
     static func presentedCertificate(proxy: URL, port: Int, host: String = "localhost", field: String) async throws -> String {
         let command = "echo | openssl s_client -proxy 127.0.0.1:\(proxy.port ?? 0) -connect \(host):\(port) -servername \(host) 2>/dev/null "

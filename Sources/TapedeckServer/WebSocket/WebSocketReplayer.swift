@@ -160,6 +160,13 @@ final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// A client that closes its side of the socket ends the session (it sends no close frame).
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard case .inputClosed? = event as? ChannelEvent else { return context.fireUserInboundEventTriggered(event) }
+        closing = true
+        context.close(promise: nil)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // One line per connection, however many bad frames follow.
         guard !failed else { return }

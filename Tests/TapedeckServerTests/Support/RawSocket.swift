@@ -35,6 +35,10 @@ final class RawSocket: @unchecked Sendable {
     @discardableResult
     func send(_ text: String) -> Bool { send(Data(text.utf8)) }
 
+    /// Closes the sending side only (`shutdown(SHUT_WR)`): the peer reads the end, and this
+    /// socket can still read its answers.
+    func closeSending() { shutdown(descriptor, Int32(SHUT_WR)) }
+
     /// Reads until the peer closes (or the safety timeout).
     func readToEnd() -> Data {
         var result = Data()
