@@ -39,13 +39,43 @@ enum CassetteBody {
     }
 
     /// The parsed value and the layout that reproduces `data` exactly, or nil.
+    ///
+    /// The bytes name the one layout that may: a newline before the last byte means pretty, a
+    /// newline last means a newline layout. A compact document has no spacing outside its
+    /// strings, so one that has (`{"id": 1}`, as many servers write) is kept as text without
+    /// being parsed, which would cost more than the rest of recording it.
     static func structuredJSON(_ data: Data) -> (JSONValue, Layout)? {
         guard let first = data.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
-        guard let value = try? JSONParser.parse(data) else { return nil }
         let pretty = containsByte(UInt8(ascii: "\n"), in: data.dropLast())
-        let candidates: [Layout] = pretty ? [.prettyNewline, .pretty] : [.compact, .compactNewline]
-        for layout in candidates where layout.render(value) == data { return (value, layout) }
-        return nil
+        let newline = data.last == UInt8(ascii: "\n")
+        if !pretty, hasSpacingOutsideStrings(data.dropLast(newline ? 1 : 0)) { return nil }
+        guard let value = try? JSONParser.parse(data) else { return nil }
+        let layout: Layout = pretty ? (newline ? .prettyNewline : .pretty) : (newline ? .compactNewline : .compact)
+        return layout.render(value) == data ? (value, layout) : nil
+    }
+
+    /// Whether `data` has a space, tab, CR or LF outside its JSON strings.
+    static func hasSpacingOutsideStrings(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var inString = false
+            var escaped = false
+            for byte in raw {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                } else if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                    return true
+                }
+            }
+            return false
+        }
     }
 
     /// Whether `byte` occurs in `data` (memchr; `Data.contains` iterates byte by byte).

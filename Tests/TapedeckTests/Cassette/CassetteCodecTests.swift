@@ -98,6 +98,27 @@ struct CassetteCodecTests {
         #expect(file.contains(#"["Set-Cookie", "a=1"],"#) && file.contains(#"["Set-Cookie", "b=2"]"#))
     }
 
+    @Test("a JSON body is kept as structure in the one layout that gives its bytes back, and as text when none does")
+    func jsonLayouts() {
+        let cases: [(String, CassetteBody.Layout?)] = [
+            (#"{"a":"x \" y","b":[1,2]}"#, .compact),
+            ("{\"a\":\"tab\\t and space\"}\n", .compactNewline),
+            ("{\n  \"a\": 1\n}", .pretty),
+            ("{\n  \"a\": 1\n}\n", .prettyNewline),
+            (#"{"id": 1, "name": "item 1"}"#, nil),
+            (#"{"a":1} "#, nil),
+            ("{\"a\":1}\r\n", nil),
+            (#"{"b":1,"a":2}"#, .compact),
+            ("[1,2", nil),
+        ]
+        for (text, layout) in cases {
+            #expect(CassetteBody.structuredJSON(Data(text.utf8))?.1 == layout, "\(text.debugDescription)")
+        }
+        #expect(!CassetteBody.hasSpacingOutsideStrings(Data(#"{"a b":"c\"d e","f":["g h"]}"#.utf8)))
+        #expect(CassetteBody.hasSpacingOutsideStrings(Data(#"{"a\\": 1}"#.utf8)), "an escaped backslash ends before the quote")
+        #expect(CassetteBody.hasSpacingOutsideStrings(Data("[1,\t2]".utf8)))
+    }
+
     @Test("rewrites Content-Length to the served body's length on decode")
     func contentLengthRegenerated() throws {
         let source = """
