@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 SWIFT ?= swift
 APT_PACKAGES := libedit-dev libcurl4-openssl-dev pkg-config tmux curl
 TEST_APT_PACKAGES := chromium chromium-driver
-BENCH_APT_PACKAGES := hyperfine nginx-light jq time wrk
+BENCH_APT_PACKAGES := hey hyperfine nginx-light jq time wrk
 PIP_PACKAGES := httpbin gunicorn vcrpy requests httpie haralyzer mitmproxy cassetter selenium cryptography websockets
 DEMO_CASSETTE := Sessions/tour.cassette.json
 # Every release build (run, bench, fuzz) uses the same flags: a build with other flags makes

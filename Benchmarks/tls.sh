@@ -11,8 +11,9 @@ source Benchmarks/lib.sh
 REQUESTS="${TLS_BENCH_REQUESTS:-2000}"
 CONNECTS="${TLS_BENCH_CONNECTS:-300}"
 HOSTS="${TLS_BENCH_HOSTS:-100}"
+HEY_SECONDS="${TLS_BENCH_SECONDS:-4}"
 require_built "$BIN"
-for tool in nginx openssl curl; do command -v "$tool" >/dev/null || { echo "needs $tool (make bench installs it)" >&2; exit 1; }; done
+for tool in nginx openssl curl hey; do command -v "$tool" >/dev/null || { echo "needs $tool (make bench installs it)" >&2; exit 1; }; done
 MITM="$VENV/bin/mitmdump"
 
 work="$(mktemp -d -t tapedeck-tls-bench.XXXXXX)"
@@ -78,29 +79,47 @@ connects() {
   per_s "$CONNECTS" "$(( $(now_ns) - start ))"
 }
 
-measure() {  # PROXY CA → "rps1 rps16 p50 p99 conn/s"
-  local r1 r16 p50 p99 c
-  r1=$(keepalive "$1" "$2" 1); r16=$(keepalive "$1" "$2" 16)
-  read -r p50 p99 < <(latency "$1" "$2"); c=$(connects "$1" "$2")
-  echo "$r1 $r16 $p50 $p99 $c"
+# loaded PROXY CONNECTIONS: requests/s from hey over CONNECTIONS kept-alive connections (tunnels)
+# for $HEY_SECONDS, one URL: a client lighter than curl, so that the proxy, not the client, is
+# what is measured. hey does not check certificates; the proxy mints and serves its leaf as
+# for any client.
+loaded() {
+  local proxy=(); [ -n "$1" ] && proxy=(-x "$1")
+  hey -z "${HEY_SECONDS}s" -c "$2" "${proxy[@]}" "$UP/items/1" 2>/dev/null | awk '/Requests\/sec/ { printf "%.0f", $2 }'
 }
 
-read -r d_r1 d_r16 d_p50 d_p99 d_c < <(measure "" "$work/upca.pem")
+measure() {  # PROXY CA → "rps1 rps16 p50 p99 conn/s hey16"
+  local r1 r16 p50 p99 c h16
+  r1=$(keepalive "$1" "$2" 1); r16=$(keepalive "$1" "$2" 16)
+  read -r p50 p99 < <(latency "$1" "$2"); c=$(connects "$1" "$2")
+  h16=$(loaded "$1" 16)
+  echo "$r1 $r16 $p50 $p99 $c ${h16:-n/a}"
+}
+
+read -r d_r1 d_r16 d_p50 d_p99 d_c d_h16 < <(measure "" "$work/upca.pem")
 
 port=$(free_port)
 "$BIN" proxy --intercept --record "$work/rec.cassette.json" --mode all --upstream-ca "$work/upca.pem" --port "$port" >/dev/null 2>"$work/proxy.err" &
 pids+=($!)
 for _ in $(seq 1 100); do [ -f "$work/ca/tapedeck-ca.pem" ] && curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
-read -r t_r1 t_r16 t_p50 t_p99 t_c < <(measure "http://127.0.0.1:$port" "$work/ca/tapedeck-ca.pem")
+read -r t_r1 t_r16 t_p50 t_p99 t_c t_h16 < <(measure "http://127.0.0.1:$port" "$work/ca/tapedeck-ca.pem")
 recorded_ok=$(grep -c 'rejected\|error' "$work/proxy.err")
 
-m_r1=n/a; m_r16=n/a; m_p50=n/a; m_p99=n/a; m_c=n/a
-if [ -x "$MITM" ]; then
-  mport=$(free_port)
-  "$MITM" -q --listen-host 127.0.0.1 -p "$mport" --set confdir="$work/mitm" --set ssl_verify_upstream_trusted_ca="$work/upca.pem" >/dev/null 2>&1 &
-  pids+=($!)
+# mitm [ARGS...]: measure (as above) through a mitmdump started with ARGS, stopped after.
+mitm() {
+  local mport pid; mport=$(free_port)
+  "$MITM" -q --listen-host 127.0.0.1 -p "$mport" --set confdir="$work/mitm" --set ssl_verify_upstream_trusted_ca="$work/upca.pem" "$@" >/dev/null 2>&1 &
+  pid=$!
   for _ in $(seq 1 100); do [ -f "$work/mitm/mitmproxy-ca-cert.pem" ] && curl -s -o /dev/null -x "http://127.0.0.1:$mport" --cacert "$work/mitm/mitmproxy-ca-cert.pem" "$UP/items/1" && break; sleep 0.1; done
-  read -r m_r1 m_r16 m_p50 m_p99 m_c < <(measure "http://127.0.0.1:$mport" "$work/mitm/mitmproxy-ca-cert.pem")
+  measure "http://127.0.0.1:$mport" "$work/mitm/mitmproxy-ca-cert.pem"
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+}
+m_r1=n/a; m_r16=n/a; m_p50=n/a; m_p99=n/a; m_c=n/a; m_h16=n/a
+w_r1=n/a; w_r16=n/a; w_p50=n/a; w_p99=n/a; w_c=n/a; w_h16=n/a
+if [ -x "$MITM" ]; then
+  read -r m_r1 m_r16 m_p50 m_p99 m_c m_h16 < <(mitm)
+  # Saving every flow (-w), as Tapedeck records every exchange.
+  read -r w_r1 w_r16 w_p50 w_p99 w_c w_h16 < <(mitm -w "$work/flows.mitm")
 fi
 
 # --- A new host's certificate: serve --intercept answers any host (unmatched, 404) ---------
@@ -127,19 +146,23 @@ cat <<MD
 ## HTTPS: interception (\`proxy --intercept\`) against mitmproxy
 
 An nginx HTTPS upstream with a throwaway CA; \`tapedeck proxy --intercept --mode all\`
-(recording every exchange) and \`mitmdump\` (regular mode, its own CA) in front of it. Every
+(recording every exchange) and \`mitmdump\` (regular mode, its own CA) in front of it, once as it
+is and once saving every flow to a file (\`-w\`), as Tapedeck records every exchange. Every
 figure is measured from outside with curl, in this same run: $REQUESTS GETs from one curl
 process over one kept-alive tunnel, and over 16 at once (\`--parallel\`); latency of each of
 500 kept-alive requests (curl's \`time_total\`); $CONNECTS requests each on a new tunnel and TLS
-connection, 8 at once.
+connection, 8 at once. The last row is from hey (\`hey -z ${HEY_SECONDS}s -c 16\`, one URL), a
+client lighter than curl, so that it measures the proxy rather than the client; hey does not
+check certificates.
 
-| measure | nginx direct | Tapedeck \`--intercept\` | mitmdump | Tapedeck / mitmdump |
-|---|---|---|---|---|
-| requests/s, 1 tunnel, keep-alive | $d_r1 | $t_r1 | $m_r1 | $(ratio "$t_r1" "$m_r1") |
-| requests/s, 16 tunnels, keep-alive | $d_r16 | $t_r16 | $m_r16 | $(ratio "$t_r16" "$m_r16") |
-| latency p50 (ms) | $d_p50 | $t_p50 | $m_p50 | |
-| latency p99 (ms) | $d_p99 | $t_p99 | $m_p99 | |
-| new TLS connections/s (8 at once) | $d_c | $t_c | $m_c | $(ratio "$t_c" "$m_c") |
+| measure | nginx direct | Tapedeck \`--intercept\` | mitmdump | mitmdump \`-w\` | Tapedeck / mitmdump | Tapedeck / mitmdump \`-w\` |
+|---|---|---|---|---|---|---|
+| requests/s, 1 tunnel, keep-alive | $d_r1 | $t_r1 | $m_r1 | $w_r1 | $(ratio "$t_r1" "$m_r1") | $(ratio "$t_r1" "$w_r1") |
+| requests/s, 16 tunnels, keep-alive | $d_r16 | $t_r16 | $m_r16 | $w_r16 | $(ratio "$t_r16" "$m_r16") | $(ratio "$t_r16" "$w_r16") |
+| latency p50 (ms) | $d_p50 | $t_p50 | $m_p50 | $w_p50 | | |
+| latency p99 (ms) | $d_p99 | $t_p99 | $m_p99 | $w_p99 | | |
+| new TLS connections/s (8 at once) | $d_c | $t_c | $m_c | $w_c | $(ratio "$t_c" "$m_c") | $(ratio "$t_c" "$w_c") |
+| requests/s, 16 tunnels, keep-alive (hey) | $d_h16 | $t_h16 | $m_h16 | $w_h16 | $(ratio "$t_h16" "$m_h16") | $(ratio "$t_h16" "$w_h16") |
 
 - Latency interception adds at p50: $(awk -v a="$t_p50" -v b="$d_p50" 'BEGIN { if (a + 0 > 0) printf "%.2f", a - b; else print "n/a" }') ms
   (Tapedeck), $(awk -v a="$m_p50" -v b="$d_p50" 'BEGIN { if (a + 0 > 0) printf "%.2f", a - b; else print "n/a" }') ms (mitmdump).
