@@ -19,7 +19,12 @@ MITM="$VENV/bin/mitmdump"
 work="$(mktemp -d -t tapedeck-tls-bench.XXXXXX)"
 chmod 755 "$work"
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done; rm -rf "$work"; }
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+  # A mitmdump started inside a measurement's subshell (mitm below) leaves its pid here.
+  [ -f "$work/mitm.pid" ] && kill "$(cat "$work/mitm.pid")" 2>/dev/null
+  rm -rf "$work"
+}
 trap cleanup EXIT
 export TAPEDECK_USAGE_DIR="$work/usage" TAPEDECK_RECORD_MODE="" TAPEDECK_CA_DIR="$work/ca"
 
@@ -110,9 +115,11 @@ mitm() {
   local mport pid; mport=$(free_port)
   "$MITM" -q --listen-host 127.0.0.1 -p "$mport" --set confdir="$work/mitm" --set ssl_verify_upstream_trusted_ca="$work/upca.pem" "$@" >/dev/null 2>&1 &
   pid=$!
+  echo "$pid" >"$work/mitm.pid"
   for _ in $(seq 1 100); do [ -f "$work/mitm/mitmproxy-ca-cert.pem" ] && curl -s -o /dev/null -x "http://127.0.0.1:$mport" --cacert "$work/mitm/mitmproxy-ca-cert.pem" "$UP/items/1" && break; sleep 0.1; done
   measure "http://127.0.0.1:$mport" "$work/mitm/mitmproxy-ca-cert.pem"
   kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+  rm -f "$work/mitm.pid"
 }
 m_r1=n/a; m_r16=n/a; m_p50=n/a; m_p99=n/a; m_c=n/a; m_h16=n/a
 w_r1=n/a; w_r16=n/a; w_p50=n/a; w_p99=n/a; w_c=n/a; w_h16=n/a
