@@ -419,7 +419,11 @@ private struct Parser {
     private mutating func readString(inValue: Bool = true) throws(JSONParseError) -> String {
         let start = index
         var i = index + 1
-        var isASCII = true
+        // Eight bytes at a time while none can end the string or start an escape (most of a
+        // body's text), then byte by byte.
+        let skipped = JSONStringBytes.plainRun(bytes, from: i)
+        i += skipped.length
+        var isASCII = !skipped.pastASCII
         // Fast path: no escapes.
         while i < bytes.count {
             let byte = bytes[i]
@@ -480,6 +484,10 @@ private struct Parser {
             }
             i += 2
             run = i
+            // The run after an escape, eight bytes at a time.
+            let skipped = JSONStringBytes.plainRun(bytes, from: i)
+            i += skipped.length
+            if skipped.pastASCII { isASCII = false }
         }
         throw error(Self.unterminatedString, at: start, inValue: inValue)
     }

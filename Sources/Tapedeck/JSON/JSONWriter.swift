@@ -342,11 +342,7 @@ private struct Writer {
             output.append(UInt8(ascii: "\""))
             var runStart = 0
             // Eight bytes at a time while none of them needs an escape (most text, every header).
-            let raw = UnsafeRawBufferPointer(bytes)
-            var plain = 0
-            while plain + 8 <= bytes.count, !Self.mayNeedEscape(raw.loadUnaligned(fromByteOffset: plain, as: UInt64.self)) {
-                plain += 8
-            }
+            let plain = JSONStringBytes.plainRun(bytes, from: 0).length
             for i in plain..<bytes.count {
                 let byte = bytes[i]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
@@ -370,14 +366,36 @@ private struct Writer {
             output.append(UInt8(ascii: "\""))
         }
     }
+}
+
+/// Tests on eight bytes of a JSON string at once, for the writer and the parser: most of a
+/// string's bytes need no escape.
+enum JSONStringBytes {
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     /// Whether any of the eight bytes in `word` may be a control character, `"` or `\`; never
     /// false when one is (a byte past ASCII may make it say true for nothing).
-    private static func mayNeedEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        let control = (word &- ones &* 0x20) & ~word & highs != 0
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highBits != 0 }
+        let control = (word &- ones &* 0x20) & ~word & highBits != 0
         return control || hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
             || hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+    }
+
+    /// How many bytes from `start` in `bytes`, eight at a time, certainly hold no control
+    /// character, `"` or `\` (a multiple of eight; the bytes after it are read one by one), and
+    /// whether any of them is past ASCII.
+    static func plainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (length: Int, pastASCII: Bool) {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var end = start
+        var high: UInt64 = 0
+        while end + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+            if mayNeedEscape(word) { break }
+            high |= word & highBits
+            end += 8
+        }
+        return (end - start, high != 0)
     }
 }

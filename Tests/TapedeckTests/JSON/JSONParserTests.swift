@@ -57,6 +57,34 @@ struct JSONParserTests {
         #expect(error.column == 6)
     }
 
+    @Test("a string read eight bytes at a time decodes as one read byte by byte: each special byte at each place, before and after an escape")
+    func everyPlaceInAWord() throws {
+        // (as written between the quotes, the string it stands for); nil: refused.
+        let specials: [(String, String?)] = [("\\\"", "\""), ("\\\\", "\\"), ("\\n", "\n"), ("\\u00e9", "é"), ("é", "é"),
+                                             ("🎞", "🎞"), ("\t", nil), ("\u{7F}", "\u{7F}")]
+        for length in 0...34 {
+            for place in 0...length {
+                for (written, meant) in specials {
+                    for escapeFirst in [false, true] {
+                        let lead = escapeFirst ? "\\/" : ""
+                        let before = String(repeating: "a", count: place), after = String(repeating: "b", count: length - place)
+                        let text = "\"" + lead + before + written + after + "\""
+                        if let meant {
+                            #expect(try JSONParser.parse(text) == .string((escapeFirst ? "/" : "") + before + meant + after), "\(text)")
+                        } else {
+                            #expect(throws: JSONParseError.self, "\(text)") { try JSONParser.parse(text) }
+                        }
+                    }
+                }
+                // A byte that is not UTF-8, at each place of a run.
+                guard length > 0 else { continue }
+                var bad = Array(("\"" + String(repeating: "c", count: length) + "\"").utf8)
+                bad[1 + min(place, length - 1)] = 0xFF
+                #expect(throws: JSONParseError.self) { try JSONParser.parse(Data(bad)) }
+            }
+        }
+    }
+
     @Test("object members keep document order and duplicates")
     func memberOrder() throws {
         let value = try JSONParser.parse(#"{"z": 1, "a": 2, "z": 3}"#)
