@@ -122,6 +122,8 @@ public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByD
 
     /// Removes every field named `name`.
     public mutating func remove(name: String) {
+        // Looked for first: removing nothing would still copy fields shared with another value.
+        guard fields.contains(where: { $0.name.caseInsensitiveEquals(name) }) else { return }
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
     }
 

@@ -220,7 +220,8 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         var result = response
         let describesAnotherBody = (request.method == .head || response.status == 304) && response.body.isEmpty
         let encoding = response.headers["Content-Encoding"]?.lowercased() ?? ""
-        let stillGzip = response.body.starts(with: [0x1F, 0x8B])
+        let body = response.body
+        let stillGzip = body.count >= 2 && body[body.startIndex] == 0x1F && body[body.startIndex + 1] == 0x8B
         if !encoding.isEmpty, encoding != "identity", !stillGzip, !describesAnotherBody {
             result.headers.remove(name: "Content-Encoding")
             result.headers["Content-Length"] = String(response.body.count)
