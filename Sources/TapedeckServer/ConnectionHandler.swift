@@ -55,9 +55,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Set when the client closed its side (a half-close, `shutdown(SHUT_WR)`): the requests
     /// it sent are still answered, then the connection closes.
     private var inputEnded = false
-    /// The write of the last answer's end, so that a close for the client's half-close waits
-    /// for it rather than cutting it off.
-    private var lastEnd: EventLoopFuture<Void>?
+    /// Set while a `hang` fault holds the answer back for good.
+    private var hanging = false
     /// The most deferred requests read in one turn of the event loop before the others on it
     /// get theirs.
     private static let deferredPerTurn = 64
@@ -151,14 +150,17 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// The client closed its side: the connection closes once what it sent is answered.
+    /// The client closed its side: the connection closes once what it sent is answered. An
+    /// answer that never ends on its own (a `hang` fault, a stream) ends with it, as before
+    /// half-closes were kept open.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard case .inputClosed? = event as? ChannelEvent else { return context.fireUserInboundEventTriggered(event) }
         inputEnded = true
+        if hanging || streaming != nil { return context.close(promise: nil) }
         closeIfAnswered(context: context)
     }
 
-    /// Closes, once the last answer is written, a connection whose client closed its side and
+    /// Closes, once every answer is written, a connection whose client closed its side and
     /// has no request left unanswered; one being answered closes after it (``finish(context:keepAlive:)``).
     private func closeIfAnswered(context: ChannelHandlerContext) {
         guard inputEnded, isOpen, deferred.isEmpty else { return }
@@ -166,10 +168,21 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .idle, .receiving:
             state = .closing
             cancelDeadline()
-            guard let lastEnd else { return context.close(promise: nil) }
-            lastEnd.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            closeWhenWritten(context: context)
         case .responding, .rejected, .closing:
             return
+        }
+    }
+
+    /// Closes once everything written so far is on its way, the fast lane's answers (which it
+    /// may not have flushed yet) as well as this handler's: an empty write from the lane's place
+    /// in the pipeline completes after them.
+    private func closeWhenWritten(context: ChannelHandlerContext) {
+        guard let lane = try? context.pipeline.syncOperations.context(name: HTTPPipeline.fastLane) else {
+            return context.close(promise: nil)
+        }
+        lane.writeAndFlush(NIOAny(lane.channel.allocator.buffer(capacity: 0))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
         }
     }
 
@@ -273,6 +286,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         switch reply.fault {
         case .hang:
+            hanging = true
             return
         case .reset:
             resetConnection(context: context)
@@ -377,7 +391,6 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         state = .idle
-        lastEnd = written
         armDeadline(context: context)
         readDeferred(context: context)
         closeIfAnswered(context: context)
@@ -578,6 +591,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             sync.removeHandler(name: HTTPPipeline.pipelining, promise: nil)
             sync.removeHandler(context: context, promise: nil)
             sync.removeHandler(name: HTTPPipeline.decoder, promise: nil)
+            // The client closed its side before the handlers changed: the new ones are told,
+            // so a tunnel passes the close on and a TLS or WebSocket session ends.
+            if inputEnded { sync.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
         } catch {
             context.close(promise: nil)
         }

@@ -273,6 +273,37 @@ struct FastLaneTests {
         }
     }
 
+    @Test("a half-close after answers the socket could not take yet, and bytes the codec reads, cuts none of them off")
+    func halfCloseBehindLargeAnswers() async throws {
+        let huge = Data(repeating: UInt8(ascii: "h"), count: 4 << 20)
+        let cassette = Cassette(interactions: [
+            Interaction(request: HTTPRequest(url: URL(string: "http://api.example.test/huge")!),
+                        response: HTTPResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: huge)),
+            Interaction(request: HTTPRequest(url: URL(string: "http://api.example.test/small")!),
+                        response: HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("small".utf8))),
+        ])
+        try await ServeClientsTests.withServer([cassette], options: DeckOptions(allowRepeats: true)) { server, _ in
+            let socket = try RawSocket(port: server.listener.port, receiveTimeout: 10)
+            let answers: Data = await Blocking.run {
+                // The empty line after the second request is not plain: the codec reads it.
+                socket.send("GET /huge HTTP/1.1\r\nHost: x\r\n\r\nGET /small HTTP/1.1\r\nHost: x\r\n\r\n\r\n")
+                socket.closeSending()
+                Thread.sleep(forTimeInterval: 0.3)
+                return socket.readToEnd()
+            }
+            let responses = Self.responses(answers)
+            #expect(responses.map(\.status) == [200, 200])
+            #expect(responses.map(\.body.count) == [huge.count, 5])
+        }
+    }
+
+    @Test("a half-close while a timeout fault holds the answer back closes the connection")
+    func halfCloseWhileHanging() async throws {
+        try await FaultTests.withServer(["GET /users=timeout"]) { server in
+            try await Self.expectHalfClosed(server.listener.port, "GET /users HTTP/1.1\r\nHost: x\r\n\r\n", [])
+        }
+    }
+
     @Test("a client that leaves while its answer waits leaves the server answering others")
     func clientLeavesWhileWaiting() async throws {
         try await FaultTests.withServer([], latency: .fixed(milliseconds: 200)) { server in

@@ -195,6 +195,30 @@ struct HTTPSTests {
         _ = await proxy.stop(signal: SIGINT)
     }
 
+    @Test("a client that closes its side right after CONNECT has the close passed through the tunnel it opens")
+    func halfCloseBeforeTunnel() async throws {
+        let scratch = try Scratch()
+        defer { Proc.cleanUp(scratch.directory) }
+        // This upstream answers once its request head has come, or its client closed its side.
+        let answer = "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbye!"
+        let upstream = try OneShotUpstream(answer: Data(answer.utf8))
+        defer { upstream.stop() }
+        let proxy = try await ServerProcess(["proxy", "--intercept", "--pass-through", "localhost",
+                                             "--record", scratch.directory.appendingPathComponent("c.json").path],
+                                            environment: scratch.environment)
+        let socket = try RawSocket(port: proxy.url.port ?? 0, receiveTimeout: 5)
+        let outcome: (text: String, closed: Bool) = await Blocking.run {
+            socket.send("CONNECT localhost:\(upstream.port) HTTP/1.1\r\nHost: localhost:\(upstream.port)\r\n\r\n")
+            socket.closeSending()
+            let start = Date()
+            let received = socket.readToEnd()
+            return (String(decoding: received, as: UTF8.self), Date().timeIntervalSince(start) < 4)
+        }
+        #expect(outcome.text.hasPrefix("HTTP/1.1 200") && outcome.text.hasSuffix(answer), "\(outcome.text.debugDescription)")
+        #expect(outcome.closed)
+        _ = await proxy.stop(signal: SIGINT)
+    }
+
     /// `openssl x509 FIELD` of the certificate presented through `proxy` for `host:port`.
     static func presentedCertificate(proxy: URL, port: Int, host: String = "localhost", field: String) async throws -> String {
         let command = "echo | openssl s_client -proxy 127.0.0.1:\(proxy.port ?? 0) -connect \(host):\(port) -servername \(host) 2>/dev/null "

@@ -169,8 +169,13 @@ final class GlueHandler: ChannelDuplexHandler, RemovableChannelHandler {
         partner?.context?.flush()
     }
 
+    /// One side closed: the other closes once what was relayed to it is written.
     func channelInactive(context: ChannelHandlerContext) {
-        partner?.context?.close(promise: nil)
+        if let other = partner?.context {
+            other.writeAndFlush(NIOAny(other.channel.allocator.buffer(capacity: 0))).assumeIsolated().whenComplete { _ in
+                other.close(promise: nil)
+            }
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

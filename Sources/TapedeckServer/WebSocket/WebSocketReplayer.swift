@@ -160,9 +160,11 @@ final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// A client that closes its side of the socket ends the session (it sends no close frame).
+    /// A client that closes its side of the socket ends the session; once a close is under
+    /// way (its frame answered), that close ends it instead.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard case .inputClosed? = event as? ChannelEvent else { return context.fireUserInboundEventTriggered(event) }
+        guard !closing else { return }
         closing = true
         context.close(promise: nil)
     }
