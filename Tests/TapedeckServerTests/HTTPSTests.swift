@@ -172,18 +172,29 @@ struct HTTPSTests {
         #expect((try? Cassette.load(from: cassette).interactions.count) ?? 0 == 0)
     }
 
+    /// A raw upstream answering `answer` once, `proxy --intercept --pass-through localhost`, and
+    /// a raw socket connected to the proxy.
+    static func passThroughTo(_ answer: String, in scratch: Scratch) async throws -> (OneShotUpstream, ServerProcess, RawSocket) {
+        let upstream = try OneShotUpstream(answer: Data(answer.utf8))
+        do {
+            let proxy = try await ServerProcess(["proxy", "--intercept", "--pass-through", "localhost",
+                                                 "--record", scratch.directory.appendingPathComponent("c.json").path],
+                                                environment: scratch.environment)
+            return (upstream, proxy, try RawSocket(port: proxy.url.port ?? 0, receiveTimeout: 5))
+        } catch {
+            upstream.stop()
+            throw error
+        }
+    }
+
     @Test("a passed-through tunnel whose client closes its side still brings the upstream's whole answer back, however slowly it reads")
     func passThroughHalfClose() async throws {
         let scratch = try Scratch()
         defer { Proc.cleanUp(scratch.directory) }
         let body = String(repeating: "tunnel", count: 500_000)
         let answer = "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
-        let upstream = try OneShotUpstream(answer: Data(answer.utf8))
+        let (upstream, proxy, socket) = try await Self.passThroughTo(answer, in: scratch)
         defer { upstream.stop() }
-        let proxy = try await ServerProcess(["proxy", "--intercept", "--pass-through", "localhost",
-                                             "--record", scratch.directory.appendingPathComponent("c.json").path],
-                                            environment: scratch.environment)
-        let socket = try RawSocket(port: proxy.url.port ?? 0, receiveTimeout: 5)
         let received: Data = await Blocking.run {
             socket.send("CONNECT localhost:\(upstream.port) HTTP/1.1\r\nHost: localhost:\(upstream.port)\r\n\r\n")
             let established = socket.read { $0.range(of: Data("\r\n\r\n".utf8)) != nil }
@@ -205,12 +216,8 @@ struct HTTPSTests {
         defer { Proc.cleanUp(scratch.directory) }
         // This upstream answers once its request head has come, or its client closed its side.
         let answer = "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbye!"
-        let upstream = try OneShotUpstream(answer: Data(answer.utf8))
+        let (upstream, proxy, socket) = try await Self.passThroughTo(answer, in: scratch)
         defer { upstream.stop() }
-        let proxy = try await ServerProcess(["proxy", "--intercept", "--pass-through", "localhost",
-                                             "--record", scratch.directory.appendingPathComponent("c.json").path],
-                                            environment: scratch.environment)
-        let socket = try RawSocket(port: proxy.url.port ?? 0, receiveTimeout: 5)
         let outcome: (text: String, closed: Bool) = await Blocking.run {
             socket.send("CONNECT localhost:\(upstream.port) HTTP/1.1\r\nHost: localhost:\(upstream.port)\r\n\r\n")
             socket.closeSending()
