@@ -175,15 +175,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Closes once everything written so far is on its way, the fast lane's answers (which it
-    /// may not have flushed yet) as well as this handler's: an empty write from the lane's place
-    /// in the pipeline completes after them.
+    /// may not have flushed yet) as well as this handler's: from the lane's place in the pipeline.
     private func closeWhenWritten(context: ChannelHandlerContext) {
         guard let lane = try? context.pipeline.syncOperations.context(name: HTTPPipeline.fastLane) else {
             return context.close(promise: nil)
         }
-        lane.writeAndFlush(NIOAny(lane.channel.allocator.buffer(capacity: 0))).assumeIsolated().whenComplete { _ in
-            context.close(promise: nil)
-        }
+        lane.closeOnceWritten()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -117,9 +117,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         guard inputEnded, mode == .answering, context.channel.isWritable else { return }
         if let pending, pending.readableBytes > 0 { return handOver(nil, context: context) }
         mode = .closing
-        // An empty write completes once everything written before it is: the answers go out whole.
-        let written = context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0)))
-        written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        context.closeOnceWritten()
     }
 
     /// Holds reads back while the client does not take its answers, and while a request waits

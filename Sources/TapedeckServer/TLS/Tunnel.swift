@@ -171,11 +171,7 @@ final class GlueHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// One side closed: the other closes once what was relayed to it is written.
     func channelInactive(context: ChannelHandlerContext) {
-        if let other = partner?.context {
-            other.writeAndFlush(NIOAny(other.channel.allocator.buffer(capacity: 0))).assumeIsolated().whenComplete { _ in
-                other.close(promise: nil)
-            }
-        }
+        partner?.context?.closeOnceWritten()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
