@@ -73,8 +73,9 @@ enum CassetteCodec {
         return (version, metadata)
     }
 
-    /// ``decode(_:source:)`` from the document's whole tree.
-    private static func decodeWhole(_ data: Data, source: String) throws(CassetteError) -> Cassette {
+    /// ``decode(_:source:)`` from the document's whole tree: the reading every faster one
+    /// must agree with, and the one for a document that gives `interactions` twice.
+    static func decodeWhole(_ data: Data, source: String) throws(CassetteError) -> Cassette {
         let root: JSONValue
         do throws(JSONParseError) {
             root = try JSONParser.parse(data)
@@ -100,6 +101,11 @@ enum CassetteCodec {
             throw .invalidField(path: source, pointer: "", problem: "the file is empty; delete it to record afresh, "
                 + "or restore it from version control")
         }
+        if let cassette = decodeUnparsed(source: source, expected: { _ in nil }, parse: { element throws(JSONParseError) in
+            try JSONParser.parse(data, streamingElementsOf: "interactions", unparsed: true, element)
+        }) {
+            return cassette
+        }
         let parsed = try decodeStreaming(source: source, expected: { _ in nil }) { element throws(JSONParseError) in
             try JSONParser.parse(data, streamingElementsOf: "interactions", element)
         }
@@ -115,19 +121,15 @@ enum CassetteCodec {
 
     /// ``decode(_:source:)`` of the file `window` reads, so that a large cassette's bytes are
     /// never held whole beside the interactions they decode to (a third of the peak memory of
-    /// loading 100,000 interactions). A malformed file is read whole and decoded again, for
-    /// the line and column of what is wrong.
+    /// loading 100,000 interactions). A file that is not read that way (one that is
+    /// malformed, or any error) is read whole and decoded again, for the line and column of
+    /// what is wrong.
     static func decode(_ window: JSONFileWindow, file url: URL, maximumFileSize: Int) throws(CassetteError) -> Cassette {
-        do throws(CassetteError) {
-            let parsed = try decodeStreaming(source: url.path, expected: window.expectedElements) { element throws(JSONParseError) in
-                try JSONParser.parse(window, streamingElementsOf: "interactions", element)
-            }
-            if let failure = window.failure { throw CassetteError.unreadable(path: url.path, reason: failure) }
-            if let parsed { return parsed }
-        } catch {
-            if let failure = window.failure { throw .unreadable(path: url.path, reason: failure) }
-            guard case .malformedJSON = error else { throw error }
+        let parsed = decodeUnparsed(source: url.path, expected: window.expectedElements) { element throws(JSONParseError) in
+            try JSONParser.parse(window, streamingElementsOf: "interactions", unparsed: true, element)
         }
+        if let failure = window.failure { throw .unreadable(path: url.path, reason: failure) }
+        if let parsed { return parsed }
         window.discard()
         let data: Data
         do {
@@ -136,6 +138,22 @@ enum CassetteCodec {
             throw .unreadable(path: url.path, reason: error.reason)
         }
         return try decode(data, source: url.path)
+    }
+
+    /// ``decodeStreaming(source:expected:parse:)`` of elements handed on as bytes and read
+    /// without a tree where they have recording's shape
+    /// (``decodeInteraction(bytes:sharing:)``): the parsing thread only finds where each
+    /// interaction ends, and the other threads read them. Nil on any error, for the reading
+    /// of parsed trees to give it with its place.
+    private static func decodeUnparsed(
+        source: String, expected: @escaping (_ parsed: Int) -> Int?,
+        parse: ((Int, StreamedElement) -> Void) throws(JSONParseError) -> JSONValue
+    ) -> Cassette? {
+        do throws(CassetteError) {
+            return try decodeStreaming(source: source, expected: expected, parse: parse)
+        } catch {
+            return nil
+        }
     }
 
     /// Decodes what `parse` hands on, in batches on other threads while it reads on, so the
@@ -150,10 +168,10 @@ enum CassetteCodec {
     /// once. (A guess too large costs address space only: memory is used as it is written.)
     private static func decodeStreaming(
         source: String, expected: @escaping (_ parsed: Int) -> Int?,
-        parse: ((Int, JSONValue) -> Void) throws(JSONParseError) -> JSONValue
+        parse: ((Int, StreamedElement) -> Void) throws(JSONParseError) -> JSONValue
     ) throws(CassetteError) -> Cassette? {
         let pipeline = DecodePipeline(source: source)
-        var batch: [JSONValue] = []
+        var batch = DecodeBatch()
         var decoded = 0
         var interactions: [Interaction] = []
         let root: JSONValue
@@ -163,7 +181,7 @@ enum CassetteCodec {
                 if batch.count == streamingBatch {
                     pipeline.submit(batch, startingAt: decoded)
                     decoded += batch.count
-                    batch.removeAll(keepingCapacity: true)
+                    batch = DecodeBatch()
                     if interactions.capacity == 0, let count = expected(decoded) { interactions.reserveCapacity(count) }
                     if interactions.capacity > 0 { pipeline.moveDone(into: &interactions) }
                 }
@@ -172,7 +190,7 @@ enum CassetteCodec {
             pipeline.wait()
             throw .malformedJSON(path: source, line: error.line, column: error.column, pointer: error.path, reason: error.reason)
         }
-        if !batch.isEmpty { pipeline.submit(batch, startingAt: decoded) }
+        if batch.count > 0 { pipeline.submit(batch, startingAt: decoded) }
         let all = Result { () throws(CassetteError) -> [Interaction] in
             try pipeline.finish(appendingTo: &interactions)
             return interactions
@@ -271,7 +289,8 @@ enum CassetteCodec {
 
     // MARK: - Decoding
 
-    fileprivate static func decodeInteraction(_ reader: FieldReader, sharing strings: StringTable? = nil) throws(CassetteError) -> Interaction {
+    /// The interaction `reader`'s tree holds, or the error that names the field at fault.
+    static func decodeInteraction(_ reader: FieldReader, sharing strings: StringTable? = nil) throws(CassetteError) -> Interaction {
         if let failureReader = try reader.optionalObject("failure") { return try decodeFailure(reader, failureReader) }
         let requestReader = try reader.object("request")
         let responseReader = try reader.object("response")
@@ -389,15 +408,16 @@ private final class DecodePipeline: Sendable {
     private let taken = Mutex(0)
     /// Batches decoded, kept for the parsing thread to free: memory is freed fastest by the
     /// thread that allocated it.
-    private let spent = Mutex<[[JSONValue]]>([])
+    private let spent = Mutex<[DecodeBatch]>([])
 
     init(source: String) {
         list = FieldReader(value: .null, trail: .key(.root(""), "interactions"), source: source)
     }
 
-    /// Decodes `batch`, whose first element is interaction `start`, on another thread.
-    func submit(_ batch: [JSONValue], startingAt start: Int) {
-        slots.wait()
+    /// Decodes `batch`, whose first element is interaction `start`, on another thread; or on
+    /// this one when every slot is taken, so that the parsing thread, which only finds where
+    /// interactions end, decodes too rather than wait.
+    func submit(_ batch: DecodeBatch, startingAt start: Int) {
         // Frees the decoded batches' trees here, on the thread that built them.
         spent.withLock { $0.removeAll() }
         running.enter()
@@ -405,21 +425,44 @@ private final class DecodePipeline: Sendable {
             defer { count += 1 }
             return count
         }
+        guard slots.wait(timeout: .now()) == .success else {
+            decode(batch, number: number, startingAt: start)
+            running.leave()
+            return
+        }
         DispatchQueue.global().async { [self] in
-            let result = Result { () throws(CassetteError) -> [Interaction] in
-                var decoded: [Interaction] = []
-                decoded.reserveCapacity(batch.count)
-                let strings = StringTable()
-                for (offset, value) in batch.enumerated() {
-                    decoded.append(try CassetteCodec.decodeInteraction(list.element(value, at: start + offset), sharing: strings))
-                }
-                return decoded
-            }
-            results.withLock { $0[number] = result }
-            spent.withLock { $0.append(batch) }
+            decode(batch, number: number, startingAt: start)
             slots.signal()
             running.leave()
         }
+    }
+
+    /// Decodes `batch`, the batch numbered `number`, into ``results``.
+    private func decode(_ batch: DecodeBatch, number: Int, startingAt start: Int) {
+        let result = Result { () throws(CassetteError) -> [Interaction] in
+            var decoded: [Interaction] = []
+            decoded.reserveCapacity(batch.count)
+            let strings = StringTable()
+            for (offset, value) in batch.trees.enumerated() {
+                decoded.append(try CassetteCodec.decodeInteraction(list.element(value, at: start + offset), sharing: strings))
+            }
+            try batch.withElementBytes { (offset, bytes) throws(CassetteError) in
+                if let interaction = CassetteCodec.decodeInteraction(bytes: bytes, sharing: strings) {
+                    decoded.append(interaction)
+                    return
+                }
+                let value: JSONValue
+                do throws(JSONParseError) {
+                    value = try JSONParser.parse(bytes)
+                } catch {
+                    throw .malformedJSON(path: list.source, line: 0, column: 0, pointer: list.pointer + "/\(start + offset)", reason: error.reason)
+                }
+                decoded.append(try CassetteCodec.decodeInteraction(list.element(value, at: start + offset), sharing: strings))
+            }
+            return decoded
+        }
+        results.withLock { $0[number] = result }
+        spent.withLock { $0.append(batch) }
     }
 
     /// Returns once every batch submitted is done.
@@ -455,5 +498,40 @@ private final class DecodePipeline: Sendable {
             guard let result = rest.removeValue(forKey: number) else { continue }
             interactions += try result.get()
         }
+    }
+}
+
+/// Interactions handed on together to ``DecodePipeline``: parsed trees, or the bytes of each
+/// one back to back.
+private struct DecodeBatch: Sendable {
+    private(set) var trees: [JSONValue] = []
+    private var bytes: [UInt8] = []
+    /// Where each element of ``bytes`` ends.
+    private var ends: [Int] = []
+
+    var count: Int { trees.count + ends.count }
+
+    mutating func append(_ element: StreamedElement) {
+        switch element {
+        case .value(let value):
+            trees.append(value)
+        case .bytes(let buffer):
+            bytes.append(contentsOf: buffer)
+            ends.append(bytes.count)
+        }
+    }
+
+    /// Calls `body` with each element's bytes and its place in the batch.
+    func withElementBytes(_ body: (Int, UnsafeBufferPointer<UInt8>) throws(CassetteError) -> Void) throws(CassetteError) {
+        let result = bytes.withUnsafeBufferPointer { all in
+            Result { () throws(CassetteError) in
+                var start = 0
+                for (offset, end) in ends.enumerated() {
+                    try body(offset, UnsafeBufferPointer(rebasing: all[start..<end]))
+                    start = end
+                }
+            }
+        }
+        try result.get()
     }
 }

@@ -59,27 +59,88 @@ public struct JSONParser: Sendable {
     /// `key` (an array) to `element` as soon as the element is complete, with its index, and
     /// keeping none of them: that member reads `[]` in the value returned. A large cassette is
     /// decoded interaction by interaction this way, never holding the whole document's tree.
-    static func parse(_ data: Data, streamingElementsOf key: String,
-                      _ element: (Int, JSONValue) -> Void) throws(JSONParseError) -> JSONValue {
+    ///
+    /// With `unparsed`, each element is handed on as its bytes, found without parsing them
+    /// (``extent(of:from:)``), for whoever reads it to parse; the rest of the document is
+    /// parsed as ever.
+    static func parse(_ data: Data, streamingElementsOf key: String, unparsed: Bool = false,
+                      _ element: (Int, StreamedElement) -> Void) throws(JSONParseError) -> JSONValue {
         let result = data.withUnsafeBytes { raw in
             Result { () throws(JSONParseError) -> JSONValue in
                 var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
+                parser.unparsedElements = unparsed
                 return try parser.parseDocument(streaming: key, element)
             }
         }
         return try result.get()
     }
 
-    /// ``parse(_:streamingElementsOf:_:)`` of a document read through `window`, which moves on
-    /// at each element of `key`, so the document's bytes are never held whole either. An
-    /// element is handed on once the `,` or `]` after it has been read. When the document is
+    /// ``parse(_:streamingElementsOf:unparsed:_:)`` of a document read through `window`, which
+    /// moves on at each element of `key`, so the document's bytes are never held whole either.
+    /// An element is handed on once the `,` or `]` after it has been read. When the document is
     /// malformed the error's line and column are 0: read the file whole and parse it again
     /// for them.
-    static func parse(_ window: JSONFileWindow, streamingElementsOf key: String,
-                      _ element: (Int, JSONValue) -> Void) throws(JSONParseError) -> JSONValue {
+    static func parse(_ window: JSONFileWindow, streamingElementsOf key: String, unparsed: Bool = false,
+                      _ element: (Int, StreamedElement) -> Void) throws(JSONParseError) -> JSONValue {
         var parser = Parser(bytes: window.bytes)
         parser.window = window
+        parser.unparsedElements = unparsed
         return try parser.parseDocument(streaming: key, element)
+    }
+
+    /// Whether `byte` can start a JSON value (a byte order mark, say, cannot).
+    static func startsValue(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): true
+        default: false
+        }
+    }
+
+    /// Where the value starting at `start` ends, found without parsing it: strings are skipped
+    /// whole (eight bytes at a time), brackets counted, and a bare value ends at `,`, `]`, `}`
+    /// or whitespace. Returns the index after its last byte and how deeply its arrays and
+    /// objects nest, or nil when the bytes end first. Whether the bytes are JSON is left to
+    /// whoever parses them.
+    static func extent(of bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, depth: Int)? {
+        var i = start
+        var depth = 0
+        var deepest = 0
+        while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "\""):
+                i += 1
+                while true {
+                    i += JSONStringBytes.plainRun(bytes, from: i).length
+                    guard i < bytes.count else { return nil }
+                    let byte = bytes[i]
+                    i += byte == UInt8(ascii: "\\") ? 2 : 1
+                    if byte == UInt8(ascii: "\"") { break }
+                }
+                if depth == 0 { return (i, 0) }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
+                i += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth > 0 else { return (i, deepest) }
+                depth -= 1
+                i += 1
+                if depth == 0 { return (i, deepest) }
+            case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
+                if depth == 0 { return (i, deepest) }
+                i += 1
+            default:
+                i += 1
+            }
+        }
+        return nil
+    }
+
+    /// Parses a complete JSON document from bytes.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = Parser(bytes: bytes)
+        return try parser.parseDocument()
     }
 
     /// Parses a complete JSON document from a byte array.
@@ -125,6 +186,15 @@ public struct JSONParseError: Error, LocalizedError, Sendable, Equatable {
     }
 }
 
+/// An element of the array a document is streamed by (``JSONParser/parse(_:streamingElementsOf:unparsed:_:)``).
+enum StreamedElement {
+    /// The element, parsed.
+    case value(JSONValue)
+    /// The element's bytes, from its first to its last, valid only during the call they are
+    /// handed to.
+    case bytes(UnsafeBufferPointer<UInt8>)
+}
+
 // MARK: - The parser
 
 /// An array or object being filled while the parser reads its members.
@@ -163,13 +233,17 @@ private struct Parser {
     /// value's first byte and how many containers were open there (the start of the document,
     /// then of each streamed element).
     var resume = (index: 0, depth: 0)
+    /// Whether the streamed array's elements are handed on as bytes, unparsed.
+    var unparsedElements = false
+    /// Where the streamed element just read lies, when it is handed on as bytes.
+    var unparsedElement = 0..<0
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     mutating func parseDocument(streaming key: String? = nil,
-                                _ element: (Int, JSONValue) -> Void = { _, _ in }) throws(JSONParseError) -> JSONValue {
+                                _ element: (Int, StreamedElement) -> Void = { _, _ in }) throws(JSONParseError) -> JSONValue {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             index = 3
         }
@@ -212,56 +286,70 @@ private struct Parser {
         resume = (index, 2)
     }
 
-    private mutating func readDocument(streaming key: String?, _ element: (Int, JSONValue) -> Void) throws(JSONParseError) -> JSONValue {
+    private mutating func readDocument(streaming key: String?, _ element: (Int, StreamedElement) -> Void) throws(JSONParseError) -> JSONValue {
         var value: JSONValue
         readValue: while true {
             if window != nil, inStreamedArray(key) { markElementStart() }
             skipWhitespace()
             guard index < bytes.count else { throw error(Self.endOfInput) }
-            switch bytes[index] {
-            case UInt8(ascii: "["):
-                try checkDepth()
-                index += 1
-                skipWhitespace()
-                // Whether the array is empty is read again with the window moved on (an element
-                // start must not be marked before a `]` that is still to come).
-                if window != nil, index == bytes.count { throw error(Self.endOfInput) }
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    value = .array([])
-                } else {
-                    stack.append(Frame(isObject: false))
-                    continue readValue
+            if unparsedElements, inStreamedArray(key), JSONParser.startsValue(bytes[index]) {
+                guard let extent = JSONParser.extent(of: bytes, from: index) else {
+                    reachedEnd = true
+                    throw error(Self.endOfInput)
                 }
-            case UInt8(ascii: "{"):
-                try checkDepth()
-                index += 1
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    value = .object([])
-                } else {
-                    stack.append(Frame(isObject: true))
-                    try readKey()
-                    continue readValue
+                // As deep as the element may nest here, where two containers are open.
+                guard extent.depth <= JSONParser.maximumDepth - stack.count else {
+                    throw error("nesting deeper than \(JSONParser.maximumDepth) levels")
                 }
-            case UInt8(ascii: "\""):
-                value = .string(try readString())
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = .number(try readNumber())
-            case UInt8(ascii: "t"):
-                try readLiteral("true")
-                value = .bool(true)
-            case UInt8(ascii: "f"):
-                try readLiteral("false")
-                value = .bool(false)
-            case UInt8(ascii: "n"):
-                try readLiteral("null")
+                unparsedElement = index..<extent.end
+                index = extent.end
                 value = .null
-            case UInt8(ascii: "/"):
-                throw error("comments are not allowed in JSON")
-            default:
-                throw error("expected a value but found \(describeByte(at: index))")
+            } else {
+                switch bytes[index] {
+                case UInt8(ascii: "["):
+                    try checkDepth()
+                    index += 1
+                    skipWhitespace()
+                    // Whether the array is empty is read again with the window moved on (an element
+                    // start must not be marked before a `]` that is still to come).
+                    if window != nil, index == bytes.count { throw error(Self.endOfInput) }
+                    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                        index += 1
+                        value = .array([])
+                    } else {
+                        stack.append(Frame(isObject: false))
+                        continue readValue
+                    }
+                case UInt8(ascii: "{"):
+                    try checkDepth()
+                    index += 1
+                    skipWhitespace()
+                    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                        index += 1
+                        value = .object([])
+                    } else {
+                        stack.append(Frame(isObject: true))
+                        try readKey()
+                        continue readValue
+                    }
+                case UInt8(ascii: "\""):
+                    value = .string(try readString())
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    value = .number(try readNumber())
+                case UInt8(ascii: "t"):
+                    try readLiteral("true")
+                    value = .bool(true)
+                case UInt8(ascii: "f"):
+                    try readLiteral("false")
+                    value = .bool(false)
+                case UInt8(ascii: "n"):
+                    try readLiteral("null")
+                    value = .null
+                case UInt8(ascii: "/"):
+                    throw error("comments are not allowed in JSON")
+                default:
+                    throw error("expected a value but found \(describeByte(at: index))")
+                }
             }
 
             // A value is complete: hand it to the enclosing containers, closing those that end.
@@ -297,8 +385,7 @@ private struct Parser {
                 if byte == UInt8(ascii: ",") {
                     index += 1
                     if let streamed {
-                        element(stack[top].streamed, streamed)
-                        stack[top].streamed += 1
+                        handOn(streamed, top: top, to: element)
                         resume = (index, 2)
                     }
                     skipWhitespace()
@@ -310,8 +397,7 @@ private struct Parser {
                 } else if byte == close {
                     index += 1
                     if let streamed {
-                        element(stack[top].streamed, streamed)
-                        stack[top].streamed += 1
+                        handOn(streamed, top: top, to: element)
                         if let window {
                             // What follows the elements (metadata, version) is read whole.
                             window.keepRest(from: index)
@@ -327,6 +413,12 @@ private struct Parser {
                 }
             }
         }
+    }
+
+    /// Hands on the streamed element just read: `value`, or its bytes when it was not parsed.
+    private mutating func handOn(_ value: JSONValue, top: Int, to element: (Int, StreamedElement) -> Void) {
+        element(stack[top].streamed, unparsedElements ? .bytes(UnsafeBufferPointer(rebasing: bytes[unparsedElement])) : .value(value))
+        stack[top].streamed += 1
     }
 
     /// Refuses to open another array or object beyond the depth limit.
@@ -353,7 +445,7 @@ private struct Parser {
         stack[stack.count - 1].key = key
     }
 
-    private mutating func skipWhitespace() {
+    fileprivate mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -377,7 +469,7 @@ private struct Parser {
     }
 
     /// Reads a number and returns its literal, leaving the index after it.
-    private mutating func readNumber() throws(JSONParseError) -> String {
+    fileprivate mutating func readNumber() throws(JSONParseError) -> String {
         let start = index
         func isDigit(_ i: Int) -> Bool {
             i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9")
@@ -416,7 +508,7 @@ private struct Parser {
     }
 
     /// Reads a string starting at its opening quote, leaving the index after the closing quote.
-    private mutating func readString(inValue: Bool = true) throws(JSONParseError) -> String {
+    fileprivate mutating func readString(inValue: Bool = true) throws(JSONParseError) -> String {
         let start = index
         var i = index + 1
         // Eight bytes at a time while none can end the string or start an escape (most of a
@@ -587,7 +679,7 @@ private struct Parser {
 
     /// An error at `offset` (default: the current index). `inValue` says whether the innermost
     /// container's current member or element is part of the path.
-    private func error(_ reason: String, at offset: Int? = nil, inValue: Bool = true) -> JSONParseError {
+    fileprivate func error(_ reason: String, at offset: Int? = nil, inValue: Bool = true) -> JSONParseError {
         let offset = min(offset ?? index, bytes.count)
         // A window does not know its lines, and reading again through it throws many errors.
         guard window == nil else { return JSONParseError(line: 0, column: 0, offset: offset, reason: reason, path: "") }
@@ -610,5 +702,102 @@ private struct Parser {
             path += frame.isObject ? JSONValue.escapePointerToken(frame.key) : String(frame.elements.count + frame.streamed)
         }
         return JSONParseError(line: line, column: column, offset: offset, reason: reason, path: path)
+    }
+}
+
+// MARK: - Reading piece by piece
+
+/// Reads a JSON value piece by piece, in the order the reader expects its parts, without
+/// building a tree: the strict parser's own strings, numbers and errors, for a decoder that
+/// knows the shape of what it reads (a cassette's interaction) and turns it straight into
+/// its own types.
+///
+/// Each method skips whitespace first and throws ``JSONParseError`` when the bytes are not
+/// what it reads. After ``beginObject()`` or ``more(closing:)`` returns true, read the key
+/// (``key()``) or element next.
+struct JSONPullReader {
+    private var parser: Parser
+
+    /// A reader of `bytes`, which must outlive it.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        parser = Parser(bytes: bytes)
+    }
+
+    /// The next byte that is not whitespace, not read; nil at the end.
+    mutating func peek() -> UInt8? {
+        parser.skipWhitespace()
+        return parser.index < parser.bytes.count ? parser.bytes[parser.index] : nil
+    }
+
+    /// Reads `{`; false when `}` follows at once (and is read too).
+    mutating func beginObject() throws(JSONParseError) -> Bool {
+        try begin(UInt8(ascii: "{"), closing: UInt8(ascii: "}"))
+    }
+
+    /// Reads `[`; false when `]` follows at once (and is read too).
+    mutating func beginArray() throws(JSONParseError) -> Bool {
+        try begin(UInt8(ascii: "["), closing: UInt8(ascii: "]"))
+    }
+
+    private mutating func begin(_ opening: UInt8, closing: UInt8) throws(JSONParseError) -> Bool {
+        guard peek() == opening else { throw parser.error("expected '\(Character(Unicode.Scalar(opening)))'") }
+        parser.index += 1
+        guard peek() == closing else { return true }
+        parser.index += 1
+        return false
+    }
+
+    /// Reads a member's key and the `:` after it.
+    mutating func key() throws(JSONParseError) -> String {
+        guard peek() == UInt8(ascii: "\"") else { throw parser.error("expected a key") }
+        let key = try parser.readString(inValue: false)
+        guard peek() == UInt8(ascii: ":") else { throw parser.error("expected ':' after object key") }
+        parser.index += 1
+        return key
+    }
+
+    /// After a member or element: true at `,` (read), false at `closing` (read).
+    mutating func more(closing: UInt8) throws(JSONParseError) -> Bool {
+        switch peek() {
+        case UInt8(ascii: ","):
+            parser.index += 1
+            return true
+        case closing:
+            parser.index += 1
+            return false
+        default:
+            throw parser.error("expected ',' or '\(Character(Unicode.Scalar(closing)))'")
+        }
+    }
+
+    /// Reads a string.
+    mutating func string() throws(JSONParseError) -> String {
+        guard peek() == UInt8(ascii: "\"") else { throw parser.error("expected a string") }
+        return try parser.readString()
+    }
+
+    /// Reads a number, as its literal.
+    mutating func number() throws(JSONParseError) -> String {
+        guard let byte = peek(), byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+            throw parser.error("expected a number")
+        }
+        return try parser.readNumber()
+    }
+
+    /// Reads a whole value of any kind, parsed.
+    mutating func value() throws(JSONParseError) -> JSONValue {
+        guard let start = peek(), JSONParser.startsValue(start),
+              let extent = JSONParser.extent(of: parser.bytes, from: parser.index) else {
+            throw parser.error("expected a value")
+        }
+        var inner = Parser(bytes: UnsafeBufferPointer(rebasing: parser.bytes[parser.index..<extent.end]))
+        let value = try inner.parseDocument()
+        parser.index = extent.end
+        return value
+    }
+
+    /// Reads the whitespace left; throws when anything else is left.
+    mutating func end() throws(JSONParseError) {
+        guard peek() == nil else { throw parser.error("trailing characters after the JSON value") }
     }
 }

@@ -5,27 +5,43 @@ import Testing
 
 @Suite("Reading a document a window at a time")
 struct JSONFileWindowTests {
-    /// What streaming `text` hands on, and the document returned, read whole.
-    private func whole(_ text: String) -> Result<([JSONValue], JSONValue), JSONParseError> {
-        var seen: [JSONValue] = []
+    /// The value an element handed on stands for: itself, or its bytes parsed.
+    static func parsed(_ element: StreamedElement) -> Result<JSONValue, JSONParseError> {
+        Result { () throws(JSONParseError) in
+            switch element {
+            case .value(let value): value
+            case .bytes(let bytes): try JSONParser.parse(bytes)
+            }
+        }
+    }
+
+    /// What streaming `text` hands on (each element handed on unparsed then parsed, with
+    /// `unparsed`), and the document returned, read whole.
+    private func whole(_ text: String, unparsed: Bool = false) -> Result<([JSONValue], JSONValue), JSONParseError> {
+        var seen: [Result<JSONValue, JSONParseError>] = []
         return Result { () throws(JSONParseError) in
-            let root = try JSONParser.parse(Data(text.utf8), streamingElementsOf: "interactions") { seen.append($1) }
-            return (seen, root)
+            let root = try JSONParser.parse(Data(text.utf8), streamingElementsOf: "interactions", unparsed: unparsed) {
+                seen.append(Self.parsed($1))
+            }
+            return (try seen.map { element throws(JSONParseError) in try element.get() }, root)
         }
     }
 
     /// The same, read through a window of `capacity` bytes over a file holding `text`.
-    private func windowed(_ text: String, capacity: Int, in directory: TemporaryDirectory) throws -> Result<([JSONValue], JSONValue), JSONParseError> {
+    private func windowed(_ text: String, capacity: Int, unparsed: Bool = false,
+                          in directory: TemporaryDirectory) throws -> Result<([JSONValue], JSONValue), JSONParseError> {
         let url = directory.file("doc-\(capacity).json")
         try Data(text.utf8).write(to: url)
         let descriptor = open(url.path, O_RDONLY)
         defer { close(descriptor) }
         let window = JSONFileWindow(descriptor: descriptor, capacity: capacity)
-        var seen: [(Int, JSONValue)] = []
+        var seen: [(Int, Result<JSONValue, JSONParseError>)] = []
         return Result { () throws(JSONParseError) in
-            let root = try JSONParser.parse(window, streamingElementsOf: "interactions") { seen.append(($0, $1)) }
+            let root = try JSONParser.parse(window, streamingElementsOf: "interactions", unparsed: unparsed) {
+                seen.append(($0, Self.parsed($1)))
+            }
             #expect(seen.map(\.0) == Array(seen.indices), "each element is handed on once, in order")
-            return (seen.map(\.1), root)
+            return (try seen.map { element throws(JSONParseError) in try element.1.get() }, root)
         }
     }
 
@@ -56,10 +72,15 @@ struct JSONFileWindowTests {
         }
         for text in documents {
             let expected = try whole(text).get()
+            let unparsed = try whole(text, unparsed: true).get()
+            #expect(unparsed.0 == expected.0, "elements handed on unparsed")
+            #expect(unparsed.1 == expected.1, "the document with its elements handed on unparsed")
             for capacity in Self.capacities {
-                let read = try windowed(text, capacity: capacity, in: directory).get()
-                #expect(read.0 == expected.0, "elements through a \(capacity)-byte window")
-                #expect(read.1 == expected.1, "the document through a \(capacity)-byte window")
+                for handedOnUnparsed in [false, true] {
+                    let read = try windowed(text, capacity: capacity, unparsed: handedOnUnparsed, in: directory).get()
+                    #expect(read.0 == expected.0, "elements through a \(capacity)-byte window")
+                    #expect(read.1 == expected.1, "the document through a \(capacity)-byte window")
+                }
             }
         }
     }
@@ -78,14 +99,16 @@ struct JSONFileWindowTests {
             "{\"interactions\": [\(Array(repeating: "1", count: 100).joined(separator: ", ")), nul]}",
         ]
         for text in broken {
-            guard case .failure = whole(text) else {
-                Issue.record("the document read whole parses: \(text)")
-                continue
-            }
-            for capacity in Self.capacities {
-                guard case .failure = try windowed(text, capacity: capacity, in: directory) else {
-                    Issue.record("a \(capacity)-byte window read a malformed document: \(text)")
+            for unparsed in [false, true] {
+                guard case .failure = whole(text, unparsed: unparsed) else {
+                    Issue.record("the document read whole parses: \(text)")
                     continue
+                }
+                for capacity in Self.capacities {
+                    guard case .failure = try windowed(text, capacity: capacity, unparsed: unparsed, in: directory) else {
+                        Issue.record("a \(capacity)-byte window read a malformed document: \(text)")
+                        continue
+                    }
                 }
             }
         }
