@@ -196,17 +196,9 @@ public struct Redactor: Sendable, Hashable {
     /// anywhere replaced everywhere else in it too. `knownSecrets` are values learned elsewhere
     /// (an earlier recording session) that must not appear either. Idempotent.
     public func redact(_ cassette: Cassette, knownSecrets: [String] = []) -> Cassette {
-        redact(cassette, knownSecrets: knownSecrets) { _, _ in () }.cassette
-    }
-
-    /// ``redact(_:knownSecrets:)``, with `visit` run on each interaction as it was, in the same
-    /// pass across cores (the lint reads each interaction once for both).
-    func redact<Visited>(_ cassette: Cassette, knownSecrets: [String] = [],
-                         alongside visit: @Sendable (Int, Interaction) -> Visited) -> (cassette: Cassette, visited: [Visited]) {
         let redacted = ChunkedWork.map(cassette.interactions.count) { index in
-            let interaction = cassette.interactions[index]
             var found: [String] = []
-            return (interaction: redactFields(interaction, collecting: &found), found: found, visited: visit(index, interaction))
+            return (interaction: redactFields(cassette.interactions[index], collecting: &found), found: found)
         }
         var secrets = knownSecrets
         for each in redacted { secrets += each.found }
@@ -214,7 +206,7 @@ public struct Redactor: Sendable, Hashable {
         result.interactions = redacted.map(\.interaction)
         let scrubbing = SecretScrubber(secrets)
         if !scrubbing.isEmpty { result.interactions = ChunkedWork.map(result.interactions, scrubbing.scrub) }
-        return (result, redacted.map(\.visited))
+        return result
     }
 
     /// The cassette with every occurrence of `secrets` replaced (no field rules applied).
@@ -278,7 +270,9 @@ public struct Redactor: Sendable, Hashable {
 
     // MARK: - Field rules
 
-    private func redactFields(_ interaction: Interaction, collecting secrets: inout [String]) -> Interaction {
+    /// The interaction with its fields' credentials replaced (no value scrubbed elsewhere),
+    /// adding each value replaced to `secrets`.
+    func redactFields(_ interaction: Interaction, collecting secrets: inout [String]) -> Interaction {
         var result = interaction
         result.request = redactFields(interaction.request, collecting: &secrets)
         var response = interaction.response

@@ -48,40 +48,48 @@ public enum SecretLint {
     public static func findings(in cassette: Cassette) -> [Finding] {
         // Cookies are redacted when recording but, as above, not findings in a cassette from elsewhere.
         let redactor = Redactor(headers: Redactor.defaultHeaders.subtracting(["cookie", "set-cookie"]))
-        // Each interaction is read once, across cores, for its credentials and its redaction.
-        let (again, each) = redactor.redact(cassette) { index, interaction in findings(in: interaction, index: index) }
-        let found = each.flatMap { $0 }
-        return found + unredacted(in: cassette, again: again, besides: found)
+        // Each interaction is read once, across cores, for its credentials and for what its
+        // fields' redaction changes. Only a value that redaction replaces in one place is
+        // scrubbed from every other, so without one (a cassette Tapedeck saved) that is all
+        // redacting the cassette again would change, and the cassette is never copied redacted.
+        let each = ChunkedWork.map(cassette.interactions.count) { index in
+            let interaction = cassette.interactions[index]
+            let found = findings(in: interaction, index: index)
+            var secrets: [String] = []
+            let redacted = redactor.redactFields(interaction, collecting: &secrets)
+            return (found: found, scrubs: !secrets.isEmpty, changed: unredacted(interaction, again: redacted, index: index, besides: found))
+        }
+        let found = each.flatMap(\.found)
+        guard each.contains(where: \.scrubs) else { return found + each.flatMap(\.changed) }
+        let again = redactor.redact(cassette)
+        let compared = ChunkedWork.map(min(cassette.interactions.count, again.interactions.count)) { index in
+            unredacted(cassette.interactions[index], again: again.interactions[index], index: index, besides: each[index].found)
+        }
+        return found + compared.flatMap { $0 }
     }
 
-    /// The fields that differ between `cassette` and `again` (it redacted again), except those
-    /// already in `found`.
-    static func unredacted(in cassette: Cassette, again: Cassette, besides found: [Finding]) -> [Finding] {
-        let known = Set(found.map { "\($0.interaction) \($0.field.split(separator: " ").prefix(2).joined(separator: " ").replacingOccurrences(of: "query", with: "URL"))" })
-        // Compared across cores, each interaction with its redacted self.
-        let compared = ChunkedWork.map(min(cassette.interactions.count, again.interactions.count)) { index -> [Finding] in
-            let old = cassette.interactions[index], new = again.interactions[index]
-            var result: [Finding] = []
-            // A value is spelled out only for a field that changed (almost never).
-            func changed(_ field: String, _ differs: Bool, _ value: @autoclosure () -> String) -> (field: String, value: String)? {
-                differs && !known.contains("\(index) \(field)") ? (field, value()) : nil
-            }
-            let fields = [
-                changed("request URL", old.request.storedURL != new.request.storedURL, old.request.urlText),
-                changed("request header", old.request.headers != new.request.headers, ""),
-                changed("request body", old.request.body != new.request.body, String(decoding: old.request.body ?? Data(), as: UTF8.self)),
-                changed("response URL", old.response.storedURL != new.response.storedURL && ownResponseURL(of: old) != nil,
-                        old.response.url?.absoluteString ?? ""),
-                changed("response header", old.response.headers != new.response.headers, ""),
-                changed("response body", old.response.body != new.response.body, String(decoding: old.response.body, as: UTF8.self)),
-            ]
-            for case let (field, value)? in fields {
-                result.append(Finding(interaction: index, field: field, kind: "value redaction would replace (redacted elsewhere in the cassette)",
-                                      excerpt: mask(value)))
-            }
-            return result
+    /// The fields of interaction `index` that differ between `old` and `again` (it redacted
+    /// again), except those already in `found` (its own findings).
+    static func unredacted(_ old: Interaction, again new: Interaction, index: Int, besides found: [Finding]) -> [Finding] {
+        // A value is spelled out only for a field that changed (almost never).
+        func changed(_ field: String, _ differs: Bool, _ value: @autoclosure () -> String) -> (field: String, value: String)? {
+            guard differs else { return nil }
+            let known = found.contains { $0.field.split(separator: " ").prefix(2).joined(separator: " ").replacingOccurrences(of: "query", with: "URL") == field }
+            return known ? nil : (field, value())
         }
-        return compared.flatMap { $0 }
+        let fields = [
+            changed("request URL", old.request.storedURL != new.request.storedURL, old.request.urlText),
+            changed("request header", old.request.headers != new.request.headers, ""),
+            changed("request body", old.request.body != new.request.body, String(decoding: old.request.body ?? Data(), as: UTF8.self)),
+            changed("response URL", old.response.storedURL != new.response.storedURL && ownResponseURL(of: old) != nil,
+                    old.response.url?.absoluteString ?? ""),
+            changed("response header", old.response.headers != new.response.headers, ""),
+            changed("response body", old.response.body != new.response.body, String(decoding: old.response.body, as: UTF8.self)),
+        ]
+        return fields.compactMap { $0 }.map { field, value in
+            Finding(interaction: index, field: field, kind: "value redaction would replace (redacted elsewhere in the cassette)",
+                    excerpt: mask(value))
+        }
     }
 
     /// The credentials in one interaction.
