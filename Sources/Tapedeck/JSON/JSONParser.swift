@@ -127,7 +127,10 @@ public struct JSONParser: Sendable {
                 depth -= 1
                 i += 1
                 if depth == 0 { return (i, deepest) }
-            case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
+            case 0x0A:
+                if depth == 0 { return (i, deepest) }
+                i += 1 + JSONStringBytes.indentation(bytes, from: i + 1)
+            case UInt8(ascii: ","), 0x20, 0x0D, 0x09:
                 if depth == 0 { return (i, deepest) }
                 i += 1
             default:
@@ -448,7 +451,8 @@ private struct Parser {
     fileprivate mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            case 0x0A: index += 1 + JSONStringBytes.indentation(bytes, from: index + 1)
+            case 0x20, 0x0D, 0x09: index += 1
             default: return
             }
         }

@@ -368,8 +368,8 @@ private struct Writer {
     }
 }
 
-/// Tests on eight bytes of a JSON string at once, for the writer and the parser: most of a
-/// string's bytes need no escape.
+/// Tests on eight bytes of a JSON document at once, for the writer and the parser: most of a
+/// string's bytes need no escape, and most of a pretty-printed line's start is spaces.
 enum JSONStringBytes {
     static let highBits: UInt64 = 0x8080_8080_8080_8080
 
@@ -381,6 +381,18 @@ enum JSONStringBytes {
         let control = (word &- ones &* 0x20) & ~word & highBits != 0
         return control || hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
             || hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+    }
+
+    /// How many bytes from `start` in `bytes` are spaces, eight at a time (a multiple of
+    /// eight): the indentation after a line break in a pretty-printed document, such as a
+    /// cassette, skipped a word at a time.
+    static func indentation(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var end = start
+        while end + 8 <= bytes.count, raw.loadUnaligned(fromByteOffset: end, as: UInt64.self) == 0x2020_2020_2020_2020 {
+            end += 8
+        }
+        return end - start
     }
 
     /// How many bytes from `start` in `bytes`, eight at a time, certainly hold no control
