@@ -34,6 +34,16 @@ struct InteractionBytesTests {
         }
     }
 
+    /// Replaces a byte of `bytes` with one of `interesting`, inserts one, or removes one.
+    static func mutate(_ bytes: inout [UInt8], with interesting: [UInt8], using rng: inout SeededRandom) {
+        let at = Int.random(in: 0..<bytes.count, using: &rng)
+        switch Int.random(in: 0..<3, using: &rng) {
+        case 0: bytes[at] = interesting.randomElement(using: &rng)!
+        case 1: bytes.insert(interesting.randomElement(using: &rng)!, at: at)
+        default: bytes.remove(at: at)
+        }
+    }
+
     static func fastReading(_ element: Data) -> Interaction? {
         element.withUnsafeBytes { raw in
             CassetteCodec.decodeInteraction(bytes: raw.bindMemory(to: UInt8.self), sharing: StringTable())
@@ -111,14 +121,7 @@ struct InteractionBytesTests {
         var fastReads = 0
         for _ in 0..<3_000 {
             var bytes = originals.randomElement(using: &rng)!
-            for _ in 0..<Int.random(in: 1...3, using: &rng) {
-                let at = Int.random(in: 0..<bytes.count, using: &rng)
-                switch Int.random(in: 0..<3, using: &rng) {
-                case 0: bytes[at] = interesting.randomElement(using: &rng)!
-                case 1: bytes.insert(interesting.randomElement(using: &rng)!, at: at)
-                default: bytes.remove(at: at)
-                }
-            }
+            for _ in 0..<Int.random(in: 1...3, using: &rng) { Self.mutate(&bytes, with: interesting, using: &rng) }
             let element = Data(bytes)
             guard let fast = Self.fastReading(element) else { continue }
             fastReads += 1
@@ -135,12 +138,7 @@ struct InteractionBytesTests {
         let interesting = Array(#"{}[],:"\ 0-e"#.utf8) + [0xEF, 0xBB, 0xBF]
         for _ in 0..<1_500 {
             var bytes = original
-            let at = Int.random(in: 0..<bytes.count, using: &rng)
-            switch Int.random(in: 0..<3, using: &rng) {
-            case 0: bytes[at] = interesting.randomElement(using: &rng)!
-            case 1: bytes.insert(interesting.randomElement(using: &rng)!, at: at)
-            default: bytes.remove(at: at)
-            }
+            Self.mutate(&bytes, with: interesting, using: &rng)
             let document = Data(bytes)
             let loaded = Reading { try CassetteCodec.decode(document, source: "memory").interactions }
             let whole = Reading { try CassetteCodec.decodeWhole(document, source: "memory").interactions }
