@@ -72,16 +72,25 @@ package enum CassetteLint {
     /// replay serves identical requests in recorded order, so each copy answers one repeat of
     /// the request; a copy is only worth dropping when the client never sends it twice.
     package static func duplicates(in cassette: Cassette) -> [(interaction: Int, duplicateOf: Int)] {
-        var firstSeen: [Hashed: Int] = [:]
-        firstSeen.reserveCapacity(cassette.interactions.count)
+        let interactions = cassette.interactions
+        // Fingerprints are hashed across cores; only the table is filled in order, by index,
+        // and interactions are compared only where their hashes are the same.
+        let hashes = ChunkedWork.map(interactions, fingerprintHash)
+        var firstSeen: [Int: Int] = [:]
+        firstSeen.reserveCapacity(interactions.count)
+        // Further interactions whose hash an earlier, different one has (almost never).
+        var sharingHash: [Int: [Int]] = [:]
         var found: [(interaction: Int, duplicateOf: Int)] = []
-        // Keys are hashed across cores; only the table is filled in order.
-        let keys = ChunkedWork.map(cassette.interactions, Hashed.init)
-        for (index, key) in keys.enumerated() {
-            if let first = firstSeen[key] {
-                found.append((index, first))
+        for (index, hash) in hashes.enumerated() {
+            guard let first = firstSeen[hash] else {
+                firstSeen[hash] = index
+                continue
+            }
+            let earlier = [first] + (sharingHash[hash] ?? [])
+            if let original = earlier.first(where: { sameFingerprint(interactions[$0], interactions[index]) }) {
+                found.append((index, original))
             } else {
-                firstSeen[key] = index
+                sharingHash[hash, default: []].append(index)
             }
         }
         return found
@@ -132,37 +141,32 @@ package enum CassetteLint {
     /// response body, and headers (the response's `Date` aside). The hash is worked out once,
     /// from the fields themselves (nothing is copied), and only interactions whose hashes agree
     /// are compared.
-    private struct Hashed: Hashable {
-        let interaction: Interaction
-        let hash: Int
+    /// The hash of what makes two interactions the same for ``duplicates(in:)``: the request,
+    /// and the response but for its `Date`.
+    private static func fingerprintHash(_ interaction: Interaction) -> Int {
+        var hasher = Hasher()
+        hasher.combine(interaction.request.method.rawValue)
+        hasher.combine(interaction.request.urlText)
+        hasher.combine(interaction.request.body)
+        hasher.combine(interaction.response.status)
+        hasher.combine(interaction.response.body)
+        for field in interaction.request.headers.fields { hasher.combine(field) }
+        hasher.combine(0xFF)
+        for field in responseHeaders(interaction) { hasher.combine(field) }
+        return hasher.finalize()
+    }
 
-        init(_ fingerprint: Interaction) {
-            interaction = fingerprint
-            var hasher = Hasher()
-            hasher.combine(fingerprint.request.method.rawValue)
-            hasher.combine(fingerprint.request.urlText)
-            hasher.combine(fingerprint.request.body)
-            hasher.combine(fingerprint.response.status)
-            hasher.combine(fingerprint.response.body)
-            for field in fingerprint.request.headers.fields { hasher.combine(field) }
-            hasher.combine(0xFF)
-            for field in Self.responseHeaders(fingerprint) { hasher.combine(field) }
-            hash = hasher.finalize()
-        }
+    /// Whether `a` and `b` are the same for ``duplicates(in:)``.
+    private static func sameFingerprint(_ a: Interaction, _ b: Interaction) -> Bool {
+        a.request.method.rawValue == b.request.method.rawValue
+            && a.request.urlText == b.request.urlText && a.request.body == b.request.body
+            && a.response.status == b.response.status && a.response.body == b.response.body
+            && a.request.headers.fields == b.request.headers.fields
+            && responseHeaders(a).elementsEqual(responseHeaders(b))
+    }
 
-        private static func responseHeaders(_ interaction: Interaction) -> LazyFilterSequence<[HTTPHeader]> {
-            interaction.response.headers.fields.lazy.filter { !$0.name.caseInsensitiveEquals("Date") }
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-        static func == (lhs: Hashed, rhs: Hashed) -> Bool {
-            let a = lhs.interaction, b = rhs.interaction
-            return lhs.hash == rhs.hash && a.request.method.rawValue == b.request.method.rawValue
-                && a.request.urlText == b.request.urlText && a.request.body == b.request.body
-                && a.response.status == b.response.status && a.response.body == b.response.body
-                && a.request.headers.fields == b.request.headers.fields
-                && responseHeaders(a).elementsEqual(responseHeaders(b))
-        }
+    private static func responseHeaders(_ interaction: Interaction) -> LazyFilterSequence<[HTTPHeader]> {
+        interaction.response.headers.fields.lazy.filter { !$0.name.caseInsensitiveEquals("Date") }
     }
 
     private static func bodyFindings(_ headers: HTTPHeaders, _ body: Data, side: String, index: Int) -> [Finding] {
