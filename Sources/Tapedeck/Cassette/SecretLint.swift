@@ -71,24 +71,30 @@ public enum SecretLint {
     /// The fields of interaction `index` that differ between `old` and `again` (it redacted
     /// again), except those already in `found` (its own findings).
     static func unredacted(_ old: Interaction, again new: Interaction, index: Int, besides found: [Finding]) -> [Finding] {
-        // A value is spelled out only for a field that changed (almost never).
-        func changed(_ field: String, _ differs: Bool, _ value: @autoclosure () -> String) -> (field: String, value: String)? {
-            guard differs else { return nil }
-            let known = found.contains { $0.field.split(separator: " ").prefix(2).joined(separator: " ").replacingOccurrences(of: "query", with: "URL") == field }
-            return known ? nil : (field, value())
-        }
-        let fields = [
-            changed("request URL", old.request.storedURL != new.request.storedURL, old.request.urlText),
-            changed("request header", old.request.headers != new.request.headers, ""),
-            changed("request body", old.request.body != new.request.body, String(decoding: old.request.body ?? Data(), as: UTF8.self)),
-            changed("response URL", old.response.storedURL != new.response.storedURL && ownResponseURL(of: old) != nil,
-                    old.response.url?.absoluteString ?? ""),
-            changed("response header", old.response.headers != new.response.headers, ""),
-            changed("response body", old.response.body != new.response.body, String(decoding: old.response.body, as: UTF8.self)),
+        // Compared first, in place; a value is spelled out only for a field that changed
+        // (almost never).
+        let differs = [
+            old.request.storedURL != new.request.storedURL,
+            old.request.headers != new.request.headers,
+            old.request.body != new.request.body,
+            old.response.storedURL != new.response.storedURL && ownResponseURL(of: old) != nil,
+            old.response.headers != new.response.headers,
+            old.response.body != new.response.body,
         ]
-        return fields.compactMap { $0 }.map { field, value in
-            Finding(interaction: index, field: field, kind: "value redaction would replace (redacted elsewhere in the cassette)",
-                    excerpt: mask(value))
+        guard differs.contains(true) else { return [] }
+        let fields = [
+            ("request URL", old.request.urlText),
+            ("request header", ""),
+            ("request body", String(decoding: old.request.body ?? Data(), as: UTF8.self)),
+            ("response URL", old.response.url?.absoluteString ?? ""),
+            ("response header", ""),
+            ("response body", String(decoding: old.response.body, as: UTF8.self)),
+        ]
+        let known = Set(found.map { $0.field.split(separator: " ").prefix(2).joined(separator: " ").replacingOccurrences(of: "query", with: "URL") })
+        return zip(fields, differs).compactMap { field, differs in
+            guard differs, !known.contains(field.0) else { return nil }
+            return Finding(interaction: index, field: field.0, kind: "value redaction would replace (redacted elsewhere in the cassette)",
+                           excerpt: mask(field.1))
         }
     }
 

@@ -18,6 +18,10 @@ package struct ByteTriggers: Sendable, Hashable {
     /// or a byte after which a word may be spelled otherwise: `\u0070assword`, `pass%77ord`) or ``startsWord``,
     /// so that the bytes that are neither (most of a body) cost one load and one test each.
     private let kinds: [UInt8]
+    /// One bit for each pair of bytes: set when the first ``ends`` or the two may start a word
+    /// (in either case), so that a byte that starts words but not with the byte after it (the
+    /// `x` in `xx`) costs no more than one that starts none.
+    private let pairs: [UInt64]
     private static let plain: UInt8 = 0
     private static let ends: UInt8 = 1
     private static let startsWord: UInt8 = 2
@@ -49,11 +53,25 @@ package struct ByteTriggers: Sendable, Hashable {
         self.seconds = seconds
         var escapeBits = ASCIISet()
         for byte in escapes.utf8 { escapeBits.insert(byte) }
-        kinds = (0..<256).map { value in
+        let kinds: [UInt8] = (0..<256).map { value in
             let byte = UInt8(value)
             if byte >= 0x80 || escapeBits.contains(byte) { return Self.ends }
             return starts.contains(byte) ? Self.startsWord : Self.plain
         }
+        // Each first byte has four words of bits, one for each 64 second bytes.
+        var pairs = [UInt64](repeating: 0, count: 1 << 10)
+        for first in 0..<256 {
+            if kinds[first] == Self.ends {
+                for word in 0..<4 { pairs[first << 2 | word] = ~0 }
+            } else if kinds[first] == Self.startsWord {
+                let followers = seconds[Int(Self.lower(UInt8(first)))]
+                for second in 0..<128 where followers.contains(Self.lower(UInt8(second))) {
+                    pairs[first << 2 | second >> 6] |= 1 << UInt64(second & 63)
+                }
+            }
+        }
+        self.kinds = kinds
+        self.pairs = pairs
     }
 
     /// Whether `text` may hold a word: it does, or it holds an escape or a byte past ASCII.
@@ -61,11 +79,13 @@ package struct ByteTriggers: Sendable, Hashable {
         // The tables are read through pointers: an array read in the loop is retained and
         // released for each byte.
         kinds.withUnsafeBufferPointer { kinds in
-            seconds.withUnsafeBufferPointer { seconds in
-                byFirstByte.withUnsafeBufferPointer { byFirstByte in
-                    letters.withUnsafeBufferPointer { letters in
-                        words.withUnsafeBufferPointer { words in
-                            Self.scan(text, kinds: kinds, seconds: seconds, byFirstByte: byFirstByte, letters: letters, words: words)
+            pairs.withUnsafeBufferPointer { pairs in
+                seconds.withUnsafeBufferPointer { seconds in
+                    byFirstByte.withUnsafeBufferPointer { byFirstByte in
+                        letters.withUnsafeBufferPointer { letters in
+                            words.withUnsafeBufferPointer { words in
+                                Self.scan(text, kinds: kinds, pairs: pairs, seconds: seconds, byFirstByte: byFirstByte, letters: letters, words: words)
+                            }
                         }
                     }
                 }
@@ -74,13 +94,17 @@ package struct ByteTriggers: Sendable, Hashable {
     }
 
     /// ``mayMatch(_:)`` over the tables.
-    private static func scan(_ text: UnsafeBufferPointer<UInt8>, kinds: UnsafeBufferPointer<UInt8>, seconds: UnsafeBufferPointer<ASCIISet>,
-                             byFirstByte: UnsafeBufferPointer<Range<Int>>, letters: UnsafeBufferPointer<UInt8>,
-                             words: UnsafeBufferPointer<Range<Int>>) -> Bool {
+    private static func scan(_ text: UnsafeBufferPointer<UInt8>, kinds: UnsafeBufferPointer<UInt8>, pairs: UnsafeBufferPointer<UInt64>,
+                             seconds: UnsafeBufferPointer<ASCIISet>, byFirstByte: UnsafeBufferPointer<Range<Int>>,
+                             letters: UnsafeBufferPointer<UInt8>, words: UnsafeBufferPointer<Range<Int>>) -> Bool {
         let count = text.count
-        // One table load per byte; only a byte that starts a word is looked at further.
+        // One bit test per byte and the next; only a pair that may start a word is looked at further.
         for index in 0..<count {
             let byte = text[index]
+            if index + 1 < count {
+                let pair = Int(byte) << 8 | Int(text[index + 1])
+                if pairs[pair >> 6] & (1 << UInt64(pair & 63)) == 0 { continue }
+            }
             let kind = kinds[Int(byte)]
             if kind == plain { continue }
             if kind == ends { return true }

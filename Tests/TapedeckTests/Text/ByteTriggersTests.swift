@@ -17,6 +17,20 @@ struct ByteTriggersTests {
         #expect(!triggers.mayMatch("passwor"), "a word cut at the end is not there")
     }
 
+    @Test("on random text the answer is a plain search's: a word in either case, an escape, or a byte past ASCII")
+    func sameAsPlainSearch() {
+        let words = ["password", "_token", "xoxb-", "eyj", "k", "ab"]
+        let triggers = ByteTriggers(words, escapes: "%")
+        let alphabet = Array("xXoObB-_pPaAsSwWdDtTkKeEyYjJn %".utf8) + [0xC3, 0xA9]
+        var rng = SeededRandom(seed: 0x7A1E5)
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            let lowered = String(decoding: text.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+            let expected = text.contains { $0 >= 0x80 || $0 == UInt8(ascii: "%") } || words.contains { lowered.contains($0) }
+            #expect(text.withUnsafeBufferPointer { triggers.mayMatch($0) } == expected, "\(String(decoding: text, as: UTF8.self))")
+        }
+    }
+
     /// A JSON body from pieces chosen to come near the rules: credential names in any case,
     /// key-like names, escapes, tokens in values, and ordinary names and values.
     private static func body(_ rng: inout SeededRandom) -> String {
