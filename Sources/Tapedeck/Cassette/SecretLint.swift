@@ -110,7 +110,7 @@ public enum SecretLint {
             ("response", responseURL, interaction.response.headers, interaction.response.body),
         ] {
             if let url {
-                for item in queryItems(of: url, named: Redactor.standard.redactsQueryItem, triggers: Redactor.standard.queryTriggers) {
+                for item in queryItems(of: url, named: { Redactor.standard.redactsQueryItem($0) }, triggers: Redactor.standard.queryTriggers) {
                     if !item.value.isEmpty, !isPlaceholder(item.value) { add("\(side) query \(item.name)", "key-like value", item.value) }
                 }
                 let text = url.text

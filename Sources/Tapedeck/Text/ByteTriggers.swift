@@ -6,22 +6,55 @@ import Foundation
 /// left alone without being parsed, which is most bodies and queries; text with an escape that
 /// could spell one, or with bytes past ASCII (which lower-case in other ways), is always parsed.
 package struct ByteTriggers: Sendable, Hashable {
+    /// The tables below, held in one object: a redactor holds several triggers and is copied
+    /// into every closure that redacts, and each array held directly was one more reference
+    /// counted on every copy.
+    private let tables: Tables
+
     /// The words, lower-case, one after another.
-    private let letters: [UInt8]
+    private var letters: [UInt8] { tables.letters }
     /// Each word's place in `letters`, the words grouped by first byte.
-    private let words: [Range<Int>]
+    private var words: [Range<Int>] { tables.words }
     /// For each ASCII byte (lower-case), the range of `words` that start with it.
-    private let byFirstByte: [Range<Int>]
+    private var byFirstByte: [Range<Int>] { tables.byFirstByte }
     /// For each first byte (lower-case), the second bytes (lower-case) of the words it starts.
-    private let seconds: [ASCIISet]
+    private var seconds: [ASCIISet] { tables.seconds }
     /// For each byte value, what it means to ``mayMatch(_:)``: ``plain``, ``ends`` (past ASCII,
     /// or a byte after which a word may be spelled otherwise: `\u0070assword`, `pass%77ord`) or ``startsWord``,
     /// so that the bytes that are neither (most of a body) cost one load and one test each.
-    private let kinds: [UInt8]
+    private var kinds: [UInt8] { tables.kinds }
     /// One bit for each pair of bytes: set when the first ``ends`` or the two may start a word
     /// (in either case), so that a byte that starts words but not with the byte after it (the
     /// `x` in `xx`) costs no more than one that starts none.
-    private let pairs: [UInt64]
+    private var pairs: [UInt64] { tables.pairs }
+
+    private final class Tables: Sendable, Hashable {
+        let letters: [UInt8]
+        let words: [Range<Int>]
+        let byFirstByte: [Range<Int>]
+        let seconds: [ASCIISet]
+        let kinds: [UInt8]
+        let pairs: [UInt64]
+
+        init(letters: [UInt8], words: [Range<Int>], byFirstByte: [Range<Int>], seconds: [ASCIISet], kinds: [UInt8], pairs: [UInt64]) {
+            self.letters = letters
+            self.words = words
+            self.byFirstByte = byFirstByte
+            self.seconds = seconds
+            self.kinds = kinds
+            self.pairs = pairs
+        }
+
+        static func == (lhs: Tables, rhs: Tables) -> Bool {
+            lhs === rhs || (lhs.letters == rhs.letters && lhs.words == rhs.words && lhs.kinds == rhs.kinds)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(letters)
+            hasher.combine(kinds)
+        }
+    }
+
     private static let plain: UInt8 = 0
     private static let ends: UInt8 = 1
     private static let startsWord: UInt8 = 2
@@ -47,10 +80,6 @@ package struct ByteTriggers: Sendable, Hashable {
             starts.insert(word[0])
             starts.insert(Self.upper(word[0]))
         }
-        self.letters = letters
-        self.words = places
-        self.byFirstByte = byFirstByte
-        self.seconds = seconds
         var escapeBits = ASCIISet()
         for byte in escapes.utf8 { escapeBits.insert(byte) }
         let kinds: [UInt8] = (0..<256).map { value in
@@ -70,8 +99,7 @@ package struct ByteTriggers: Sendable, Hashable {
                 }
             }
         }
-        self.kinds = kinds
-        self.pairs = pairs
+        tables = Tables(letters: letters, words: places, byFirstByte: byFirstByte, seconds: seconds, kinds: kinds, pairs: pairs)
     }
 
     /// Whether `text` may hold a word: it does, or it holds an escape or a byte past ASCII.
