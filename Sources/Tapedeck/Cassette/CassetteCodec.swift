@@ -443,19 +443,21 @@ private final class DecodePipeline: Sendable {
             var decoded: [Interaction] = []
             decoded.reserveCapacity(batch.count)
             let strings = StringTable()
-            for (offset, value) in batch.trees.enumerated() {
-                decoded.append(try CassetteCodec.decodeInteraction(list.element(value, at: start + offset), sharing: strings))
-            }
-            try batch.withElementBytes { (offset, bytes) throws(CassetteError) in
-                if let interaction = CassetteCodec.decodeInteraction(bytes: bytes, sharing: strings) {
-                    decoded.append(interaction)
-                    return
-                }
+            try batch.forEach { (offset, element) throws(CassetteError) in
                 let value: JSONValue
-                do throws(JSONParseError) {
-                    value = try JSONParser.parse(bytes)
-                } catch {
-                    throw .malformedJSON(path: list.source, line: 0, column: 0, pointer: list.pointer + "/\(start + offset)", reason: error.reason)
+                switch element {
+                case .value(let tree):
+                    value = tree
+                case .bytes(let bytes):
+                    if let interaction = CassetteCodec.decodeInteraction(bytes: bytes, sharing: strings) {
+                        decoded.append(interaction)
+                        return
+                    }
+                    do throws(JSONParseError) {
+                        value = try JSONParser.parse(bytes)
+                    } catch {
+                        throw .malformedJSON(path: list.source, line: 0, column: 0, pointer: list.pointer + "/\(start + offset)", reason: error.reason)
+                    }
                 }
                 decoded.append(try CassetteCodec.decodeInteraction(list.element(value, at: start + offset), sharing: strings))
             }
@@ -501,34 +503,39 @@ private final class DecodePipeline: Sendable {
     }
 }
 
-/// Interactions handed on together to ``DecodePipeline``: parsed trees, or the bytes of each
-/// one back to back.
+/// Interactions handed on together to ``DecodePipeline``, in the order they came: each a
+/// parsed tree, or its bytes (kept back to back in one array).
 private struct DecodeBatch: Sendable {
-    private(set) var trees: [JSONValue] = []
-    private var bytes: [UInt8] = []
-    /// Where each element of ``bytes`` ends.
-    private var ends: [Int] = []
+    private enum Element {
+        case tree(JSONValue)
+        case bytes(Range<Int>)
+    }
 
-    var count: Int { trees.count + ends.count }
+    private var elements: [Element] = []
+    private var bytes: [UInt8] = []
+
+    var count: Int { elements.count }
 
     mutating func append(_ element: StreamedElement) {
         switch element {
         case .value(let value):
-            trees.append(value)
+            elements.append(.tree(value))
         case .bytes(let buffer):
+            let start = bytes.count
             bytes.append(contentsOf: buffer)
-            ends.append(bytes.count)
+            elements.append(.bytes(start..<bytes.count))
         }
     }
 
-    /// Calls `body` with each element's bytes and its place in the batch.
-    func withElementBytes(_ body: (Int, UnsafeBufferPointer<UInt8>) throws(CassetteError) -> Void) throws(CassetteError) {
+    /// Calls `body` with each element, in order, and its place in the batch.
+    func forEach(_ body: (Int, StreamedElement) throws(CassetteError) -> Void) throws(CassetteError) {
         let result = bytes.withUnsafeBufferPointer { all in
             Result { () throws(CassetteError) in
-                var start = 0
-                for (offset, end) in ends.enumerated() {
-                    try body(offset, UnsafeBufferPointer(rebasing: all[start..<end]))
-                    start = end
+                for (offset, element) in elements.enumerated() {
+                    switch element {
+                    case .tree(let value): try body(offset, .value(value))
+                    case .bytes(let range): try body(offset, .bytes(UnsafeBufferPointer(rebasing: all[range])))
+                    }
                 }
             }
         }
