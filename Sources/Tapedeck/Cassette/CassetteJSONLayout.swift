@@ -15,10 +15,11 @@ enum CassetteJSONLayout {
 
     /// What `stream` wrote, ending with a newline.
     static func finish(_ stream: JSONWriter.Stream) -> Data {
-        let bytes = stream.bytes
-        var data = Data(capacity: bytes.count + 1)
-        data.append(contentsOf: bytes)
-        data.append(UInt8(ascii: "\n"))
-        return data
+        stream.withBytes { bytes in
+            var data = Data(capacity: bytes.count + 1)
+            data.append(bytes)
+            data.append(UInt8(ascii: "\n"))
+            return data
+        }
     }
 }

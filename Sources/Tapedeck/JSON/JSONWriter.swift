@@ -77,21 +77,26 @@ package struct JSONWriter: Sendable {
 
     /// Serializes `value` as a string (no trailing newline).
     package static func write(_ value: JSONValue, options: Options = []) -> String {
-        String(decoding: writeBytes(value, options: options), as: UTF8.self)
+        written(value, options: options).withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Serializes `value` as UTF-8 data (no trailing newline).
     package static func write(_ value: JSONValue, options: Options = []) -> Data {
-        Data(writeBytes(value, options: options))
+        written(value, options: options).withBytes { Data(buffer: $0) }
     }
 
     /// Serializes `value` pretty-printed in `layout` (no trailing newline); `options` may add ``Options/sortedKeys``.
     package static func write(_ value: JSONValue, layout: Layout, options: Options = []) -> String {
-        String(decoding: writeBytes(value, options: options.union(.pretty), layout: layout), as: UTF8.self)
+        written(value, options: options.union(.pretty), layout: layout).withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Serializes `value` into a byte array.
     static func writeBytes(_ value: JSONValue, options: Options, layout: Layout = Layout()) -> [UInt8] {
+        written(value, options: options, layout: layout).array
+    }
+
+    /// Serializes `value` into bytes of the writer's own.
+    private static func written(_ value: JSONValue, options: Options, layout: Layout = Layout()) -> ByteOutput {
         var writer = Writer(pretty: options.contains(.pretty), sortedKeys: options.contains(.sortedKeys), layout: layout)
         writer.write(value, indent: 0)
         return writer.output
@@ -131,7 +136,12 @@ extension JSONWriter {
         }
 
         /// What has been written.
-        package var bytes: [UInt8] { writer.output }
+        package var bytes: [UInt8] { writer.output.array }
+
+        /// Calls `body` with what has been written (valid only inside it).
+        package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+            try writer.output.withBytes(body)
+        }
 
         /// Opens an object as the next value.
         package mutating func beginObject() {
@@ -221,14 +231,14 @@ private struct Writer {
     let layout: JSONWriter.Layout
     /// Whether any token is decorated: most writes (cassettes, bodies) skip the lookup per token.
     let decorating: Bool
-    var output: [UInt8] = []
+    var output: ByteOutput
 
     init(pretty: Bool, sortedKeys: Bool, layout: JSONWriter.Layout, capacity: Int = 4096) {
         self.pretty = pretty
         self.sortedKeys = sortedKeys
         self.layout = layout
         decorating = !layout.decorations.isEmpty
-        output.reserveCapacity(capacity)
+        output = ByteOutput(capacity: capacity)
     }
 
     mutating func write(_ value: JSONValue, indent: Int) {
@@ -284,7 +294,7 @@ private struct Writer {
         Self.spaces.withUTF8Buffer { spaces in
             while count > 0 {
                 let step = min(count, spaces.count)
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: spaces[..<step]))
+                output.append(UnsafeBufferPointer(rebasing: spaces[..<step]))
                 count -= step
             }
         }
@@ -319,7 +329,7 @@ private struct Writer {
             // Elements are scalars: written as a line, with no line breaks or spaces of their own.
             write(element, indent: 0)
             if elements.count > 2, output.count - start > width {
-                output.removeSubrange(start...)
+                output.removeAll(from: start)
                 return false
             }
         }
@@ -328,43 +338,49 @@ private struct Writer {
     }
 
     mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { output.append(contentsOf: $0) }
+        output.append(text)
     }
 
     mutating func appendRaw(_ text: String) {
-        var text = text
-        text.withUTF8 { output.append(contentsOf: $0) }
+        output.append(text)
     }
 
     mutating func writeString(_ string: String) {
+        // A native string's bytes are read where they are: `withUTF8` on a copy checked and
+        // counted references each time, a third of a header's writing.
+        if let written: Void = string.utf8.withContiguousStorageIfAvailable({ writeString(bytes: $0) }) { return written }
         var string = string
-        string.withUTF8 { bytes in
-            output.append(UInt8(ascii: "\""))
-            var runStart = 0
-            // Eight bytes at a time while none of them needs an escape (most text, every header).
-            let plain = JSONStringBytes.plainRun(bytes, from: 0).length
-            for i in plain..<bytes.count {
-                let byte = bytes[i]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                runStart = i + 1
-                output.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
-                case 0x0A: output.append(UInt8(ascii: "n"))
-                case 0x0D: output.append(UInt8(ascii: "r"))
-                case 0x09: output.append(UInt8(ascii: "t"))
-                case 0x08: output.append(UInt8(ascii: "b"))
-                case 0x0C: output.append(UInt8(ascii: "f"))
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                               hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                }
+        string.withUTF8 { writeString(bytes: $0) }
+    }
+
+    /// Writes the string whose UTF-8 is `bytes`, quoted and escaped.
+    private mutating func writeString(bytes: UnsafeBufferPointer<UInt8>) {
+        output.append(UInt8(ascii: "\""))
+        var runStart = 0
+        // Eight bytes at a time while none of them needs an escape (most text, every header).
+        let plain = JSONStringBytes.plainRun(bytes, from: 0).length
+        for i in plain..<bytes.count {
+            let byte = bytes[i]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+            runStart = i + 1
+            output.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+            case 0x0A: output.append(UInt8(ascii: "n"))
+            case 0x0D: output.append(UInt8(ascii: "r"))
+            case 0x09: output.append(UInt8(ascii: "t"))
+            case 0x08: output.append(UInt8(ascii: "b"))
+            case 0x0C: output.append(UInt8(ascii: "f"))
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                output.append("u00")
+                output.append(hex.utf8Start[Int(byte >> 4)])
+                output.append(hex.utf8Start[Int(byte & 0xF)])
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-            output.append(UInt8(ascii: "\""))
         }
+        output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        output.append(UInt8(ascii: "\""))
     }
 }
 
