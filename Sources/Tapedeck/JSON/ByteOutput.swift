@@ -60,6 +60,24 @@ struct ByteOutput {
         count += bytes.count
     }
 
+    /// Appends `bytes` between double quotes (a JSON string with nothing to escape).
+    mutating func append(quoted bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(bytes.count + 2)
+        base[count] = UInt8(ascii: "\"")
+        if let source = bytes.baseAddress, !bytes.isEmpty { (base + count + 1).update(from: source, count: bytes.count) }
+        base[count + 1 + bytes.count] = UInt8(ascii: "\"")
+        count += bytes.count + 2
+    }
+
+    /// Appends a line break and `spaces` spaces (a pretty document's next line).
+    mutating func appendLineBreak(indentedBy spaces: Int) {
+        let spaces = Swift.max(0, spaces)
+        reserve(spaces + 1)
+        base[count] = UInt8(ascii: "\n")
+        (base + count + 1).initialize(repeating: UInt8(ascii: " "), count: spaces)
+        count += spaces + 1
+    }
+
     /// Appends a literal's bytes.
     mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))

@@ -287,20 +287,9 @@ private struct Writer {
 
     mutating func newline(_ indent: Int) {
         guard pretty else { return }
-        output.append(UInt8(ascii: "\n"))
-        var count = indent * layout.indentWidth
-        // Copied from a run of spaces in the binary: appending a repeated byte went byte by
-        // byte, and a run made at start-up was retained and checked for each line.
-        Self.spaces.withUTF8Buffer { spaces in
-            while count > 0 {
-                let step = min(count, spaces.count)
-                output.append(UnsafeBufferPointer(rebasing: spaces[..<step]))
-                count -= step
-            }
-        }
+        output.appendLineBreak(indentedBy: indent * layout.indentWidth)
     }
 
-    private static let spaces: StaticString = "                                                                "
     /// Writes a token with its layout decoration around it.
     mutating func decorated(_ token: JSONWriter.Token, _ body: (inout Writer) -> Void) {
         guard decorating, let decoration = layout.decorations[token] else { return body(&self) }
@@ -345,6 +334,12 @@ private struct Writer {
         output.append(text)
     }
 
+    /// Whether `byte` is written escaped inside a string: a control character, `"` or `\`.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
     mutating func writeString(_ string: String) {
         // A native string's bytes are read where they are: `withUTF8` on a copy checked and
         // counted references each time, a third of a header's writing.
@@ -355,13 +350,17 @@ private struct Writer {
 
     /// Writes the string whose UTF-8 is `bytes`, quoted and escaped.
     private mutating func writeString(bytes: UnsafeBufferPointer<UInt8>) {
+        // Eight bytes at a time while none of them needs an escape (most text, every header),
+        // then the rest one by one; a string with nothing to escape is copied whole, quoted.
+        let plain = JSONStringBytes.plainRun(bytes, from: 0).length
+        var first = plain
+        while first < bytes.count, !Self.needsEscape(bytes[first]) { first += 1 }
+        guard first < bytes.count else { return output.append(quoted: bytes) }
         output.append(UInt8(ascii: "\""))
         var runStart = 0
-        // Eight bytes at a time while none of them needs an escape (most text, every header).
-        let plain = JSONStringBytes.plainRun(bytes, from: 0).length
-        for i in plain..<bytes.count {
+        for i in first..<bytes.count {
             let byte = bytes[i]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            guard Self.needsEscape(byte) else { continue }
             output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
             runStart = i + 1
             output.append(UInt8(ascii: "\\"))

@@ -65,6 +65,18 @@ struct ByteOutputTests {
         #expect(original.array == [UInt8(ascii: "x")])
     }
 
+    @Test("a quoted run and a line break with its indentation, past the room there was")
+    func quotedAndLineBreaks() {
+        var output = ByteOutput(capacity: 16)
+        Array("Content-Type".utf8).withUnsafeBufferPointer { output.append(quoted: $0) }
+        output.appendLineBreak(indentedBy: 40)
+        [UInt8]().withUnsafeBufferPointer { output.append(quoted: $0) }
+        output.appendLineBreak(indentedBy: 0)
+        output.appendLineBreak(indentedBy: -3)
+        let expected = "\"Content-Type\"\n" + String(repeating: " ", count: 40) + "\"\"\n\n"
+        #expect(String(decoding: output.array, as: UTF8.self) == expected)
+    }
+
     @Test("an empty buffer appends nothing, and an empty output reads as no bytes")
     func emptyInputs() {
         var output = ByteOutput(capacity: 0)
