@@ -25,15 +25,40 @@ enum ProxyHeaders {
     /// Names are compared in place, without lower-casing: this runs twice for every request a
     /// proxy passes on, and most have nothing to remove.
     static func removingHopByHop(_ headers: HTTPHeaders) -> HTTPHeaders {
-        // The Connection field's names, split on their bytes (`keep-alive` in most answers).
-        let named = headers.values(for: "Connection").flatMap(tokens(of:))
+        // The names the Connection fields list (`keep-alive` in most answers), read from their
+        // values where they are: splitting them into strings, and each field list into a new
+        // one, cost more than the rest of an answer's rules.
+        let connection = headers.filter { $0.name.caseInsensitiveEquals("Connection") }
         func removed(_ name: String) -> Bool {
             let length = name.utf8.count
-            return length < hopByHopByLength.count && hopByHopByLength[length].contains { name.caseInsensitiveEquals($0) }
-                || named.contains { name.caseInsensitiveEquals($0) }
+            if length < hopByHopByLength.count, hopByHopByLength[length].contains(where: { name.caseInsensitiveEquals($0) }) { return true }
+            return connection.contains { field in listsToken(field.value, name) }
         }
-        guard headers.contains(where: { removed($0.name) }) else { return headers }
-        return HTTPHeaders(headers.filter { !removed($0.name) })
+        let fields = headers.fields
+        guard let first = fields.firstIndex(where: { removed($0.name) }) else { return headers }
+        var kept = Array(fields[..<first])
+        for field in fields[(first + 1)...] where !removed(field.name) { kept.append(field) }
+        return HTTPHeaders(kept)
+    }
+
+    /// Whether the comma-separated `list` (a `Connection` value) holds `token`, ignoring case
+    /// and the HTTP space around each item: ``tokens(of:)``'s answer, without making it.
+    static func listsToken(_ list: String, _ token: String) -> Bool {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var list = list
+        return list.withUTF8 { bytes in
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
+                var low = start, high = end
+                while low < high, isSpace(bytes[low]) { low += 1 }
+                while high > low, isSpace(bytes[high - 1]) { high -= 1 }
+                if String(decoding: UnsafeBufferPointer(rebasing: bytes[low..<high]), as: UTF8.self).caseInsensitiveEquals(token) { return true }
+                start = end + 1
+            }
+            return false
+        }
     }
 
     /// The comma-separated tokens of a `Connection` value, without the spaces around them, as
