@@ -55,4 +55,26 @@ struct HTTPHeadersTests {
         #expect(throws: HTTPError.invalidMethod("GE T")) { try HTTPMethod(validating: "GE T") }
         #expect(throws: HTTPError.invalidMethod("")) { try HTTPMethod(validating: "") }
     }
+
+    @Test("names and values are checked as a byte-by-byte reading would, for 40,000 random strings of every length")
+    func checksAgreeWithPlainReading() {
+        var generator = SystemRandomNumberGenerator()
+        let pool: [UInt8] = Array(0...127) + [0xC3, 0xA9, 0xE2, 0x82, 0xAC]
+        for round in 0..<40_000 {
+            let length = round % 50
+            var bytes = (0..<length).map { _ in pool.randomElement(using: &generator) ?? 0x41 }
+            // Mostly clean text, as fields are, with one byte at a random place now and then.
+            if round % 3 != 0 { bytes = bytes.map { HTTPMethod.isTokenByte($0) ? $0 : UInt8(ascii: "a") } }
+            if round % 5 == 0, length > 0 { bytes[Int.random(in: 0..<length, using: &generator)] = [0x00, 0x0A, 0x0D, 0x20].randomElement(using: &generator) ?? 0 }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let token = !text.isEmpty && text.utf8.allSatisfy(HTTPMethod.isTokenByte)
+            let breaks = text.utf8.contains { $0 == 0x00 || $0 == 0x0A || $0 == 0x0D }
+            #expect(HTTPHeaders.isToken(text) == token, "\(bytes)")
+            #expect(HTTPHeaders.holdsLineBreakOrNUL(text) == breaks, "\(bytes)")
+            // A bridged or sliced string, whose bytes may not be where a native string keeps them.
+            let sliced = String(Substring(text))
+            #expect(HTTPHeaders.isToken(sliced) == token)
+            #expect(HTTPHeaders.holdsLineBreakOrNUL(sliced) == breaks)
+        }
+    }
 }
