@@ -54,7 +54,11 @@ enum ProxyHeaders {
                 var low = start, high = end
                 while low < high, isSpace(bytes[low]) { low += 1 }
                 while high > low, isSpace(bytes[high - 1]) { high -= 1 }
-                if String(decoding: UnsafeBufferPointer(rebasing: bytes[low..<high]), as: UTF8.self).caseInsensitiveEquals(token) { return true }
+                // An empty item (two commas together) names nothing, as splitting drops it; an
+                // item of spaces names the empty name, as trimming leaves it.
+                if end > start, String(decoding: UnsafeBufferPointer(rebasing: bytes[low..<high]), as: UTF8.self).caseInsensitiveEquals(token) {
+                    return true
+                }
                 start = end + 1
             }
             return false

@@ -37,7 +37,7 @@ struct ByteOutput {
     private mutating func move(room extra: Int) {
         let larger = Swift.max(capacity * 2, count + extra)
         let moved = Storage(capacity: larger)
-        moved.base.update(from: base, count: count)
+        moved.base.initialize(from: base, count: count)
         storage = moved
         base = moved.base
         capacity = larger
@@ -56,7 +56,7 @@ struct ByteOutput {
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
+        (base + count).initialize(from: source, count: bytes.count)
         count += bytes.count
     }
 
@@ -64,7 +64,7 @@ struct ByteOutput {
     mutating func append(quoted bytes: UnsafeBufferPointer<UInt8>) {
         reserve(bytes.count + 2)
         base[count] = UInt8(ascii: "\"")
-        if let source = bytes.baseAddress, !bytes.isEmpty { (base + count + 1).update(from: source, count: bytes.count) }
+        if let source = bytes.baseAddress, !bytes.isEmpty { (base + count + 1).initialize(from: source, count: bytes.count) }
         base[count + 1 + bytes.count] = UInt8(ascii: "\"")
         count += bytes.count + 2
     }
