@@ -154,9 +154,7 @@ public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByD
             for byte in bytes where !tokenBytes.contains(byte) { return false }
             return true
         }
-        if let answer = text.utf8.withContiguousStorageIfAvailable(check) { return answer }
-        var copy = text
-        return copy.withUTF8(check)
+        return ByteSearch.withBytes(of: text, check)
     }
 
     /// Whether `text` holds a CR, an LF or a NUL, eight bytes at a time.
@@ -179,9 +177,7 @@ public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByD
             }
             return false
         }
-        if let answer = text.utf8.withContiguousStorageIfAvailable(scan) { return answer }
-        var copy = text
-        return copy.withUTF8(scan)
+        return ByteSearch.withBytes(of: text, scan)
     }
 }
 

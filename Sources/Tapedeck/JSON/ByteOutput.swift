@@ -85,9 +85,7 @@ struct ByteOutput {
 
     /// Appends a string's UTF-8.
     mutating func append(_ text: String) {
-        if let appended: Void = text.utf8.withContiguousStorageIfAvailable({ append($0) }) { return appended }
-        var text = text
-        text.withUTF8 { append($0) }
+        ByteSearch.withBytes(of: text) { append($0) }
     }
 
     /// Drops the bytes from `start` on.

@@ -341,11 +341,7 @@ private struct Writer {
     }
 
     mutating func writeString(_ string: String) {
-        // A native string's bytes are read where they are: `withUTF8` on a copy checked and
-        // counted references each time, a third of a header's writing.
-        if let written: Void = string.utf8.withContiguousStorageIfAvailable({ writeString(bytes: $0) }) { return written }
-        var string = string
-        string.withUTF8 { writeString(bytes: $0) }
+        ByteSearch.withBytes(of: string) { writeString(bytes: $0) }
     }
 
     /// Writes the string whose UTF-8 is `bytes`, quoted and escaped.
