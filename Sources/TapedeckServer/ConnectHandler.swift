@@ -16,7 +16,7 @@ package struct ConnectHandler: ImmediateServerHandler {
 
     /// The tunnel for `CONNECT`, or its refusal; nil for every other method.
     package func answer(_ request: IncomingRequest) -> ServerReply? {
-        guard request.method.uppercased() == "CONNECT" else { return nil }
+        guard request.method.caseInsensitiveEquals("CONNECT") else { return nil }
         guard let (host, port) = Tunnel.authority(request.target) else {
             return closing(.text(400, "CONNECT \(Excerpt.of(request.target)) does not name a host and port; a client sends CONNECT api.example.com:443\n",
                                  headers: [ServerMarker.errorHeader: "400"]))

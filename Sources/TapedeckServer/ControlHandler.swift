@@ -35,7 +35,8 @@ package struct ControlHandler: ImmediateServerHandler {
 
     /// Whether `path` is under the control prefix or is the prefix without its slash.
     static func isControl(_ path: String) -> Bool {
-        path.hasPrefix(ServerMarker.controlPrefix) || path + "/" == ServerMarker.controlPrefix
+        // The prefix without its slash is compared in place: a string joined for every request cost more than the test.
+        path.hasPrefix(ServerMarker.controlPrefix) || (path.utf8.count + 1 == ServerMarker.controlPrefix.utf8.count && ServerMarker.controlPrefix.hasPrefix(path))
     }
 }
 

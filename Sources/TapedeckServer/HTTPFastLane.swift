@@ -174,7 +174,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Whether the lane writes `reply` itself: it has no fault, stream, tunnel or WebSocket.
-    private static func isPlain(_ reply: ServerReply) -> Bool {
+    static func isPlain(_ reply: ServerReply) -> Bool {
         reply.fault == nil && reply.stream == nil && reply.tunnel == nil && reply.webSocket == nil
     }
 
@@ -186,7 +186,10 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         // read into it again rather than allocate another.
         if pending?.readableBytes == 0 { pending = nil }
         let keepAlive = !head.closes && !(reply.response.headers["Connection"].map { $0.caseInsensitiveEquals("close") } ?? false)
-        let bytes = Self.encode(reply.response, isHead: head.method == "HEAD", keepAlive: keepAlive, allocator: context.channel.allocator)
+        let isHead = head.method == "HEAD"
+        // A replayed answer's bytes, encoded once for every request that gets it (``WireForms``).
+        let known = keepAlive && !isHead ? reply.wire : nil
+        let bytes = known ?? Self.encode(reply.response, isHead: isHead, keepAlive: keepAlive, allocator: context.channel.allocator)
         guard keepAlive else {
             mode = .closing
             pending = nil
@@ -391,18 +394,26 @@ package struct PlainRequestHead: Equatable {
             guard fields.count < maxFields else { return .notPlain }
             let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self)
             let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueRange]), as: UTF8.self)
-            if name.caseInsensitiveEquals("Content-Length") || name.caseInsensitiveEquals("Transfer-Encoding")
-                || name.caseInsensitiveEquals("Expect") || name.caseInsensitiveEquals("Upgrade") {
-                return .notPlain
-            }
-            // The parser takes `Proxy-Connection` for `Connection`: the codec reads those.
-            if name.caseInsensitiveEquals("Proxy-Connection") { return .notPlain }
-            if name.caseInsensitiveEquals("Connection") {
-                if value.caseInsensitiveEquals("close") {
-                    closes = true
-                } else if !value.caseInsensitiveEquals("keep-alive") {
+            // Most names have none of the lengths below: one comparison, not six.
+            switch nameRange.count {
+            case 6, 7, 14, 17:
+                if name.caseInsensitiveEquals("Content-Length") || name.caseInsensitiveEquals("Transfer-Encoding")
+                    || name.caseInsensitiveEquals("Expect") || name.caseInsensitiveEquals("Upgrade") {
                     return .notPlain
                 }
+            case 16:
+                // The parser takes `Proxy-Connection` for `Connection`: the codec reads those.
+                if name.caseInsensitiveEquals("Proxy-Connection") { return .notPlain }
+            case 10:
+                if name.caseInsensitiveEquals("Connection") {
+                    if value.caseInsensitiveEquals("close") {
+                        closes = true
+                    } else if !value.caseInsensitiveEquals("keep-alive") {
+                        return .notPlain
+                    }
+                }
+            default:
+                break
             }
             fields.append(HTTPHeader(name: name, value: value))
         }

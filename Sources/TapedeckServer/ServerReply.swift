@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Tapedeck
 
 /// The answer the front-end writes back: a response, and what the socket should do to it.
@@ -15,6 +16,9 @@ package struct ServerReply: Sendable, Hashable {
     /// For a WebSocket upgrade: replay a recorded session, or relay and record one (`response`
     /// is the `101` to answer with, for a replay).
     package var webSocket: WebSocketPlan?
+    /// `response`'s bytes as written to an HTTP/1.1 request other than `HEAD` on a connection
+    /// that stays open, when they were known beforehand (``WireForms``): written as they are.
+    var wire: ByteBuffer?
 
     /// Creates a reply.
     package init(response: HTTPResponse, fault: SocketFault? = nil, stream: StreamBody? = nil, tunnel: Tunnel? = nil,

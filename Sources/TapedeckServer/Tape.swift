@@ -9,7 +9,7 @@ struct Tape: Sendable {
     /// The cassette path as given.
     var path: String
     /// The session: replay only (`serve`) or recording through the live transport (`proxy`).
-    var session: CassetteSession
+    let session: CassetteSession
     /// Where a recording tape sends origin-form requests; nil for replay, and for a forward
     /// proxy's recording (`proxy --intercept` with no upstream), which records only what
     /// clients send it as their proxy.
@@ -19,6 +19,8 @@ struct Tape: Sendable {
     let upstreamPrefix: String?
     /// Whether the tape records (else it replays).
     var isRecording: Bool
+    /// The bytes of the answers it replayed, encoded once each (``WireForms``).
+    let wireForms = WireForms()
 
     init(mount: String, path: String, session: CassetteSession, upstream: URL?, isRecording: Bool) {
         self.mount = mount

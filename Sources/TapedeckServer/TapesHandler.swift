@@ -108,8 +108,13 @@ package struct TapesHandler: ServerHandler {
         var reports: [String] = []
         for (tape, replay) in zip(chosen, replays) {
             do {
-                let response = try replay.answer(request)
-                return .answered(TapesHandler.reply(response, from: tape, to: request, incoming: incoming, fault: nil, plan: plan, log: deck.options.log))
+                let found = try replay.answerFound(request)
+                var reply = TapesHandler.reply(found.response, from: tape, to: request, incoming: incoming, fault: nil, plan: plan,
+                                               log: deck.options.log)
+                if let position = found.position, HTTPFastLane.isPlain(reply) {
+                    reply.wire = tape.wireForms.form(at: position, of: reply.response)
+                }
+                return .answered(reply)
             } catch {
                 if let reply = TapesHandler.failureReply(error, from: tape, to: request, incoming: incoming, deck: deck, reports: &reports) {
                     return .answered(reply)

@@ -35,10 +35,9 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     private let ownerNames: Set<String>
     /// Secrets incoming requests carried, so a later request with one in its path still matches.
     private let secrets = SecretMemory()
-    /// The redactor's credential header names (lower-case) and their lengths, so a hit checks
-    /// its headers without allocating.
-    private let credentialHeaders: [String]
-    private let credentialLengths: Set<Int>
+    /// The redactor's credential header names (lower-case), at the index of their length in
+    /// bytes, so a hit checks its headers without allocating or hashing.
+    private let credentialHeadersByLength: [[String]]
 
     /// Creates a replay session over an in-memory cassette, matched, repeated and redirected as
     /// `configuration` says (its URL and mode are not used).
@@ -74,8 +73,10 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         let owners = cassette.interactions.map(\.recordedBy)
         self.owners = owners.contains { $0 != nil } ? owners : nil
         ownerNames = Set(owners.compactMap { $0 })
-        credentialHeaders = configuration.redactor.headers.sorted()
-        credentialLengths = Set(credentialHeaders.map(\.utf8.count))
+        let credentialHeaders = configuration.redactor.headers.sorted()
+        var byLength = [[String]](repeating: [], count: (credentialHeaders.map(\.utf8.count).max() ?? 0) + 1)
+        for name in credentialHeaders { byLength[name.utf8.count].append(name) }
+        credentialHeadersByLength = byLength
     }
 
     /// Reads the cassette file at `url` (any format Tapedeck reads) and serves it, as
@@ -95,8 +96,18 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     /// What ``send(_:)`` gives, without waiting: a recorded failure is thrown as the
     /// ``HTTPError`` it was, a miss as ``CassetteError/noMatch(_:)``.
     package func answer(_ request: HTTPRequest) throws -> HTTPResponse {
+        try answerFound(request).response
+    }
+
+    /// ``answer(_:)`` with the place of the interaction that gave it in ``cassette``; nil when
+    /// followed redirects made it of several.
+    package func answerFound(_ request: HTTPRequest) throws -> (response: HTTPResponse, position: Int?) {
         do {
-            return try serve(request)
+            guard configuration.followRedirects else {
+                let found = try locate(request).get()
+                return (found.response, found.position)
+            }
+            return (try serve(request), nil)
         } catch CassetteError.recordedFailure(let error) {
             throw error
         }
@@ -121,11 +132,18 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     /// A hit that carries a credential header (`Authorization`, `Cookie`…) teaches its value
     /// (that header alone is read): a later request with that token in its path must still match.
     public func lookup(_ request: HTTPRequest) -> Result<HTTPResponse, CassetteError> {
+        locate(request).map(\.response)
+    }
+
+    /// ``lookup(_:)`` with the place in ``cassette`` of the interaction chosen.
+    private func locate(_ request: HTTPRequest) -> Result<(response: HTTPResponse, position: Int), CassetteError> {
         var chosen: Int?
         if configuration.matcher.matchesOnKeyAlone, let first = index.first(configuration.matcher.key(for: request)) {
             var found: [String] = []
-            for field in request.headers where credentialLengths.contains(field.name.utf8.count) {
-                guard let name = credentialHeaders.first(where: field.name.caseInsensitiveEquals) else { continue }
+            for field in request.headers {
+                let length = field.name.utf8.count
+                guard length < credentialHeadersByLength.count,
+                      let name = credentialHeadersByLength[length].first(where: field.name.caseInsensitiveEquals) else { continue }
                 _ = Redactor.redactHeaderValue(field.value, name: name, collecting: &found)
             }
             if !found.isEmpty { secrets.learn(found) }
@@ -158,7 +176,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         }
         var response = cassette.interactions[chosen].response
         if response.storedURL == nil { response.storedURL = request.storedURL }
-        return .success(response)
+        return .success((response, chosen))
     }
 
     /// The recorded interactions with `request`'s key once it is redacted as recorded ones

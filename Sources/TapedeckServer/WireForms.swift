@@ -1,0 +1,53 @@
+import NIOCore
+import Synchronization
+import Tapedeck
+
+/// The bytes of a tape's replayed answers, encoded once each.
+///
+/// A replay server gives the same recorded responses again and again, and writing one's head
+/// (checking each field, framing the body, copying it) cost more than finding it. A form is the
+/// answer as ``HTTPFastLane`` writes it to an HTTP/1.1 request other than `HEAD` on a connection
+/// that stays open (``HTTPFastLane/encode(_:isHead:keepAlive:allocator:)``, so the bytes are the
+/// same by construction); other answers are encoded as they are written.
+///
+/// A form is held for the life of the tape, whose cassette does not change while it replays.
+/// Bodies over ``largestBody`` are not held, nor any form once ``budget`` bytes are: a client
+/// that walks a large cassette costs no more memory than that.
+final class WireForms: Sendable {
+    /// The most bytes of forms held.
+    let budget: Int
+    /// The longest body a held form has.
+    let largestBody: Int
+
+    private struct Held {
+        var forms: [Int: ByteBuffer] = [:]
+        var bytes = 0
+    }
+
+    private let held = Mutex(Held())
+
+    /// Creates an empty set of forms, holding at most `budget` bytes, of bodies up to `largestBody` bytes.
+    init(budget: Int = 32 << 20, largestBody: Int = 64 << 10) {
+        self.budget = budget
+        self.largestBody = largestBody
+    }
+
+    /// The form of `response`, the answer of the interaction at `position`: the one held, or
+    /// encoded now (and held, within the limits); nil when its body is over ``largestBody``.
+    func form(at position: Int, of response: HTTPResponse) -> ByteBuffer? {
+        if let known = held.withLock({ $0.forms[position] }) { return known }
+        guard response.body.count <= largestBody else { return nil }
+        let form = HTTPFastLane.encode(response, isHead: false, keepAlive: true, allocator: Self.allocator)
+        held.withLock { held in
+            guard held.forms[position] == nil, held.bytes + form.readableBytes <= budget else { return }
+            held.forms[position] = form
+            held.bytes += form.readableBytes
+        }
+        return form
+    }
+
+    /// How many bytes of forms are held.
+    var heldBytes: Int { held.withLock { $0.bytes } }
+
+    private static let allocator = ByteBufferAllocator()
+}
