@@ -416,4 +416,35 @@ struct UpstreamTransportTests {
         patient.shutdown()
         await slow.close()
     }
+
+    @Test("Accept-Encoding is narrowed to the codings the transport decodes; a list of them already as written is sent as it came")
+    func decodableEncodings() {
+        // The rule as first written: every item taken apart, trimmed, kept if decodable, joined with ", ".
+        func reference(_ value: String) -> String {
+            let kept = value.split(separator: ",").map { $0.trimmingHTTPSpace() }.filter { item in
+                let coding = item.split(separator: ";").first.map { $0.trimmingHTTPSpace().lowercased() } ?? ""
+                return ["gzip", "x-gzip", "deflate", "identity"].contains(coding)
+            }
+            return kept.isEmpty ? "identity" : kept.joined(separator: ", ")
+        }
+        #expect(UpstreamTransport.isDecodableAsWritten("gzip, deflate"))
+        #expect(UpstreamTransport.isDecodableAsWritten("GZip;q=1.0, identity;q=0.5"))
+        #expect(!UpstreamTransport.isDecodableAsWritten("gzip, deflate, br"), "br is not decoded")
+        #expect(!UpstreamTransport.isDecodableAsWritten("gzip,deflate"), "the list is written again with \", \"")
+        #expect(!UpstreamTransport.isDecodableAsWritten(""))
+        #expect(UpstreamTransport.decodableEncodings("gzip, deflate, br") == "gzip, deflate")
+        #expect(UpstreamTransport.decodableEncodings("br, zstd") == "identity")
+        let items = ["gzip", "GZIP", "x-gzip", "deflate", "identity", "br", "zstd", "gzip;q=0.5", "deflate ;q=1", " gzip", "gzip ", "",
+                     " ", "*", "gzíp", "\tdeflate"]
+        let separators = [",", ", ", " ,", ",  ", ",\t", ", ,"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 1...4, using: &generator)
+            var value = items.randomElement(using: &generator) ?? ""
+            for _ in 1..<count {
+                value += (separators.randomElement(using: &generator) ?? ",") + (items.randomElement(using: &generator) ?? "")
+            }
+            #expect(UpstreamTransport.decodableEncodings(value) == reference(value), "\(value.debugDescription)")
+        }
+    }
 }

@@ -271,10 +271,41 @@ package final class UpstreamTransport: HTTPTransport {
     /// A client's `Accept-Encoding` narrowed to what this transport decodes (gzip, deflate,
     /// identity), so every body it hands on is readable; `identity` when none is left.
     static func decodableEncodings(_ value: String) -> String {
+        // Most clients send codings this transport decodes (`gzip, deflate`): the value as it
+        // came, read in place, where taking it apart and joining it again cost more than the
+        // rest of the request's head.
+        if isDecodableAsWritten(value) { return value }
         let kept = value.split(separator: ",").map { $0.trimmingHTTPSpace() }.filter { item in
             let coding = item.split(separator: ";").first.map { $0.trimmingHTTPSpace().lowercased() } ?? ""
-            return ["gzip", "x-gzip", "deflate", "identity"].contains(coding)
+            return decodable.contains(coding)
         }
         return kept.isEmpty ? "identity" : kept.joined(separator: ", ")
+    }
+
+    /// The codings this transport decodes.
+    private static let decodable = ["gzip", "x-gzip", "deflate", "identity"]
+
+    /// Whether ``decodableEncodings(_:)`` keeps every item of `value` and writes them as they
+    /// are: items with no space around them, after `, ` but the first, each a decodable coding
+    /// (with any parameters after `;`).
+    static func isDecodableAsWritten(_ value: String) -> Bool {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var value = value
+        return value.withUTF8 { bytes in
+            var start = 0
+            while true {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
+                guard end > start, !isSpace(bytes[start]), !isSpace(bytes[end - 1]) else { return false }
+                var coding = start
+                while coding < end, bytes[coding] != UInt8(ascii: ";") { coding += 1 }
+                while coding > start, isSpace(bytes[coding - 1]) { coding -= 1 }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<coding]), as: UTF8.self)
+                guard decodable.contains(where: name.caseInsensitiveEquals) else { return false }
+                if end == bytes.count { return true }
+                guard end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: " ") else { return false }
+                start = end + 2
+            }
+        }
     }
 }
