@@ -454,7 +454,16 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         var lengthWritten = false
         for field in response.headers {
             let name = field.name
-            if name.caseInsensitiveEquals("Connection") || name.caseInsensitiveEquals("Keep-Alive") || name.caseInsensitiveEquals("Transfer-Encoding") {
+            // A name's length rules out all but one or two of them, compared no further.
+            switch name.utf8.count {
+            case 10, 17:
+                if name.caseInsensitiveEquals("Connection") || name.caseInsensitiveEquals("Keep-Alive") || name.caseInsensitiveEquals("Transfer-Encoding") {
+                    continue
+                }
+            case 14:
+                break
+            default:
+                add(name, field.value)
                 continue
             }
             if name.caseInsensitiveEquals("Content-Length") {

@@ -42,7 +42,7 @@ enum ProxyHeaders {
     }
 
     /// Whether the comma-separated `list` (a `Connection` value) holds `token`, ignoring case
-    /// and the HTTP space around each item: ``tokens(of:)``'s answer, without making it.
+    /// and the HTTP space around each item, read in place: no list of the items is made.
     static func listsToken(_ list: String, _ token: String) -> Bool {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
         var list = list
@@ -65,18 +65,13 @@ enum ProxyHeaders {
         }
     }
 
-    /// The comma-separated tokens of a `Connection` value, without the spaces around them, as
-    /// sent (compare them ignoring case).
-    static func tokens(of value: String) -> [String] {
-        value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingHTTPSpace()) }
-    }
-
     /// The headers to send upstream to `url` for a request that arrived with `headers` from `client`.
     ///
     /// A reverse proxy rewrites `Host` to the upstream's; a forward proxy (absolute-form target)
-    /// keeps the one the client sent, which already names the target.
+    /// keeps the one the client sent, which already names the target. `authority`, when given,
+    /// is `url`'s (``Foundation/URL/authority``), worked out once for every request to the upstream.
     static func forUpstream(_ headers: HTTPHeaders, url: URL, client: String?, forward: Bool, via: String,
-                            upstream: URL? = nil) -> HTTPHeaders {
+                            upstream: URL? = nil, authority: String? = nil) -> HTTPHeaders {
         var result = removingHopByHop(headers)
         // An upstream given as http://user:password@host gets Basic auth, as curl sends it.
         // Only to the upstream's own origin: a forwarded request for another host never gets them.
@@ -85,18 +80,58 @@ enum ProxyHeaders {
             let password = upstream.password(percentEncoded: false) ?? ""
             result["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
         }
-        let prior = headers.values(for: "Via").joined(separator: ", ")
-        result["Via"] = (prior.isEmpty ? "" : prior + ", ") + "1.1 " + via
-        let originalHost = headers["Host"]
-        if !forward || originalHost == nil { result["Host"] = url.authority }
-        if let client {
-            let prior = headers.values(for: "X-Forwarded-For").joined(separator: ", ")
-            result["X-Forwarded-For"] = prior.isEmpty ? client : prior + ", " + client
+        // The fields read and set below, found in one pass over the client's and one over those
+        // kept: most requests carry only Host of them, and looking each name up in turn cost
+        // more than the rest of the rule. A field that is not there is appended, as setting it would.
+        let sent = Present(headers), kept = Present(result)
+        let priorVia = sent.vias.joined(separator: ", ")
+        let viaValue = (priorVia.isEmpty ? "" : priorVia + ", ") + "1.1 " + via
+        if kept.hasVia { result["Via"] = viaValue } else { result.append(name: "Via", value: viaValue) }
+        if !forward || sent.host == nil {
+            let host = authority ?? url.authority
+            if kept.hasHost { result["Host"] = host } else { result.append(name: "Host", value: host) }
         }
-        if let originalHost, !result.contains("X-Forwarded-Host") { result["X-Forwarded-Host"] = originalHost }
+        if let client {
+            let prior = sent.forwardedFor.joined(separator: ", ")
+            let value = prior.isEmpty ? client : prior + ", " + client
+            if kept.hasForwardedFor { result["X-Forwarded-For"] = value } else { result.append(name: "X-Forwarded-For", value: value) }
+        }
+        if let originalHost = sent.host, !kept.hasForwardedHost { result.append(name: "X-Forwarded-Host", value: originalHost) }
         // What the client spoke to this server: https inside an intercepted tunnel.
-        if !result.contains("X-Forwarded-Proto") { result["X-Forwarded-Proto"] = forward && url.scheme == "https" ? "https" : "http" }
+        if !kept.hasForwardedProto { result.append(name: "X-Forwarded-Proto", value: forward && url.scheme == "https" ? "https" : "http") }
         return result
+    }
+
+    /// What ``forUpstream(_:url:client:forward:via:upstream:authority:)`` reads of a field
+    /// list: the values it extends, the first `Host`, and which of the fields it sets are there.
+    private struct Present {
+        var vias: [String] = [], forwardedFor: [String] = []
+        var host: String?
+        var hasVia = false, hasHost = false, hasForwardedFor = false, hasForwardedHost = false, hasForwardedProto = false
+
+        init(_ headers: HTTPHeaders) {
+            for field in headers {
+                let name = field.name
+                // A name's length rules out all but one of them.
+                switch name.utf8.count {
+                case 3 where name.caseInsensitiveEquals("Via"):
+                    hasVia = true
+                    vias.append(field.value)
+                case 4 where name.caseInsensitiveEquals("Host"):
+                    hasHost = true
+                    if host == nil { host = field.value }
+                case 15 where name.caseInsensitiveEquals("X-Forwarded-For"):
+                    hasForwardedFor = true
+                    forwardedFor.append(field.value)
+                case 16 where name.caseInsensitiveEquals("X-Forwarded-Host"):
+                    hasForwardedHost = true
+                case 17 where name.caseInsensitiveEquals("X-Forwarded-Proto"):
+                    hasForwardedProto = true
+                default:
+                    break
+                }
+            }
+        }
     }
 
     /// The upstream's answer as the client gets it: hop-by-hop fields removed, decoded bodies

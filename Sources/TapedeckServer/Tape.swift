@@ -17,6 +17,8 @@ struct Tape: Sendable {
     /// `scheme://host[:port]/base` of ``upstream``, what an origin-form request's path and query
     /// are put after; made once, not for every request.
     let upstreamPrefix: String?
+    /// The `Host` of a request sent to ``upstreamPrefix`` (`host[:port]`), made once.
+    let upstreamAuthority: String?
     /// Whether the tape records (else it replays).
     var isRecording: Bool
     /// The bytes of the answers it replayed, encoded once each (``WireForms``).
@@ -27,7 +29,10 @@ struct Tape: Sendable {
         self.path = path
         self.session = session
         self.upstream = upstream
-        upstreamPrefix = upstream.map { Deck.originText($0) + Deck.basePath($0) }
+        let prefix = upstream.map { Deck.originText($0) + Deck.basePath($0) }
+        upstreamPrefix = prefix
+        // Read from the prefix every request's URL begins with, so it is that URL's own.
+        upstreamAuthority = prefix.flatMap { URL(string: $0) }.map(\.authority)
         self.isRecording = isRecording
     }
 

@@ -226,7 +226,7 @@ package struct TapesHandler: ServerHandler {
         }
         guard let url = URL(string: target) else { throw HTTPError.invalidURL(input: target, reason: "not a valid request target") }
         let headers = ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: forward, via: via,
-                                                upstream: upstream)
+                                                upstream: upstream, authority: forward ? nil : tape.upstreamAuthority)
         return HTTPRequest(method: method, url: url, headers: headers, body: incoming.body.isEmpty ? nil : incoming.body)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Tapedeck
 import Testing
 @testable import TapedeckServer
@@ -7,9 +8,14 @@ import Testing
 /// names, and keep the fields that are neither hop-by-hop nor named there.
 @Suite("Hop-by-hop fields stop at the proxy")
 struct ProxyHeadersTests {
+    /// The comma-separated tokens of a `Connection` value, without the spaces around them.
+    private static func tokens(of value: String) -> [String] {
+        value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingHTTPSpace()) }
+    }
+
     /// The rule as first written, with the names made into strings.
     private static func reference(_ headers: HTTPHeaders) -> HTTPHeaders {
-        let named = headers.values(for: "Connection").flatMap(ProxyHeaders.tokens(of:))
+        let named = headers.values(for: "Connection").flatMap(tokens(of:))
         return HTTPHeaders(headers.filter { field in
             !ProxyHeaders.hopByHop.contains { field.name.caseInsensitiveEquals($0) }
                 && !named.contains { field.name.caseInsensitiveEquals($0) }
@@ -54,6 +60,46 @@ struct ProxyHeadersTests {
             }
             let headers = HTTPHeaders(fields)
             #expect(ProxyHeaders.removingHopByHop(headers) == Self.reference(headers), "\(fields)")
+        }
+    }
+
+    /// The upstream's fields as first written: each field looked up, and set, by name in turn.
+    private static func referenceForUpstream(_ headers: HTTPHeaders, url: URL, client: String?, forward: Bool, via: String) -> HTTPHeaders {
+        var result = ProxyHeaders.removingHopByHop(headers)
+        let prior = headers.values(for: "Via").joined(separator: ", ")
+        result["Via"] = (prior.isEmpty ? "" : prior + ", ") + "1.1 " + via
+        let originalHost = headers["Host"]
+        if !forward || originalHost == nil { result["Host"] = url.authority }
+        if let client {
+            let prior = headers.values(for: "X-Forwarded-For").joined(separator: ", ")
+            result["X-Forwarded-For"] = prior.isEmpty ? client : prior + ", " + client
+        }
+        if let originalHost, !result.contains("X-Forwarded-Host") { result["X-Forwarded-Host"] = originalHost }
+        if !result.contains("X-Forwarded-Proto") { result["X-Forwarded-Proto"] = forward && url.scheme == "https" ? "https" : "http" }
+        return result
+    }
+
+    @Test("the fields sent upstream (Via, Host, X-Forwarded-*) are the rule's as first written, for 20,000 random requests")
+    func forUpstreamAgreesWithReference() throws {
+        let names = ["Via", "via", "Host", "HOST", "X-Forwarded-For", "x-forwarded-for", "X-Forwarded-Host", "X-Forwarded-Proto",
+                     "Connection", "Accept", "Viaa", "Hos", "X-Forwarded-Fo"]
+        let values = ["", "1.1 other", "api.example.test", "10.0.0.1", "Via", "x-forwarded-host", "https", "a, b"]
+        let urls = try [#require(URL(string: "http://127.0.0.1:8080/items?a=1")), #require(URL(string: "https://[::1]:8443/")),
+                        #require(URL(string: "http://api.example.test/x"))]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let fields = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                HTTPHeader(name: names.randomElement(using: &generator) ?? "Via", value: values.randomElement(using: &generator) ?? "")
+            }
+            let headers = HTTPHeaders(fields)
+            let url = urls.randomElement(using: &generator) ?? urls[0]
+            let client = Bool.random(using: &generator) ? "127.0.0.1" : nil
+            let forward = Bool.random(using: &generator)
+            let expected = Self.referenceForUpstream(headers, url: url, client: client, forward: forward, via: "tapedeck-1")
+            #expect(ProxyHeaders.forUpstream(headers, url: url, client: client, forward: forward, via: "tapedeck-1") == expected,
+                    "\(fields) to \(url)")
+            // The authority worked out beforehand is the URL's own.
+            #expect(ProxyHeaders.forUpstream(headers, url: url, client: client, forward: forward, via: "tapedeck-1", authority: url.authority) == expected)
         }
     }
 }

@@ -92,7 +92,7 @@ public struct HTTPHeaders: Hashable, Sendable, Codable, Sequence, ExpressibleByD
 
     /// Appends a field as received or read from a file, unchecked (a server's bytes are
     /// recorded as they came).
-    mutating func append(name: String, value: String) {
+    package mutating func append(name: String, value: String) {
         fields.append(HTTPHeader(name: name, value: value))
     }
 

@@ -361,10 +361,8 @@ final class UpstreamHandler: ChannelInboundHandler {
         // than the rest of reading the answer's head.
         var keepAlive = false
         for (name, value) in head.headers where name.caseInsensitiveEquals("Connection") {
-            for token in ProxyHeaders.tokens(of: value) {
-                if token.caseInsensitiveEquals("close") { return false }
-                if token.caseInsensitiveEquals("keep-alive") { keepAlive = true }
-            }
+            if ProxyHeaders.listsToken(value, "close") { return false }
+            if ProxyHeaders.listsToken(value, "keep-alive") { keepAlive = true }
         }
         return head.version.minor >= 1 || keepAlive
     }
