@@ -101,10 +101,20 @@ start_nginx "$static"
 trap cleanup EXIT
 pids+=("$NGINX_PID")
 ms() { awk '{ v = $1; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 } printf "%.2f", v }'; }
-# one_url URL C: "requests/s p99_ms" from wrk on one URL with keep-alive.
+# cpu_ticks PID: the process's user and system CPU so far, in clock ticks (/proc/PID/stat).
+cpu_ticks() { awk '{ print $14, $15 }' "/proc/$1/stat" 2>/dev/null || echo "0 0"; }
+# per_request TICKS REQUESTS: CPU microseconds for each request, from a count of clock ticks.
+per_request() { awk -v t="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { if (n + 0 > 0) printf "%.1f", t * 1e6 / hz / n; else print "n/a" }'; }
+# one_url URL C PID: "requests/s p99_ms user_us sys_us" from wrk on one URL with keep-alive;
+# the last two are the CPU the server process PID spent on each request, user and system.
 one_url() {
-  local out; out=$(wrk -t2 -c"$2" -d"${SECONDS_EACH}s" --latency "$1" 2>&1)
-  echo "$(awk '/Requests\/sec/ { printf "%.0f", $2 }' <<<"$out") $(awk '$1 == "99%" { print $2 }' <<<"$out" | ms)"
+  local out u0 s0 u1 s1 n
+  read -r u0 s0 < <(cpu_ticks "$3")
+  out=$(wrk -t2 -c"$2" -d"${SECONDS_EACH}s" --latency "$1" 2>&1)
+  read -r u1 s1 < <(cpu_ticks "$3")
+  n=$(awk '/requests in/ { print $1 }' <<<"$out")
+  echo "$(awk '/Requests\/sec/ { printf "%.0f", $2 }' <<<"$out") $(awk '$1 == "99%" { print $2 }' <<<"$out" | ms)" \
+    "$(per_request $((u1 - u0)) "$n") $(per_request $((s1 - s0)) "$n")"
 }
 port=$(free_port)
 "$BIN" serve "$work/small.cassette.json" --repeat --port "$port" >/dev/null 2>"$work/serve.err" &
@@ -119,13 +129,17 @@ if [ -x "$MITM" ]; then
   for _ in $(seq 1 200); do curl -sf -o /dev/null "http://127.0.0.1:$mitm_port/items/3?page=3&sort=asc" && { mitm_ok=1; break; }; sleep 0.05; done
 fi
 serve_rows=""
+cpu_rows=""
+# nginx's one worker answers; its master only starts it.
+nginx_worker=$(pgrep -P "$NGINX_PID" | head -1)
 for c in 16 64; do
-  read -r n_rps n_p99 < <(one_url "http://127.0.0.1:$NGINX_PORT/items/3" "$c")
-  read -r t_rps t_p99 < <(one_url "http://127.0.0.1:$port/items/3?page=3&sort=asc" "$c")
+  read -r n_rps n_p99 n_user n_sys < <(one_url "http://127.0.0.1:$NGINX_PORT/items/3" "$c" "${nginx_worker:-$NGINX_PID}")
+  read -r t_rps t_p99 t_user t_sys < <(one_url "http://127.0.0.1:$port/items/3?page=3&sort=asc" "$c" "$serve_pid")
   m_rps="n/a"; m_p99="n/a"
-  [ -n "$mitm_ok" ] && read -r m_rps m_p99 < <(one_url "http://127.0.0.1:$mitm_port/items/3?page=3&sort=asc" "$c")
+  [ -n "$mitm_ok" ] && read -r m_rps m_p99 _ _ < <(one_url "http://127.0.0.1:$mitm_port/items/3?page=3&sort=asc" "$c" "$mitm_pid")
   eval "rps_$c=$t_rps nginx_$c=$n_rps mitm_$c=${m_rps:-0} p99_$c=$t_p99"
   serve_rows+="| -c$c | $n_rps | $n_p99 | $t_rps | $t_p99 | ${m_rps:-n/a} | ${m_p99:-n/a} | $(ratio "$t_rps" "$n_rps") | $(ratio "$t_rps" "$m_rps") |"$'\n'
+  cpu_rows+="| -c$c | $n_user | $n_sys | $t_user | $t_sys |"$'\n'
 done
 kill "$serve_pid" 2>/dev/null; [ -n "$mitm_ok" ] && kill "$mitm_pid" 2>/dev/null
 
@@ -143,8 +157,11 @@ port=$(free_port)
 "$BIN" proxy "http://127.0.0.1:$NGINX_PORT" --record "$work/proxied.cassette.json" --mode all --port "$port" >/dev/null 2>"$work/proxy.err" &
 proxy_pid=$!
 for _ in $(seq 1 200); do curl -sf -o /dev/null "http://127.0.0.1:$port/item.json?i=0" && break; sleep 0.05; done
+read -r pu0 ps0 < <(cpu_ticks "$proxy_pid")
 proxy_rps=$(wrk_rps "http://127.0.0.1:$port" "$PROXY_SECONDS")
+read -r pu1 ps1 < <(cpu_ticks "$proxy_pid")
 answered=$(( $(awk '/requests in/ { print $1 }' "$work/wrk.txt") + 1 ))
+proxy_user=$(per_request $((pu1 - pu0)) "$answered"); proxy_sys=$(per_request $((ps1 - ps0)) "$answered")
 proxy_rss=$(hwm_mb "$proxy_pid")
 stop_start=$(date +%s%N)
 kill -INT "$proxy_pid"; wait "$proxy_pid" 2>/dev/null
@@ -235,6 +252,13 @@ static file; \`mitmdump --server-replay\` from a HAR of the same interactions). 
 | connections | nginx req/s | nginx p99 ms | tapedeck serve req/s | serve p99 ms | mitmdump req/s | mitmdump p99 ms | serve / nginx | serve / mitmdump |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
 $serve_rows
+The CPU each server process spent on a request in those runs (\`/proc/PID/stat\`, µs). wrk takes
+the rest of the two cores, so a server matches nginx's rate only by spending no more than it does
+on each request, the kernel's share (one read and one write) included.
+
+| connections | nginx user µs | nginx system µs | serve user µs | serve system µs |
+|---|---:|---:|---:|---:|
+$cpu_rows
 **The recording proxy.** \`wrk -t2 -c16\` (${SECONDS_EACH} s direct, ${PROXY_SECONDS} s through the proxy), every request a distinct URL, to nginx directly
 and through \`tapedeck proxy --record --mode all\` (redaction, lint, one journal record each).
 
@@ -242,6 +266,7 @@ and through \`tapedeck proxy --record --mode all\` (redaction, lint, one journal
 |---:|---:|---:|---:|---:|---:|---:|---:|---:|
 | $direct_rps | $proxy_rps | $(ratio "$proxy_rps" "$direct_rps") | $proxy_rss | $in_cassette | $stop_s | $answered | $in_cassette | ${recorded:-n/a} |
 
+The proxy spent $proxy_user µs of user and $proxy_sys µs of system CPU on each request.
 (wrk counts the requests completed inside its window; a request in flight when it stops is
 answered and recorded after, so the cassette may hold a few more.) The cassette written at
 stop is also timed at the count the target names: a second proxy, stopped once wrk had
