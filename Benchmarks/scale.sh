@@ -101,10 +101,15 @@ start_nginx "$static"
 trap cleanup EXIT
 pids+=("$NGINX_PID")
 ms() { awk '{ v = $1; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 } printf "%.2f", v }'; }
-# cpu_ticks PID: the process's user and system CPU so far, in clock ticks (/proc/PID/stat).
-cpu_ticks() { awk '{ print $14, $15 }' "/proc/$1/stat" 2>/dev/null || echo "0 0"; }
-# per_request TICKS REQUESTS: CPU microseconds for each request, from a count of clock ticks.
-per_request() { awk -v t="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { if (n + 0 > 0) printf "%.1f", t * 1e6 / hz / n; else print "n/a" }'; }
+# cpu_ticks PID: the process's user and system CPU so far, in clock ticks (/proc/PID/stat);
+# "n/a n/a" when there is no such process.
+cpu_ticks() { { [ -n "$1" ] && awk '{ print $14, $15 }' "/proc/$1/stat" 2>/dev/null; } || echo "n/a n/a"; }
+# per_request BEFORE AFTER REQUESTS: CPU microseconds for each request, from two readings of a
+# clock-tick count; n/a when either reading or the count is missing.
+per_request() {
+  awk -v a="$1" -v b="$2" -v n="$3" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { if (a ~ /^[0-9]+$/ && b ~ /^[0-9]+$/ && b >= a && n + 0 > 0) printf "%.1f", (b - a) * 1e6 / hz / n; else print "n/a" }'
+}
 # one_url URL C PID: "requests/s p99_ms user_us sys_us" from wrk on one URL with keep-alive;
 # the last two are the CPU the server process PID spent on each request, user and system.
 one_url() {
@@ -114,7 +119,7 @@ one_url() {
   read -r u1 s1 < <(cpu_ticks "$3")
   n=$(awk '/requests in/ { print $1 }' <<<"$out")
   echo "$(awk '/Requests\/sec/ { printf "%.0f", $2 }' <<<"$out") $(awk '$1 == "99%" { print $2 }' <<<"$out" | ms)" \
-    "$(per_request $((u1 - u0)) "$n") $(per_request $((s1 - s0)) "$n")"
+    "$(per_request "$u0" "$u1" "$n") $(per_request "$s0" "$s1" "$n")"
 }
 port=$(free_port)
 "$BIN" serve "$work/small.cassette.json" --repeat --port "$port" >/dev/null 2>"$work/serve.err" &
@@ -130,10 +135,10 @@ if [ -x "$MITM" ]; then
 fi
 serve_rows=""
 cpu_rows=""
-# nginx's one worker answers; its master only starts it.
-nginx_worker=$(pgrep -P "$NGINX_PID" | head -1)
+# nginx's one worker answers; its master only starts it (no worker found: its CPU is n/a).
+nginx_worker=$(pgrep -P "$NGINX_PID" 2>/dev/null | head -1)
 for c in 16 64; do
-  read -r n_rps n_p99 n_user n_sys < <(one_url "http://127.0.0.1:$NGINX_PORT/items/3" "$c" "${nginx_worker:-$NGINX_PID}")
+  read -r n_rps n_p99 n_user n_sys < <(one_url "http://127.0.0.1:$NGINX_PORT/items/3" "$c" "$nginx_worker")
   read -r t_rps t_p99 t_user t_sys < <(one_url "http://127.0.0.1:$port/items/3?page=3&sort=asc" "$c" "$serve_pid")
   m_rps="n/a"; m_p99="n/a"
   [ -n "$mitm_ok" ] && read -r m_rps m_p99 _ _ < <(one_url "http://127.0.0.1:$mitm_port/items/3?page=3&sort=asc" "$c" "$mitm_pid")
@@ -161,7 +166,7 @@ read -r pu0 ps0 < <(cpu_ticks "$proxy_pid")
 proxy_rps=$(wrk_rps "http://127.0.0.1:$port" "$PROXY_SECONDS")
 read -r pu1 ps1 < <(cpu_ticks "$proxy_pid")
 answered=$(( $(awk '/requests in/ { print $1 }' "$work/wrk.txt") + 1 ))
-proxy_user=$(per_request $((pu1 - pu0)) "$answered"); proxy_sys=$(per_request $((ps1 - ps0)) "$answered")
+proxy_user=$(per_request "$pu0" "$pu1" "$answered"); proxy_sys=$(per_request "$ps0" "$ps1" "$answered")
 proxy_rss=$(hwm_mb "$proxy_pid")
 stop_start=$(date +%s%N)
 kill -INT "$proxy_pid"; wait "$proxy_pid" 2>/dev/null

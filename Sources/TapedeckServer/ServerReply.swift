@@ -30,6 +30,22 @@ package struct ServerReply: Sendable, Hashable {
         self.webSocket = webSocket
     }
 
+    /// Whether two replies say the same: ``wire`` is left out, as it is only their response's bytes
+    /// known beforehand.
+    package static func == (lhs: ServerReply, rhs: ServerReply) -> Bool {
+        lhs.response == rhs.response && lhs.fault == rhs.fault && lhs.stream == rhs.stream && lhs.tunnel == rhs.tunnel
+            && lhs.webSocket == rhs.webSocket
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(response)
+        hasher.combine(fault)
+        hasher.combine(stream)
+        hasher.combine(tunnel)
+        hasher.combine(webSocket)
+    }
+
     /// A plain-text reply, for control answers and errors.
     package static func text(_ status: Int, _ text: String, headers: HTTPHeaders = [:]) -> ServerReply {
         let all = HTTPHeaders([HTTPHeader(name: "Content-Type", value: "text/plain; charset=utf-8")] + headers.fields)

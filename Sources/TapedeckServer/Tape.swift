@@ -29,11 +29,18 @@ struct Tape: Sendable {
         self.path = path
         self.session = session
         self.upstream = upstream
-        let prefix = upstream.map { Deck.originText($0) + Deck.basePath($0) }
-        upstreamPrefix = prefix
-        // Read from the prefix every request's URL begins with, so it is that URL's own.
-        upstreamAuthority = prefix.flatMap { URL(string: $0) }.map(\.authority)
+        let parts = upstream.map(Self.upstreamParts)
+        upstreamPrefix = parts?.prefix
+        upstreamAuthority = parts?.authority
         self.isRecording = isRecording
+    }
+
+    /// What an origin-form request's URL to `upstream` begins with, and that URL's authority
+    /// (``Foundation/URL/authority``) when what follows begins with `/`: read from the prefix
+    /// itself, so it is that URL's own.
+    static func upstreamParts(_ upstream: URL) -> (prefix: String, authority: String?) {
+        let prefix = Deck.originText(upstream) + Deck.basePath(upstream)
+        return (prefix, URL(string: prefix).map(\.authority))
     }
 
     /// Whether a request path belongs under this tape's mount.

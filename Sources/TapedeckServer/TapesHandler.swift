@@ -111,7 +111,10 @@ package struct TapesHandler: ServerHandler {
                 let found = try replay.answerFound(request)
                 var reply = TapesHandler.reply(found.response, from: tape, to: request, incoming: incoming, fault: nil, plan: plan,
                                                log: deck.options.log)
-                if let position = found.position, HTTPFastLane.isPlain(reply) {
+                // Only the recorded response as recorded, to a request that can get its bytes: a
+                // WebSocket session asked for as a plain request is answered with words made for that
+                // request (400, 426), which no other request may be handed, and a HEAD gets no body.
+                if let position = found.position, found.response.webSocket == nil, request.method != .head, HTTPFastLane.isPlain(reply) {
                     reply.wire = tape.wireForms.form(at: position, of: reply.response)
                 }
                 return .answered(reply)
@@ -226,7 +229,7 @@ package struct TapesHandler: ServerHandler {
         }
         guard let url = URL(string: target) else { throw HTTPError.invalidURL(input: target, reason: "not a valid request target") }
         let headers = ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: forward, via: via,
-                                                upstream: upstream, authority: forward ? nil : tape.upstreamAuthority)
+                                                upstream: upstream, authority: !forward && rest.hasPrefix("/") ? tape.upstreamAuthority : nil)
         return HTTPRequest(method: method, url: url, headers: headers, body: incoming.body.isEmpty ? nil : incoming.body)
     }
 

@@ -36,10 +36,13 @@ final class WireForms: Sendable {
     /// The form of `response`, the answer of the interaction at `position`: the one held, or
     /// encoded now (and held, within the limits); nil when its body is over ``largestBody``.
     func form(at position: Int, of response: HTTPResponse) -> ByteBuffer? {
-        if let known = held.withLock({ $0.forms[position] }) { return known }
+        let (known, room) = held.withLock { ($0.forms[position], budget - $0.bytes) }
+        if let known { return known }
         guard response.body.count <= largestBody else { return nil }
         let encoded = HTTPFastLane.encode(response, isHead: false, keepAlive: true, allocator: Self.allocator)
-        // Held in memory of its exact size: the encoding reserves room for the longest head.
+        // Once the budget is spent, a form is what the lane would have encoded anyway.
+        guard encoded.readableBytes <= room else { return encoded }
+        // Held copied out of the room the encoding reserved for the longest head.
         var form = Self.allocator.buffer(capacity: encoded.readableBytes)
         form.writeImmutableBuffer(encoded)
         held.withLock { held in

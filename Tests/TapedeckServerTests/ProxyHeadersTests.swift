@@ -102,4 +102,18 @@ struct ProxyHeadersTests {
             #expect(ProxyHeaders.forUpstream(headers, url: url, client: client, forward: forward, via: "tapedeck-1", authority: url.authority) == expected)
         }
     }
+
+    @Test("the upstream's Host worked out once per tape is the one each request's URL has")
+    func upstreamAuthority() throws {
+        let upstreams = ["http://127.0.0.1:8080", "http://[::1]:9000/base", "https://user:pw@API.example.test/v1/", "http://example.test:80",
+                         "https://example.test:443/", "http://example.test/a/b"]
+        for text in upstreams {
+            let upstream = try #require(URL(string: text))
+            let (prefix, authority) = Tape.upstreamParts(upstream)
+            for rest in ["/", "/x?y=1", "//double/slash", "/%41?b=%2F"] {
+                let url = try #require(URL(string: prefix + rest), "\(prefix + rest)")
+                #expect(authority == url.authority, "\(text) + \(rest)")
+            }
+        }
+    }
 }

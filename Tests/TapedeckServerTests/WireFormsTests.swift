@@ -48,7 +48,7 @@ struct WireFormsTests {
         #expect(forms.heldBytes <= forms.budget)
     }
 
-    @Test("on one connection, repeated answers, a HEAD and a closing answer are the bytes the codec writes, and the forms were used")
+    @Test("on one connection, repeated answers, a HEAD and a closing answer are the bytes the codec writes, and forms are held")
     func sameBytesOnOneConnection() async throws {
         // A recorded HEAD keeps its Content-Length and has no body: its bytes differ from a GET's form.
         var cassette = SampleCassettes.api()
@@ -72,6 +72,24 @@ struct WireFormsTests {
                     "each recorded HEAD answer is its head alone, with its Content-Length")
             let held = server.deck.loadedTapes.map(\.wireForms.heldBytes).reduce(0, +)
             #expect(held > 0, "the replayed answers' forms are held")
+        }
+    }
+
+    @Test("a WebSocket session asked for as a plain request is answered for that request each time, never with another's words")
+    func webSocketAskedPlainly() async throws {
+        var session = HTTPResponse(status: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
+        session.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .text, data: Data("welcome".utf8))]
+        let cassette = Cassette(interactions: [Interaction(request: HTTPRequest(url: SampleCassettes.url("/room?q=A")), response: session)])
+        try await ServeClientsTests.withServer([cassette], options: DeckOptions(allowRepeats: true)) { server, _ in
+            // Both spellings match the one interaction; each 426 names the target its own request sent.
+            let requests = "GET /room?q=%41 HTTP/1.1\r\nHost: x\r\n\r\n" + "GET /room?q=A HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /room?q=%41 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            let text = String(decoding: try await BadRequestTests.exchange(server.listener.port, Data(requests.utf8)), as: UTF8.self)
+            let answers = Array(text.components(separatedBy: "HTTP/1.1 426").dropFirst())
+            #expect(answers.count == 3, "\(text.debugDescription)")
+            #expect(answers.first?.contains("/room?q=%41 was recorded") == true)
+            #expect(answers.dropFirst().first?.contains("/room?q=A was recorded") == true, "\(text.debugDescription)")
+            #expect(server.deck.loadedTapes.map(\.wireForms.heldBytes).reduce(0, +) == 0, "a reply made for one request is not held")
         }
     }
 }
