@@ -47,6 +47,8 @@ public final class Deck: Sendable {
     /// How often each distinct unmatched request (redacted summary) was seen.
     private let seenUnmatched = Mutex<[String: Int]>([:])
     private let unmatchedCount = Atomic<Int>(0)
+    /// The memory the tapes' held answer bytes may take together (``WireForms``).
+    private let wireBudget = WireBudget()
     /// Streams being relayed and recorded: a stop waits for them to be recorded before it writes the cassettes.
     private let openStreams = Mutex<[UUID: Task<Void, Never>]>([:])
     private let plan: FaultPlan
@@ -97,7 +99,8 @@ public final class Deck: Sendable {
         let live: any HTTPTransport = records ? LoopGuardTransport(inner: options.live) : OfflineTransport()
         let session = try CassetteSession(configuration(path: path, recording: upstream, records: records, mode: mode), live: live)
         for warning in session.cassette.warnings { options.log("warning: " + warning) }
-        return Tape(mount: Deck.normalizedMount(mount), path: path, session: session, upstream: upstream, isRecording: records)
+        return Tape(mount: Deck.normalizedMount(mount), path: path, session: session, upstream: upstream, isRecording: records,
+                    wireBudget: wireBudget)
     }
 
     /// Adds a cassette to replay (any format Tapedeck reads) under `mount` (`""` for all paths).

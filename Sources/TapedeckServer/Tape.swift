@@ -22,9 +22,10 @@ struct Tape: Sendable {
     /// Whether the tape records (else it replays).
     var isRecording: Bool
     /// The bytes of the answers it replayed, encoded once each (``WireForms``).
-    let wireForms = WireForms()
+    let wireForms: WireForms
 
-    init(mount: String, path: String, session: CassetteSession, upstream: URL?, isRecording: Bool) {
+    init(mount: String, path: String, session: CassetteSession, upstream: URL?, isRecording: Bool, wireBudget: WireBudget) {
+        wireForms = WireForms(budget: wireBudget)
         self.mount = mount
         self.path = path
         self.session = session

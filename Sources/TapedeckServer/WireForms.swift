@@ -11,12 +11,12 @@ import Tapedeck
 /// same by construction); other answers are encoded as they are written.
 ///
 /// A form is held for the life of the tape, whose cassette does not change while it replays.
-/// Bodies over ``largestBody`` are not held, nor any form once ``budget`` bytes are: a client
-/// that walks a large cassette costs no more memory than that (a random walk over 100,000
-/// interactions raised `serve`'s peak RSS from 130 to 180 MB with a budget of 32 MB).
+/// Bodies over ``largestBody`` are not held, nor any form once the deck's ``WireBudget`` is
+/// spent: a client that walks large cassettes costs no more memory than that (a random walk over
+/// 100,000 interactions raised `serve`'s peak RSS from 130 to 180 MB with a budget of 32 MB).
 final class WireForms: Sendable {
-    /// The most bytes of forms held.
-    let budget: Int
+    /// The memory the forms of every tape of the deck may take together.
+    let budget: WireBudget
     /// The longest body a held form has.
     let largestBody: Int
 
@@ -27,8 +27,8 @@ final class WireForms: Sendable {
 
     private let held = Mutex(Held())
 
-    /// Creates an empty set of forms, holding at most `budget` bytes, of bodies up to `largestBody` bytes.
-    init(budget: Int = 8 << 20, largestBody: Int = 64 << 10) {
+    /// Creates an empty set of forms, within `budget`, of bodies up to `largestBody` bytes.
+    init(budget: WireBudget, largestBody: Int = 64 << 10) {
         self.budget = budget
         self.largestBody = largestBody
     }
@@ -36,17 +36,16 @@ final class WireForms: Sendable {
     /// The form of `response`, the answer of the interaction at `position`: the one held, or
     /// encoded now (and held, within the limits); nil when its body is over ``largestBody``.
     func form(at position: Int, of response: HTTPResponse) -> ByteBuffer? {
-        let (known, room) = held.withLock { ($0.forms[position], budget - $0.bytes) }
-        if let known { return known }
+        if let known = held.withLock({ $0.forms[position] }) { return known }
         guard response.body.count <= largestBody else { return nil }
         let encoded = HTTPFastLane.encode(response, isHead: false, keepAlive: true, allocator: Self.allocator)
         // Once the budget is spent, a form is what the lane would have encoded anyway.
-        guard encoded.readableBytes <= room else { return encoded }
+        guard encoded.readableBytes <= budget.room else { return encoded }
         // Held copied out of the room the encoding reserved for the longest head.
         var form = Self.allocator.buffer(capacity: encoded.readableBytes)
         form.writeImmutableBuffer(encoded)
         held.withLock { held in
-            guard held.forms[position] == nil, held.bytes + form.capacity <= budget else { return }
+            guard held.forms[position] == nil, budget.take(form.capacity) else { return }
             held.forms[position] = form
             held.bytes += form.capacity
         }
@@ -56,5 +55,42 @@ final class WireForms: Sendable {
     /// How many bytes of memory the forms held take (their buffers' capacity).
     var heldBytes: Int { held.withLock { $0.bytes } }
 
+    deinit {
+        budget.give(held.withLock { $0.bytes })
+    }
+
     private static let allocator = ByteBufferAllocator()
+}
+
+/// The memory the held answer bytes (``WireForms``) of one deck's tapes may take together, so
+/// that a deck of many cassettes holds no more than a deck of one; a tape that goes gives its
+/// share back.
+final class WireBudget: Sendable {
+    /// The most bytes held.
+    let limit: Int
+    private let used = Atomic<Int>(0)
+
+    /// Creates a budget of `limit` bytes, none of them taken.
+    init(limit: Int = 8 << 20) {
+        self.limit = limit
+    }
+
+    /// The bytes not taken yet.
+    var room: Int { limit - used.load(ordering: .relaxed) }
+
+    /// Takes `bytes` of the budget; false, taking nothing, when that would pass the limit.
+    func take(_ bytes: Int) -> Bool {
+        var current = used.load(ordering: .relaxed)
+        while current + bytes <= limit {
+            let (exchanged, found) = used.compareExchange(expected: current, desired: current + bytes, ordering: .relaxed)
+            if exchanged { return true }
+            current = found
+        }
+        return false
+    }
+
+    /// Gives back `bytes` taken before.
+    func give(_ bytes: Int) {
+        used.subtract(bytes, ordering: .relaxed)
+    }
 }

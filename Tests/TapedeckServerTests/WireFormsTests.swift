@@ -15,7 +15,7 @@ struct WireFormsTests {
 
     @Test("a form is the lane's encoding of the answer, made once and handed out again")
     func formIsTheEncoding() throws {
-        let forms = WireForms()
+        let forms = WireForms(budget: WireBudget())
         let form = try #require(forms.form(at: 3, of: Self.response))
         let encoded = HTTPFastLane.encode(Self.response, isHead: false, keepAlive: true, allocator: ByteBufferAllocator())
         #expect(form == encoded)
@@ -34,8 +34,8 @@ struct WireFormsTests {
     func bounded() throws {
         let response = HTTPResponse(status: 200, body: Data(count: 100))
         // The memory one form takes, as the allocator rounds it.
-        let size = try #require(WireForms().form(at: 0, of: response)).capacity
-        let forms = WireForms(budget: 2 * size + size / 2, largestBody: 100)
+        let size = try #require(WireForms(budget: WireBudget()).form(at: 0, of: response)).capacity
+        let forms = WireForms(budget: WireBudget(limit: 2 * size + size / 2), largestBody: 100)
         #expect(forms.form(at: 0, of: HTTPResponse(status: 200, body: Data(count: 101))) == nil)
         #expect(forms.heldBytes == 0)
         let first = try #require(forms.form(at: 1, of: response))
@@ -45,7 +45,25 @@ struct WireFormsTests {
         let third = try #require(forms.form(at: 3, of: response))
         #expect(second == first && third == first)
         #expect(forms.heldBytes == 2 * size)
-        #expect(forms.heldBytes <= forms.budget)
+        #expect(forms.heldBytes <= forms.budget.limit)
+    }
+
+    @Test("the tapes of a deck share one budget, and a tape that goes gives its share back")
+    func sharedBudget() throws {
+        let response = HTTPResponse(status: 200, body: Data(count: 100))
+        let size = try #require(WireForms(budget: WireBudget()).form(at: 0, of: response)).capacity
+        let budget = WireBudget(limit: 3 * size)
+        let first = WireForms(budget: budget)
+        for position in 0..<2 { _ = first.form(at: position, of: response) }
+        var second: WireForms? = WireForms(budget: budget)
+        for position in 0..<2 { _ = second?.form(at: position, of: response) }
+        #expect(first.heldBytes == 2 * size)
+        #expect(second?.heldBytes == size, "the second tape gets what the first left")
+        #expect(budget.room == 0)
+        second = nil
+        #expect(budget.room == size, "a tape that goes gives back what it held")
+        _ = first.form(at: 2, of: response)
+        #expect(first.heldBytes == 3 * size)
     }
 
     @Test("on one connection, repeated answers, a HEAD and a closing answer are the bytes the codec writes, and forms are held")
