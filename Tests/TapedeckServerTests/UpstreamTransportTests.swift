@@ -301,6 +301,11 @@ struct UpstreamTransportTests {
         #expect(narrowed.headers["X-Asked"] == "gzip;q=0.8")
         let none = try await Self.send(transport, listener, "/z", headers: ["Accept-Encoding": "br"])
         #expect(none.headers["X-Asked"] == "identity")
+        // Codings it decodes, written as it writes them, reach the upstream as the client sent them.
+        let kept = try await Self.send(transport, listener, "/z", headers: ["Accept-Encoding": "deflate, GZip;q=0.5"])
+        #expect(kept.headers["X-Asked"] == "deflate, GZip;q=0.5")
+        let respaced = try await Self.send(transport, listener, "/z", headers: ["Accept-Encoding": "gzip,deflate"])
+        #expect(respaced.headers["X-Asked"] == "gzip, deflate")
         // A stream is asked for uncompressed, so its events can be passed on as they come.
         let events = try await Self.send(transport, listener, "/z", headers: ["Accept": "text/event-stream", "Accept-Encoding": "gzip"])
         #expect(events.headers["X-Asked"] == "identity")
