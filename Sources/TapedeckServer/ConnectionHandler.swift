@@ -232,7 +232,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         // `https://host/path`, as a forward proxy's request for it.
         let target = tunnelOrigin.map { head.uri.hasPrefix("/") ? $0 + head.uri : head.uri } ?? head.uri
         return IncomingRequest(method: head.method.rawValue, target: target, headers: headers,
-                               body: body.readableBytes == 0 ? Data() : Data(body.readableBytesView), remoteAddress: clientAddress)
+                               body: body.readableData, remoteAddress: clientAddress)
     }
 
     /// Asks the responder's ``ServerResponder/later`` from a task on this connection's loop,

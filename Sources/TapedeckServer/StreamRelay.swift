@@ -21,21 +21,34 @@ final class StreamRelay: Sendable {
     private let room = NSCondition()
     private nonisolated(unsafe) var buffered = 0
     static let bufferLimit = 4 << 20
-    /// The chunks, for the reply's ``StreamBody``.
-    let chunks: AsyncStream<Data>
-    private let continuation: AsyncStream<Data>.Continuation
+    /// The client's stream, made when a stream's head arrives: most answers are whole, and
+    /// an `AsyncStream` for each of them cost a recorded request more than its head's fields.
+    private let stream = Mutex<(made: (chunks: AsyncStream<Data>, continuation: AsyncStream<Data>.Continuation)?, finished: Bool)>((nil, false))
 
-    init() {
-        (chunks, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .unbounded)
-        continuation.onTermination = { [weak self] termination in
-            if case .cancelled = termination { self?.state.withLock { $0.clientGone = true } }
-            self?.written(0)
+    /// The chunks, for the reply's ``StreamBody``.
+    var chunks: AsyncStream<Data> { madeStream().chunks }
+
+    /// The client's stream, made on first use; one made after ``finish()`` is already finished.
+    private func madeStream() -> (chunks: AsyncStream<Data>, continuation: AsyncStream<Data>.Continuation) {
+        let (made, finished) = stream.withLock { stream in
+            if let made = stream.made { return (made, stream.finished) }
+            let made = AsyncStream<Data>.makeStream(bufferingPolicy: .unbounded)
+            made.continuation.onTermination = { [weak self] termination in
+                if case .cancelled = termination { self?.state.withLock { $0.clientGone = true } }
+                self?.written(0)
+            }
+            stream.made = (made.stream, made.continuation)
+            return ((made.stream, made.continuation), stream.finished)
         }
+        if finished { made.continuation.finish() }
+        return made
     }
 
     /// The observer to send under.
     var observer: ResponseObserver {
         ResponseObserver(head: { [self] head in
+            // Made before the head is handed on: the first chunk may come before the handler reads it.
+            _ = madeStream()
             resolveHead(head)
             return true
         }, chunk: { [self] chunk in
@@ -47,7 +60,7 @@ final class StreamRelay: Sendable {
             buffered += chunk.data.count
             room.unlock()
             guard !state.withLock({ $0.clientGone }) else { return false }
-            continuation.yield(chunk.data)
+            madeStream().continuation.yield(chunk.data)
             return true
         }, stop: { [self] in
             // A quiet stream whose client left ends at the transfer's next check, not its next chunk.
@@ -90,7 +103,11 @@ final class StreamRelay: Sendable {
 
     /// The exchange is over: the stream ends, and a handler still waiting learns there was no stream head.
     func finish() {
-        continuation.finish()
+        let continuation = stream.withLock { stream in
+            stream.finished = true
+            return stream.made?.continuation
+        }
+        continuation?.finish()
         resolveHead(nil)
     }
 

@@ -287,7 +287,7 @@ final class UpstreamHandler: ChannelInboundHandler {
     private func handOnArriving(context: ChannelHandlerContext) {
         guard let arriving = current?.arriving else { return }
         current?.arriving = nil
-        let chunk = BodyChunk(offset: current?.arrivedAt ?? 0, data: Data(arriving.readableBytesView))
+        let chunk = BodyChunk(offset: current?.arrivedAt ?? 0, data: arriving.readableData)
         current?.chunks.append(chunk)
         guard let current, let queue = current.observing, let observer = current.exchange.observer else { return }
         self.current?.waiting += 1
@@ -335,7 +335,7 @@ final class UpstreamHandler: ChannelInboundHandler {
             response.body = BodyChunk.joined(current.chunks)
             response.chunks = StreamMedia.keepsChunks(current.chunks, headers: response.headers) ? current.chunks : nil
         } else {
-            response.body = Data(current.body.readableBytesView)
+            response.body = current.body.readableData
             do {
                 response.body = try Self.decoded(response.body, headers: response.headers, url: request.urlText, limits: limits)
             } catch {

@@ -211,7 +211,9 @@ package final class UpstreamTransport: HTTPTransport {
                     var headerLimits = NIOHTTPDecoderLimitConfiguration()
                     headerLimits.maxHeaderFieldSize = UpstreamHandler.maxHeaderLine
                     headerLimits.maxHeaderListSize = UpstreamHandler.maxHeaderBlock
-                    try sync.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes, enableOutboundHeaderValidation: true,
+                    // Every request's fields were checked before it got here (``HTTPRequest/validateForSending()``
+                    // refuses the same names and values NIO's validator would), so they are not checked twice.
+                    try sync.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes, enableOutboundHeaderValidation: false,
                                                    encoderConfiguration: framing, decoderLimitConfiguration: headerLimits)
                     try sync.addHandler(UpstreamHandler(limits: limits, reasons: reasons))
                 }

@@ -54,7 +54,7 @@ final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
         guard !closing else { return }
         let kinds: [WebSocketOpcode: WebSocketMessage.Kind] = [.text: .text, .binary: .binary, .connectionClose: .close, .ping: .ping, .pong: .pong]
         guard let kind = kinds[frame.opcode] else { return }
-        let payload = Data(frame.unmaskedData.readableBytesView)
+        let payload = frame.unmaskedData.readableData
         switch kind {
         case .ping:
             send(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData), context: context)
