@@ -278,38 +278,6 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// Content-Length and a Connection of the server's own (37 and 24 bytes at most) and the
     /// empty line (2), rounded up.
     private static let headRoom = 128
-
-    /// Writes a head into memory sized for it beforehand (``encode(_:isHead:keepAlive:allocator:)``).
-    private struct HeadWriter {
-        let raw: UnsafeMutableRawBufferPointer
-        private(set) var count = 0
-
-        init(_ raw: UnsafeMutableRawBufferPointer) { self.raw = raw }
-
-        /// Copies `bytes`, as far as there is room (the room is worked out to be enough).
-        private mutating func put(_ bytes: UnsafeRawBufferPointer) {
-            let length = min(bytes.count, raw.count - count)
-            guard length > 0, let source = bytes.baseAddress, let target = raw.baseAddress else { return }
-            target.advanced(by: count).copyMemory(from: source, byteCount: length)
-            count += length
-        }
-
-        mutating func put(_ text: StaticString) {
-            put(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        }
-
-        mutating func put(_ text: String) {
-            var text = text
-            text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
-        }
-
-        mutating func putDecimal(_ value: Int) {
-            if value >= 10 { putDecimal(value / 10) }
-            guard count < raw.count else { return }
-            raw[count] = UInt8(ascii: "0") + UInt8(value % 10)
-            count += 1
-        }
-    }
 }
 
 /// The head of a plain request (``HTTPFastLane``), read from its bytes.

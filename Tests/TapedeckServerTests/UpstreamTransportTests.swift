@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import struct NIOHTTP1.HTTPRequestHead
 import struct NIOHTTP1.HTTPResponseHead
 import struct NIOHTTP1.HTTPVersion
 import enum NIOHTTP1.HTTPResponseStatus
@@ -189,6 +191,49 @@ struct UpstreamTransportTests {
         reasons.take(Array("HTTP/1.1 201 Made It\r".utf8))
         reasons.take(Array("\nContent-Length: 0\r\n\r\n".utf8))
         #expect(reasons.reason(for: 201) == "Made It")
+    }
+
+    @Test("a request's head goes upstream as the request line, each field as sent in order, and the empty line")
+    func requestHeadBytes() {
+        let head = HTTPRequestHead(version: .http1_1, method: .POST, uri: "/items?q=%41&sort",
+                                   headers: ["Host": "127.0.0.1:8080", "X-Two": "a", "x-two": "b, c", "Content-Length": "3"])
+        let bytes = UpstreamRequestEncoder.encode(head, allocator: ByteBufferAllocator())
+        #expect(String(buffer: bytes)
+            == "POST /items?q=%41&sort HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-Two: a\r\nx-two: b, c\r\nContent-Length: 3\r\n\r\n")
+        let bare = UpstreamRequestEncoder.encode(HTTPRequestHead(version: .http1_0, method: .RAW(value: "PURGE"), uri: "/"),
+                                                 allocator: ByteBufferAllocator())
+        #expect(String(buffer: bare) == "PURGE / HTTP/1.0\r\n\r\n")
+        // Room worked out beforehand: a long field is written whole.
+        let written = UpstreamRequestEncoder.encode(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/",
+                                                                    headers: ["Cookie": String(repeating: "k=v; ", count: 2000)]),
+                                                    allocator: ByteBufferAllocator())
+        #expect(written.readableBytes == "GET / HTTP/1.1\r\nCookie: \r\n\r\n".utf8.count + 10_000)
+    }
+
+    @Test("status lines read the same wherever the reads split them: whole, in two at every byte, or a byte at a time")
+    func statusLinesAcrossSplits() {
+        let bytes = Array("\r\nHTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\nHTTP/1.1 299 Custom Thing\r\nContent-Length: 24\r\n\r\nHTTP/1.1 200 In The Body\r\n".utf8)
+        func read(_ pieces: [[UInt8]]) -> [String?] {
+            let reasons = StatusLineReasons()
+            reasons.expectResponse()
+            for piece in pieces { reasons.take(piece) }
+            return [reasons.reason(for: 103), reasons.reason(for: 299), reasons.reason(for: 200)]
+        }
+        let expected: [String?] = ["Early Hints", "Custom Thing", nil]
+        #expect(read([bytes]) == expected)
+        #expect(read(bytes.map { [$0] }) == expected)
+        for split in 1..<bytes.count {
+            #expect(read([Array(bytes[..<split]), Array(bytes[split...])]) == expected, "split at \(split)")
+        }
+        // A line over the longest read keeps no phrase, and the next answer's line is read again.
+        let reasons = StatusLineReasons()
+        reasons.expectResponse()
+        reasons.take(Array(("HTTP/1.1 200 " + String(repeating: "x", count: StatusLineReasons.maximumLine)).utf8))
+        reasons.take(Array("\r\n".utf8))
+        #expect(reasons.reason(for: 200) == nil)
+        reasons.expectResponse()
+        reasons.take(Array("HTTP/1.1 201 Short\r\n".utf8))
+        #expect(reasons.reason(for: 201) == "Short")
     }
 
     @Test("status lines parse to their code and phrase; anything else, or a phrase with control characters, to nothing")

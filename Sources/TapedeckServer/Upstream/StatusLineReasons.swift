@@ -48,46 +48,64 @@ final class StatusLineReasons: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .idle = state {} else { take(unwrapInboundIn(data).readableBytesView) }
+        if case .idle = state {} else { unwrapInboundIn(data).withUnsafeReadableBytes { take($0) } }
         context.fireChannelRead(data)
     }
 
-    /// Reads what one read of the connection brought, as far as a head is due.
-    func take(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes where !read(byte) { break }
+    /// Reads `bytes` as one read of the connection (``take(_:)-(UnsafeRawBufferPointer)``).
+    func take(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { take($0) }
     }
 
-    /// Takes one byte; false once nothing more needs reading.
-    private func read(_ byte: UInt8) -> Bool {
-        switch state {
-        case .idle:
-            return false
-        case .statusLine:
-            guard byte == UInt8(ascii: "\n") else {
-                if line.count <= Self.maximumLine { line.append(byte) }
-                return true
+    /// Reads what one read of the connection brought, as far as a head is due: a status line's
+    /// bytes are copied up to its end at once, not looked at one by one.
+    func take(_ bytes: UnsafeRawBufferPointer) {
+        var index = 0
+        while index < bytes.count {
+            switch state {
+            case .idle:
+                return
+            case .statusLine:
+                var end = index
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                // One byte past the longest line read marks it as too long.
+                let room = Self.maximumLine + 1 - line.count
+                if room > 0 { line.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<min(end, index + room)])) }
+                guard end < bytes.count else { return }
+                index = end + 1
+                endStatusLine()
+            case .interimFields(var atLineStart):
+                while index < bytes.count, case .interimFields = state {
+                    switch bytes[index] {
+                    case UInt8(ascii: "\n"):
+                        if atLineStart { state = .statusLine }
+                        atLineStart = true
+                    case UInt8(ascii: "\r"):
+                        break
+                    default:
+                        atLineStart = false
+                    }
+                    index += 1
+                }
+                if case .interimFields = state { state = .interimFields(atLineStart: atLineStart) }
             }
-            // An empty line before the status line is tolerated, as the decoder tolerates it.
-            if line.isEmpty || line == [UInt8(ascii: "\r")] {
-                line.removeAll(keepingCapacity: true)
-                return true
-            }
-            let parsed = line.count <= Self.maximumLine ? Self.parse(line) : nil
+        }
+    }
+
+    /// The LF that ends ``line`` was read.
+    private func endStatusLine() {
+        // An empty line before the status line is tolerated, as the decoder tolerates it.
+        if line.isEmpty || line == [UInt8(ascii: "\r")] {
             line.removeAll(keepingCapacity: true)
-            if let parsed { found.append(parsed) }
-            if let code = parsed?.code, (100..<200).contains(code), code != 101 {
-                state = .interimFields(atLineStart: true)
-            } else {
-                state = .idle
-            }
-            return true
-        case .interimFields(let atLineStart):
-            switch byte {
-            case UInt8(ascii: "\n"): state = atLineStart ? .statusLine : .interimFields(atLineStart: true)
-            case UInt8(ascii: "\r"): break
-            default: state = .interimFields(atLineStart: false)
-            }
-            return true
+            return
+        }
+        let parsed = line.count <= Self.maximumLine ? Self.parse(line) : nil
+        line.removeAll(keepingCapacity: true)
+        if let parsed { found.append(parsed) }
+        if let code = parsed?.code, (100..<200).contains(code), code != 101 {
+            state = .interimFields(atLineStart: true)
+        } else {
+            state = .idle
         }
     }
 

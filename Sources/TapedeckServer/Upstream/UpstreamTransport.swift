@@ -206,15 +206,15 @@ package final class UpstreamTransport: HTTPTransport {
                     if let tls { try sync.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: sniHost)) }
                     let reasons = StatusLineReasons()
                     try sync.addHandler(reasons)
-                    var framing = HTTPRequestEncoder.Configuration()
-                    framing.automaticallySetFramingHeaders = false
                     var headerLimits = NIOHTTPDecoderLimitConfiguration()
                     headerLimits.maxHeaderFieldSize = UpstreamHandler.maxHeaderLine
                     headerLimits.maxHeaderListSize = UpstreamHandler.maxHeaderBlock
-                    // Every request's fields were checked before it got here (``HTTPRequest/validateForSending()``
-                    // refuses the same names and values NIO's validator would), so they are not checked twice.
-                    try sync.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes, enableOutboundHeaderValidation: false,
-                                                   encoderConfiguration: framing, decoderLimitConfiguration: headerLimits)
+                    // NIO's response decoder with a request encoder of Tapedeck's own, and no header
+                    // validator: every request's fields were checked before it got here
+                    // (``HTTPRequest/validateForSending()`` refuses what NIO's validator would).
+                    try sync.addHandler(UpstreamRequestEncoder())
+                    try sync.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes,
+                                                                                 limitConfiguration: headerLimits)))
                     try sync.addHandler(UpstreamHandler(limits: limits, reasons: reasons))
                 }
             }
