@@ -193,6 +193,22 @@ struct UpstreamTransportTests {
         #expect(reasons.reason(for: 201) == "Made It")
     }
 
+    @Test("the head sent upstream drops the request's framing and Connection fields in any case, keeps its Host, and narrows Accept-Encoding")
+    func headSentUpstream() throws {
+        let url = try #require(URL(string: "http://127.0.0.1:8080/a?b=1"))
+        let origin = try #require(UpstreamTransport.Origin(url))
+        let request = HTTPRequest(method: .get, url: url, headers: HTTPHeaders([
+            ("HOST", "example.test"), ("content-length", "0"), ("Transfer-encoding", "chunked"), ("CONNECTION", "keep-alive"),
+            ("expect", "100-continue"), ("Accept-encoding", "br, gzip"), ("X-Kept", "1"), ("Hosts", "kept too"),
+        ]))
+        let head = UpstreamTransport.head(of: request, origin: origin)
+        #expect(head.uri == "/a?b=1")
+        #expect(head.headers.map { "\($0.name): \($0.value)" }
+            == ["HOST: example.test", "Accept-encoding: gzip", "X-Kept: 1", "Hosts: kept too"])
+        let bare = UpstreamTransport.head(of: HTTPRequest(method: .post, url: url), origin: origin)
+        #expect(bare.headers.map { "\($0.name): \($0.value)" } == ["Host: 127.0.0.1:8080", "Accept-Encoding: gzip, deflate", "Content-Length: 0"])
+    }
+
     @Test("a request's head goes upstream as the request line, each field as sent in order, and the empty line")
     func requestHeadBytes() {
         let head = HTTPRequestHead(version: .http1_1, method: .POST, uri: "/items?q=%41&sort",
