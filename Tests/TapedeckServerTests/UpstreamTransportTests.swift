@@ -41,6 +41,29 @@ struct UpstreamTransportTests {
         await listener.close()
     }
 
+    @Test("a burst of 100 requests at once opens 100 connections, and the next burst reuses every one of them")
+    func burstsReuseConnections() async throws {
+        let burst = 100
+        // Each answer waits until the whole burst has arrived, so that every request holds a connection of its own.
+        let arrived = Atomic<Int>(0)
+        let listener = try await Self.upstream { _, _ in
+            let count = arrived.add(1, ordering: .relaxed).newValue
+            let round = (count - 1) / burst + 1
+            while arrived.load(ordering: .relaxed) < round * burst { try? await Task.sleep(for: .milliseconds(2)) }
+            return .text(200, "ok")
+        }
+        let transport = try UpstreamTransport()
+        for _ in 1...2 {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for number in 0..<burst { group.addTask { try await Self.send(transport, listener, "/items/\(number)").status } }
+                for try await status in group { #expect(status == 200) }
+            }
+        }
+        #expect(listener.acceptedConnections == burst, "the second burst found every connection of the first kept")
+        transport.shutdown()
+        await listener.close()
+    }
+
     @Test("an answer keeps its connection for the next request as its version and Connection tokens say, in any case and order")
     func keepsAliveRule() {
         func head(_ minor: Int, _ fields: [(String, String)], status: Int = 200) -> HTTPResponseHead {
