@@ -93,21 +93,21 @@ loaded() {
   hey -z "${HEY_SECONDS}s" -c "$2" "${proxy[@]}" "$UP/items/1" 2>/dev/null | awk '/Requests\/sec/ { printf "%.0f", $2 }'
 }
 
-measure() {  # PROXY CA → "rps1 rps16 p50 p99 conn/s hey16"
-  local r1 r16 p50 p99 c h16
+measure() {  # PROXY CA → "rps1 rps16 p50 p99 conn/s hey16 hey64 hey128"
+  local r1 r16 p50 p99 c h16 h64 h128
   r1=$(keepalive "$1" "$2" 1); r16=$(keepalive "$1" "$2" 16)
   read -r p50 p99 < <(latency "$1" "$2"); c=$(connects "$1" "$2")
-  h16=$(loaded "$1" 16)
-  echo "$r1 $r16 $p50 $p99 $c ${h16:-n/a}"
+  h16=$(loaded "$1" 16); h64=$(loaded "$1" 64); h128=$(loaded "$1" 128)
+  echo "$r1 $r16 $p50 $p99 $c ${h16:-n/a} ${h64:-n/a} ${h128:-n/a}"
 }
 
-read -r d_r1 d_r16 d_p50 d_p99 d_c d_h16 < <(measure "" "$work/upca.pem")
+read -r d_r1 d_r16 d_p50 d_p99 d_c d_h16 d_h64 d_h128 < <(measure "" "$work/upca.pem")
 
 port=$(free_port)
 "$BIN" proxy --intercept --record "$work/rec.cassette.json" --mode all --upstream-ca "$work/upca.pem" --port "$port" >/dev/null 2>"$work/proxy.err" &
 pids+=($!)
 for _ in $(seq 1 100); do [ -f "$work/ca/tapedeck-ca.pem" ] && curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
-read -r t_r1 t_r16 t_p50 t_p99 t_c t_h16 < <(measure "http://127.0.0.1:$port" "$work/ca/tapedeck-ca.pem")
+read -r t_r1 t_r16 t_p50 t_p99 t_c t_h16 t_h64 t_h128 < <(measure "http://127.0.0.1:$port" "$work/ca/tapedeck-ca.pem")
 recorded_ok=$(grep -c 'rejected\|error' "$work/proxy.err")
 
 # mitm [ARGS...]: measure (as above) through a mitmdump started with ARGS, stopped after.
@@ -121,12 +121,12 @@ mitm() {
   kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
   rm -f "$work/mitm.pid"
 }
-m_r1=n/a; m_r16=n/a; m_p50=n/a; m_p99=n/a; m_c=n/a; m_h16=n/a
-w_r1=n/a; w_r16=n/a; w_p50=n/a; w_p99=n/a; w_c=n/a; w_h16=n/a
+m_r1=n/a; m_r16=n/a; m_p50=n/a; m_p99=n/a; m_c=n/a; m_h16=n/a; m_h64=n/a; m_h128=n/a
+w_r1=n/a; w_r16=n/a; w_p50=n/a; w_p99=n/a; w_c=n/a; w_h16=n/a; w_h64=n/a; w_h128=n/a
 if [ -x "$MITM" ]; then
-  read -r m_r1 m_r16 m_p50 m_p99 m_c m_h16 < <(mitm)
+  read -r m_r1 m_r16 m_p50 m_p99 m_c m_h16 m_h64 m_h128 < <(mitm)
   # Saving every flow (-w), as Tapedeck records every exchange.
-  read -r w_r1 w_r16 w_p50 w_p99 w_c w_h16 < <(mitm -w "$work/flows.mitm")
+  read -r w_r1 w_r16 w_p50 w_p99 w_c w_h16 w_h64 w_h128 < <(mitm -w "$work/flows.mitm")
 fi
 
 # --- A new host's certificate: serve --intercept answers any host (unmatched, 404) ---------
@@ -158,9 +158,11 @@ is and once saving every flow to a file (\`-w\`), as Tapedeck records every exch
 figure is measured from outside with curl, in this same run: $REQUESTS GETs from one curl
 process over one kept-alive tunnel, and over 16 at once (\`--parallel\`); latency of each of
 500 kept-alive requests (curl's \`time_total\`); $CONNECTS requests each on a new tunnel and TLS
-connection, 8 at once. The last row is from hey (\`hey -z ${HEY_SECONDS}s -c 16\`, one URL), a
-client lighter than curl, so that it measures the proxy rather than the client; hey does not
-check certificates.
+connection, 8 at once. The last three rows are from hey (\`hey -z ${HEY_SECONDS}s -c 16\`, \`-c 64\`
+and \`-c 128\`, one URL), a client lighter than curl, so that it measures the proxy rather than
+the client; hey does not check certificates. hey shares the two cores with the proxy and nginx,
+so at \`-c 16\` its own work is a third of the CPU of each request; more connections at once let
+each wake-up of the proxy carry more requests. mitmdump answers on one thread at every count.
 
 | measure | nginx direct | Tapedeck \`--intercept\` | mitmdump | mitmdump \`-w\` | Tapedeck / mitmdump | Tapedeck / mitmdump \`-w\` |
 |---|---|---|---|---|---|---|
@@ -170,6 +172,8 @@ check certificates.
 | latency p99 (ms) | $d_p99 | $t_p99 | $m_p99 | $w_p99 | | |
 | new TLS connections/s (8 at once) | $d_c | $t_c | $m_c | $w_c | $(ratio "$t_c" "$m_c") | $(ratio "$t_c" "$w_c") |
 | requests/s, 16 tunnels, keep-alive (hey) | $d_h16 | $t_h16 | $m_h16 | $w_h16 | $(ratio "$t_h16" "$m_h16") | $(ratio "$t_h16" "$w_h16") |
+| requests/s, 64 tunnels, keep-alive (hey) | $d_h64 | $t_h64 | $m_h64 | $w_h64 | $(ratio "$t_h64" "$m_h64") | $(ratio "$t_h64" "$w_h64") |
+| requests/s, 128 tunnels, keep-alive (hey) | $d_h128 | $t_h128 | $m_h128 | $w_h128 | $(ratio "$t_h128" "$m_h128") | $(ratio "$t_h128" "$w_h128") |
 
 - Latency interception adds at p50: $(awk -v a="$t_p50" -v b="$d_p50" 'BEGIN { if (a + 0 > 0) printf "%.2f", a - b; else print "n/a" }') ms
   (Tapedeck), $(awk -v a="$m_p50" -v b="$d_p50" 'BEGIN { if (a + 0 > 0) printf "%.2f", a - b; else print "n/a" }') ms (mitmdump).
