@@ -161,8 +161,10 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
                 head = plain
             }
             if clientAddress == nil { clientAddress = context.remoteAddress?.ipAddress }
-            let target = tunnelOrigin.map { head.target.hasPrefix("/") ? $0 + head.target : head.target } ?? head.target
-            let request = IncomingRequest(method: head.method, target: target, headers: HTTPHeaders(head.fields), remoteAddress: clientAddress)
+            // A plain head's target is origin-form; inside a tunnel it is put after the tunnel's origin.
+            let request = tunnelOrigin.map {
+                IncomingRequest(method: head.method, tunnel: $0, originForm: head.target, headers: HTTPHeaders(head.fields), remoteAddress: clientAddress)
+            } ?? IncomingRequest(method: head.method, target: head.target, headers: HTTPHeaders(head.fields), remoteAddress: clientAddress)
             guard let reply = responder.atOnce(request) else { return wait(for: request, head: head, context: context) }
             guard Self.isPlain(reply) else { return handOver(reply, context: context) }
             guard send(reply, to: head, context: context) else {

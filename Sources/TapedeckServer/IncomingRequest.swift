@@ -26,6 +26,46 @@ package struct IncomingRequest: Sendable, Hashable {
         self.remoteAddress = remoteAddress
     }
 
+    /// Creates a request that arrived inside an intercepted tunnel to `origin`
+    /// (`https://api.example.com`) with the origin-form `target` (`/get?a=1`): the handlers see
+    /// `https://api.example.com/get?a=1`, as a forward proxy's request for it, and its path and
+    /// query are `target`'s as sent, not read back out of the whole.
+    package init(method: String, tunnel origin: String, originForm target: String, headers: HTTPHeaders, remoteAddress: String?) {
+        self.method = method
+        self.target = origin + target
+        if Self.readsBackAsSent(target) {
+            pathAndQuery = target
+            path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
+        } else {
+            (pathAndQuery, path) = Self.parts(of: origin + target)
+        }
+        self.headers = headers
+        body = Data()
+        self.remoteAddress = remoteAddress
+    }
+
+    /// Whether the path and query read back out of a URL made of `target` (origin-form) are
+    /// `target` as sent: no bracket, which a URL escapes, and no `%` but before two hex digits.
+    private static func readsBackAsSent(_ target: String) -> Bool {
+        var target = target
+        return target.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "["), UInt8(ascii: "]"):
+                    return false
+                case UInt8(ascii: "%"):
+                    guard index + 2 < bytes.count, PercentEncoding.hexValue(bytes[index + 1]) != nil, PercentEncoding.hexValue(bytes[index + 2]) != nil else { return false }
+                    index += 2
+                default:
+                    break
+                }
+                index += 1
+            }
+            return true
+        }
+    }
+
     /// Whether the target is absolute-form (`http://host/path`), as clients send to a forward proxy.
     var isAbsoluteForm: Bool { Self.isAbsoluteForm(target) }
 

@@ -29,10 +29,19 @@ enum ProxyHeaders {
         // values where they are: splitting them into strings, and each field list into a new
         // one, cost more than the rest of an answer's rules.
         let connection = headers.filter { $0.name.caseInsensitiveEquals("Connection") }
+        // Only a name as long as one of the tokens listed is looked for among them: one bit for
+        // each length (the last for every length from 63 on), so most names are ruled out at once.
+        var listedLengths: UInt64 = 0
+        for field in connection {
+            _ = forEachListItem(field.value) { item in
+                listedLengths |= 1 << UInt64(min(item.count, 63))
+                return false
+            }
+        }
         func removed(_ name: String) -> Bool {
             let length = name.utf8.count
             if length < hopByHopByLength.count, hopByHopByLength[length].contains(where: { name.caseInsensitiveEquals($0) }) { return true }
-            return connection.contains { field in listsToken(field.value, name) }
+            return listedLengths & (1 << UInt64(min(length, 63))) != 0 && connection.contains { field in listsToken(field.value, name) }
         }
         let fields = headers.fields
         guard let first = fields.firstIndex(where: { removed($0.name) }) else { return headers }
@@ -44,6 +53,14 @@ enum ProxyHeaders {
     /// Whether the comma-separated `list` (a `Connection` value) holds `token`, ignoring case
     /// and the HTTP space around each item, read in place: no list of the items is made.
     static func listsToken(_ list: String, _ token: String) -> Bool {
+        forEachListItem(list) { item in String(decoding: item, as: UTF8.self).caseInsensitiveEquals(token) }
+    }
+
+    /// Calls `body` with each item of the comma-separated `list`, without the HTTP space around
+    /// it, until `body` returns true; returns whether it did. An empty item (two commas
+    /// together) names nothing, as splitting drops it; an item of spaces is the empty name, as
+    /// trimming leaves it.
+    static func forEachListItem(_ list: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
         var list = list
         return list.withUTF8 { bytes in
@@ -54,11 +71,7 @@ enum ProxyHeaders {
                 var low = start, high = end
                 while low < high, isSpace(bytes[low]) { low += 1 }
                 while high > low, isSpace(bytes[high - 1]) { high -= 1 }
-                // An empty item (two commas together) names nothing, as splitting drops it; an
-                // item of spaces names the empty name, as trimming leaves it.
-                if end > start, String(decoding: UnsafeBufferPointer(rebasing: bytes[low..<high]), as: UTF8.self).caseInsensitiveEquals(token) {
-                    return true
-                }
+                if end > start, body(UnsafeBufferPointer(rebasing: bytes[low..<high])) { return true }
                 start = end + 1
             }
             return false

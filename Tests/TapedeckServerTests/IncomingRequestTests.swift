@@ -27,4 +27,16 @@ struct IncomingRequestTests {
         #expect(request.path == "/new/place")
         #expect(request == IncomingRequest(method: "GET", target: "http://127.0.0.1:8080/new/place?y=2"))
     }
+
+    @Test("a request inside a tunnel is the request for its origin and target, with the target's own path and query",
+          arguments: ["/", "/items/3?page=3&sort=asc", "/a/b/?", "/v1/users?id=7&q=a%20b", "//double/slash", "/x?y?z", "/search?q=[1]@x:y",
+                     "/a:b@c;d=e,f!$&'()*+", "/%41%7e?%2F", "/%zz?q", "/p%4", "/p[1]", "/q?%", "/~user/-._"])
+    func tunnel(target: String) {
+        for origin in ["https://api.example.com", "https://127.0.0.1:8443", "https://[::1]:8443"] {
+            let tunnelled = IncomingRequest(method: "GET", tunnel: origin, originForm: target, headers: ["Host": "x"], remoteAddress: "127.0.0.1")
+            let whole = IncomingRequest(method: "GET", target: origin + target, headers: ["Host": "x"], remoteAddress: "127.0.0.1")
+            #expect(tunnelled == whole, "\(origin)\(target)")
+            #expect(tunnelled.pathAndQuery == whole.pathAndQuery && tunnelled.path == whole.path, "\(origin)\(target)")
+        }
+    }
 }

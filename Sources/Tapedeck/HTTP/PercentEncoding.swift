@@ -69,7 +69,8 @@ package enum PercentEncoding {
         "!$&'()*+,;=".utf8.contains(byte)
     }
 
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of the hex digit `byte` (either case); nil for any other byte.
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
