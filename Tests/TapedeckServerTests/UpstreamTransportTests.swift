@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 import struct NIOHTTP1.HTTPRequestHead
 import struct NIOHTTP1.HTTPResponseHead
 import struct NIOHTTP1.HTTPVersion
@@ -62,6 +63,30 @@ struct UpstreamTransportTests {
         #expect(listener.acceptedConnections == burst, "the second burst found every connection of the first kept")
         transport.shutdown()
         await listener.close()
+    }
+
+    @Test("a request sent from one of the transport's loops takes only that loop's idle connections, and makes one there when it has none")
+    func idleConnectionsStayOnTheirLoop() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let loops = Array(group.makeIterator())
+        let listener = try await Self.upstream { request, number in .text(200, "\(number)") }
+        let transport = try UpstreamTransport(group: group)
+        /// Sends a request from a task whose jobs run on `loop`, as the server's tasks do.
+        func send(from loop: any EventLoop, _ path: String) async throws -> HTTPResponse {
+            let executor = EventLoopExecutor(loop)
+            return try await Task(executorPreference: executor) { try await Self.send(transport, listener, path) }.value
+        }
+        #expect(try await send(from: loops[0], "/a").status == 200)
+        #expect(try await send(from: loops[0], "/b").status == 200)
+        #expect(listener.acceptedConnections == 1, "the second request on the first loop reused its connection")
+        #expect(try await send(from: loops[1], "/c").status == 200)
+        #expect(listener.acceptedConnections == 2, "the other loop made a connection of its own rather than take the first loop's")
+        #expect(try await send(from: loops[1], "/d").status == 200)
+        #expect(try await send(from: loops[0], "/e").status == 200)
+        #expect(listener.acceptedConnections == 2, "each loop reused its own")
+        transport.shutdown()
+        await listener.close()
+        try await group.shutdownGracefully()
     }
 
     @Test("an answer keeps its connection for the next request as its version and Connection tokens say, in any case and order")

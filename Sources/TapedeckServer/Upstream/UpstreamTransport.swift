@@ -170,19 +170,41 @@ package final class UpstreamTransport: HTTPTransport {
 
     // MARK: - Connections
 
-    /// An open idle connection to `origin` (idle for under `idleFor`, when given), one on the
-    /// calling thread's loop when there is one (its answer then arrives where the caller runs).
+    /// An open idle connection to `origin` (idle for under `idleFor`, when given). From a thread
+    /// of this transport's loops, only one of that loop's: its answer then arrives where the
+    /// caller runs, where one of another loop's made every exchange on it cross between threads
+    /// twice, and a busy proxy whose connections had mixed that way spent half as much again on
+    /// each request. When that loop has none, a new connection is made on it.
     private func takeIdle(_ origin: Origin, idleFor limit: TimeAmount?) -> (any Channel)? {
-        let here = MultiThreadedEventLoopGroup.currentEventLoop
+        let here = loopHere()
         let oldest = limit.map { NIODeadline.now() - $0 }
         return idle.withLock { idle in
-            guard var entries = idle[origin] else { return nil }
-            defer { idle[origin] = entries }
-            entries.removeAll { !$0.channel.isActive }
-            let usable = entries.indices.filter { index in oldest.map { entries[index].since >= $0 } ?? true }
-            let index = here.flatMap { loop in usable.last { entries[$0].channel.eventLoop === loop } } ?? usable.last
-            return index.map { entries.remove(at: $0).channel }
+            guard idle[origin] != nil else { return nil }
+            // Changed in place: a copy taken out and put back copied every entry for each request.
+            return Self.take(from: &idle[origin, default: []], on: here, since: oldest)
         }
+    }
+
+    /// The most recently idle open connection of `entries` on `loop` (any loop when nil) that
+    /// became idle at `oldest` or later, taken out; closed connections met on the way are dropped.
+    private static func take(from entries: inout [(channel: any Channel, since: NIODeadline)], on loop: (any EventLoop)?,
+                             since oldest: NIODeadline?) -> (any Channel)? {
+        var index = entries.count - 1
+        while index >= 0 {
+            let entry = entries[index]
+            if !entry.channel.isActive {
+                entries.remove(at: index)
+            } else if oldest.map({ entry.since >= $0 }) ?? true, loop.map({ entry.channel.eventLoop === $0 }) ?? true {
+                return entries.remove(at: index).channel
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// The loop of this transport's group the calling thread runs, if it runs one.
+    private func loopHere() -> (any EventLoop)? {
+        MultiThreadedEventLoopGroup.currentEventLoop.flatMap { here in group.makeIterator().contains { $0 === here } ? here : nil }
     }
 
     private func release(_ channel: any Channel, to origin: Origin, reusable: Bool) {
@@ -201,8 +223,7 @@ package final class UpstreamTransport: HTTPTransport {
         let sniHost = origin.secure && !Self.isAddress(origin.host) ? origin.host : nil
         let limits = options.limits
         // On the calling thread's loop when it is one of this group's.
-        let loop = MultiThreadedEventLoopGroup.currentEventLoop.flatMap { here in group.makeIterator().contains { $0 === here } ? here : nil }
-        var bootstrap = ClientBootstrap(group: loop ?? group.next())
+        var bootstrap = ClientBootstrap(group: loopHere() ?? group.next())
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
