@@ -57,6 +57,8 @@ UP="https://localhost:$NGINX_PORT"
 for _ in $(seq 1 50); do curl -s -o /dev/null --cacert "$work/upca.pem" "$UP/items/1" && break; sleep 0.1; done
 
 now_ns() { date +%s%N; }
+# best RATE...: the highest of the rates that are numbers; n/a when none is.
+best() { printf '%s\n' "$@" | awk '$1 ~ /^[0-9]+$/ && $1 + 0 > b { b = $1 + 0 } END { if (b > 0) print b; else print "n/a" }'; }
 per_s() { awk -v n="$1" -v ns="$2" 'BEGIN { if (ns > 0) printf "%.0f", n / (ns / 1e9); else print "n/a" }'; }
 
 # keepalive PROXY CA PARALLEL: requests/s of $REQUESTS GETs from one curl process through
@@ -175,6 +177,9 @@ each wake-up of the proxy carry more requests. mitmdump answers on one thread at
 | requests/s, 64 tunnels, keep-alive (hey) | $d_h64 | $t_h64 | $m_h64 | $w_h64 | $(ratio "$t_h64" "$m_h64") | $(ratio "$t_h64" "$w_h64") |
 | requests/s, 128 tunnels, keep-alive (hey) | $d_h128 | $t_h128 | $m_h128 | $w_h128 | $(ratio "$t_h128" "$m_h128") | $(ratio "$t_h128" "$w_h128") |
 
+- Each proxy's most requests/s through hey, at whichever count gave it: Tapedeck $(best "$t_h16" "$t_h64" "$t_h128"),
+  mitmdump $(best "$m_h16" "$m_h64" "$m_h128"): **$(ratio "$(best "$t_h16" "$t_h64" "$t_h128")" "$(best "$m_h16" "$m_h64" "$m_h128")")**
+  ($(ratio "$(best "$t_h16" "$t_h64" "$t_h128")" "$(best "$w_h16" "$w_h64" "$w_h128")") against mitmdump \`-w\`'s $(best "$w_h16" "$w_h64" "$w_h128")).
 - Latency interception adds at p50: $(awk -v a="$t_p50" -v b="$d_p50" 'BEGIN { if (a + 0 > 0) printf "%.2f", a - b; else print "n/a" }') ms
   (Tapedeck), $(awk -v a="$m_p50" -v b="$d_p50" 'BEGIN { if (a + 0 > 0) printf "%.2f", a - b; else print "n/a" }') ms (mitmdump).
 - A new host's certificate: the TLS handshake through \`serve --intercept\` to $HOSTS new
