@@ -263,10 +263,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
             writer.put(response.reason)
             writer.put("\r\n")
             ConnectionHandler.forEachWireHeader(response, omitsBody: omitsBody, keepAlive: keepAlive, version: .http1_1) { name, value in
-                writer.put(name)
-                writer.put(": ")
-                writer.put(value)
-                writer.put("\r\n")
+                writer.putField(name, value)
             }
             writer.put("\r\n")
             return writer.count

@@ -25,7 +25,17 @@ struct HeadWriter {
         text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
     }
 
+    /// One header line: `name: value` and its CRLF.
+    mutating func putField(_ name: String, _ value: String) {
+        put(name)
+        put(": ")
+        put(value)
+        put("\r\n")
+    }
+
+    /// `value`'s decimal digits; a negative value is written as 0.
     mutating func putDecimal(_ value: Int) {
+        let value = max(0, value)
         if value >= 10 { putDecimal(value / 10) }
         guard count < raw.count else { return }
         raw[count] = UInt8(ascii: "0") + UInt8(value % 10)

@@ -42,25 +42,78 @@ struct UpstreamTransportTests {
         await listener.close()
     }
 
-    @Test("a burst of 100 requests at once opens 100 connections, and the next burst reuses every one of them")
-    func burstsReuseConnections() async throws {
-        let burst = 100
-        // Each answer waits until the whole burst has arrived, so that every request holds a connection of its own.
-        let arrived = Atomic<Int>(0)
-        let listener = try await Self.upstream { _, _ in
-            let count = arrived.add(1, ordering: .relaxed).newValue
-            let round = (count - 1) / burst + 1
-            while arrived.load(ordering: .relaxed) < round * burst { try? await Task.sleep(for: .milliseconds(2)) }
+    /// An upstream whose answers each wait until `size` requests of the round have arrived (at
+    /// most ten seconds), so that each request of a round holds a connection of its own.
+    static func rounds(of size: Int) async throws -> HTTPListener {
+        let rounds = Rounds(size: size)
+        return try await upstream { _, _ in
+            await rounds.arrive()
             return .text(200, "ok")
         }
-        let transport = try UpstreamTransport()
-        for _ in 1...2 {
-            try await withThrowingTaskGroup(of: Int.self) { group in
-                for number in 0..<burst { group.addTask { try await Self.send(transport, listener, "/items/\(number)").status } }
-                for try await status in group { #expect(status == 200) }
+    }
+
+    /// Holds each arrival until `size` have come, or ten seconds after the first of them: no
+    /// polling, which would take the threads the other tests' servers answer on.
+    actor Rounds {
+        let size: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+        private var round = 0
+
+        init(size: Int) { self.size = size }
+
+        func arrive() async {
+            await withCheckedContinuation { continuation in
+                waiting.append(continuation)
+                if waiting.count >= size {
+                    release()
+                } else if waiting.count == 1 {
+                    let started = round
+                    Task {
+                        try? await Task.sleep(for: .seconds(10))
+                        self.expire(started)
+                    }
+                }
             }
         }
-        #expect(listener.acceptedConnections == burst, "the second burst found every connection of the first kept")
+
+        private func expire(_ started: Int) {
+            if round == started { release() }
+        }
+
+        private func release() {
+            round += 1
+            let released = waiting
+            waiting = []
+            for continuation in released { continuation.resume() }
+        }
+    }
+
+    /// Sends a request from a task whose jobs run on `loop`, as the server's tasks do.
+    static func send(from loop: any EventLoop, _ transport: UpstreamTransport, _ listener: HTTPListener, _ path: String) async throws -> HTTPResponse {
+        try await Task(executorPreference: EventLoopExecutor(loop)) { try await send(transport, listener, path) }.value
+    }
+
+    /// Sends `count` requests at once (from `loop`, when given) and gives their statuses.
+    static func sendAtOnce(_ count: Int, from loop: (any EventLoop)? = nil, _ transport: UpstreamTransport,
+                           _ listener: HTTPListener) async throws -> [Int] {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for number in 0..<count {
+                group.addTask {
+                    if let loop { return try await send(from: loop, transport, listener, "/items/\(number)").status }
+                    return try await send(transport, listener, "/items/\(number)").status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test("a burst of 100 requests at once opens 100 connections, and the next burst reuses every one of them")
+    func burstsReuseConnections() async throws {
+        let listener = try await Self.rounds(of: 100)
+        let transport = try UpstreamTransport()
+        #expect(try await Self.sendAtOnce(100, transport, listener) == Array(repeating: 200, count: 100))
+        #expect(try await Self.sendAtOnce(100, transport, listener) == Array(repeating: 200, count: 100))
+        #expect(listener.acceptedConnections == 100, "the second burst found every connection of the first kept")
         transport.shutdown()
         await listener.close()
     }
@@ -71,22 +124,60 @@ struct UpstreamTransportTests {
         let loops = Array(group.makeIterator())
         let listener = try await Self.upstream { request, number in .text(200, "\(number)") }
         let transport = try UpstreamTransport(group: group)
-        /// Sends a request from a task whose jobs run on `loop`, as the server's tasks do.
-        func send(from loop: any EventLoop, _ path: String) async throws -> HTTPResponse {
-            let executor = EventLoopExecutor(loop)
-            return try await Task(executorPreference: executor) { try await Self.send(transport, listener, path) }.value
+        do {
+            #expect(try await Self.send(from: loops[0], transport, listener, "/a").status == 200)
+            #expect(try await Self.send(from: loops[0], transport, listener, "/b").status == 200)
+            #expect(listener.acceptedConnections == 1, "the second request on the first loop reused its connection")
+            #expect(try await Self.send(from: loops[1], transport, listener, "/c").status == 200)
+            #expect(listener.acceptedConnections == 2, "the other loop made a connection of its own rather than take the first loop's")
+            #expect(try await Self.send(from: loops[1], transport, listener, "/d").status == 200)
+            #expect(try await Self.send(from: loops[0], transport, listener, "/e").status == 200)
+            #expect(listener.acceptedConnections == 2, "each loop reused its own")
+        } catch {
+            Issue.record(error)
         }
-        #expect(try await send(from: loops[0], "/a").status == 200)
-        #expect(try await send(from: loops[0], "/b").status == 200)
-        #expect(listener.acceptedConnections == 1, "the second request on the first loop reused its connection")
-        #expect(try await send(from: loops[1], "/c").status == 200)
-        #expect(listener.acceptedConnections == 2, "the other loop made a connection of its own rather than take the first loop's")
-        #expect(try await send(from: loops[1], "/d").status == 200)
-        #expect(try await send(from: loops[0], "/e").status == 200)
-        #expect(listener.acceptedConnections == 2, "each loop reused its own")
         transport.shutdown()
         await listener.close()
         try await group.shutdownGracefully()
+    }
+
+    @Test("a full pool keeps the connection just released and closes its longest idle one, so one loop's connections never lock out another's")
+    func fullPoolKeepsTheNewest() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let loops = Array(group.makeIterator())
+        let listener = try await Self.rounds(of: 2)
+        let transport = try UpstreamTransport(options: .init(idlePerOrigin: 2), group: group)
+        do {
+            // Two connections of the first loop fill the pool.
+            #expect(try await Self.sendAtOnce(2, from: loops[0], transport, listener) == [200, 200])
+            #expect(listener.acceptedConnections == 2)
+            // The second loop has none: it makes one, and the full pool keeps it in the place of the first loop's oldest.
+            #expect(try await Self.sendAtOnce(2, from: loops[1], transport, listener) == [200, 200])
+            #expect(listener.acceptedConnections == 4)
+            #expect(try await Self.sendAtOnce(2, from: loops[1], transport, listener) == [200, 200])
+            #expect(listener.acceptedConnections == 4, "the second loop's connections were kept and reused")
+        } catch {
+            Issue.record(error)
+        }
+        transport.shutdown()
+        await listener.close()
+        try await group.shutdownGracefully()
+    }
+
+    @Test("a field holding a control character is refused before anything is sent, naming the field")
+    func controlCharactersRefused() async throws {
+        let listener = try await Self.upstream { _, _ in .text(200, "ok") }
+        let transport = try UpstreamTransport()
+        for value in ["a\u{1}b", "tab\tis fine but \u{7F} is not", "\u{1B}[31m"] {
+            let error = await #expect(throws: HTTPError.self) {
+                try await Self.send(transport, listener, "/x", headers: HTTPHeaders([("X-Note", value)]))
+            }
+            #expect(error?.localizedDescription.contains("header 'X-Note' holds a control character") == true, "\(String(describing: error))")
+        }
+        #expect(try await Self.send(transport, listener, "/y", headers: HTTPHeaders([("X-Note", "tab\tis fine")])).status == 200)
+        #expect(listener.acceptedConnections == 1, "only the request with a tab reached the upstream")
+        transport.shutdown()
+        await listener.close()
     }
 
     @Test("an answer keeps its connection for the next request as its version and Connection tokens say, in any case and order")

@@ -43,12 +43,7 @@ final class UpstreamRequestEncoder: ChannelOutboundHandler, RemovableChannelHand
             writer.put(".")
             writer.putDecimal(head.version.minor)
             writer.put("\r\n")
-            for (name, value) in head.headers {
-                writer.put(name)
-                writer.put(": ")
-                writer.put(value)
-                writer.put("\r\n")
-            }
+            for (name, value) in head.headers { writer.putField(name, value) }
             writer.put("\r\n")
             return writer.count
         }

@@ -34,11 +34,10 @@ package final class UpstreamTransport: HTTPTransport {
         package var extraRoots: Data?
         /// The largest body kept, and how far a compressed one may expand.
         package var limits: BodyLimits
-        /// Idle connections kept per origin; more are closed when they finish. The pool never
-        /// holds more than the most requests that were in flight at once, so this bounds only
-        /// what is kept after a burst: with fewer than a busy proxy's clients (it was 64), every
-        /// request past them opened a connection of its own, TLS handshake included, and 128
-        /// clients through `proxy --intercept` got half the answers 64 did.
+        /// Idle connections kept per origin; past it, the longest idle one is closed. The pool
+        /// never holds more than the most requests that were in flight at once, so this bounds
+        /// only what is kept after a burst. It is above the clients a busy proxy serves at once:
+        /// each request past the pool's size opens a connection of its own, TLS handshake included.
         package var idlePerOrigin: Int
 
         /// Creates options; the defaults suit a proxy.
@@ -70,6 +69,8 @@ package final class UpstreamTransport: HTTPTransport {
     /// The options this transport was made with.
     package let options: Options
     private let group: any EventLoopGroup
+    /// The group's loops, to tell at once whether the calling thread runs one of them.
+    private let loops: Set<ObjectIdentifier>
     /// How TLS to an https upstream is set up; the context itself is made on first use.
     private let tlsConfiguration: TLSConfiguration
     /// The TLS context, once an https upstream needed it: loading the system's roots costs
@@ -86,6 +87,7 @@ package final class UpstreamTransport: HTTPTransport {
     package init(options: Options = Options(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws {
         self.options = options
         self.group = group
+        loops = Set(group.makeIterator().map { ObjectIdentifier($0) })
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.applicationProtocols = ["http/1.1"]
         if !options.verifiesTLS {
@@ -115,6 +117,10 @@ package final class UpstreamTransport: HTTPTransport {
         let url = request.urlText
         if Task.isCancelled { throw HTTPError.cancelled(url: url) }
         try request.validateForSending()
+        if let field = request.headers.first(where: { Self.holdsControlByte($0.value) }) {
+            throw HTTPError.transport(url: url, detail: "the value of header '\(Excerpt.of(field.name))' holds a control character "
+                + "(\(Excerpt.of(field.value.debugDescription))), which no HTTP/1.1 field may carry; remove it")
+        }
         guard let origin = Origin(request.url) else {
             throw HTTPError.invalidURL(input: url, reason: "the URL names no host; give scheme and host, e.g. http://127.0.0.1:8080/")
         }
@@ -172,15 +178,14 @@ package final class UpstreamTransport: HTTPTransport {
 
     /// An open idle connection to `origin` (idle for under `idleFor`, when given). From a thread
     /// of this transport's loops, only one of that loop's: its answer then arrives where the
-    /// caller runs, where one of another loop's made every exchange on it cross between threads
-    /// twice, and a busy proxy whose connections had mixed that way spent half as much again on
-    /// each request. When that loop has none, a new connection is made on it.
+    /// caller runs, where one of another loop's would make every exchange on it cross between
+    /// threads twice. When that loop has none, a new connection is made on it.
     private func takeIdle(_ origin: Origin, idleFor limit: TimeAmount?) -> (any Channel)? {
         let here = loopHere()
         let oldest = limit.map { NIODeadline.now() - $0 }
         return idle.withLock { idle in
             guard idle[origin] != nil else { return nil }
-            // Changed in place: a copy taken out and put back copied every entry for each request.
+            // Changed in place: a copy taken out and put back would copy every entry for each request.
             return Self.take(from: &idle[origin, default: []], on: here, since: oldest)
         }
     }
@@ -204,16 +209,34 @@ package final class UpstreamTransport: HTTPTransport {
 
     /// The loop of this transport's group the calling thread runs, if it runs one.
     private func loopHere() -> (any EventLoop)? {
-        MultiThreadedEventLoopGroup.currentEventLoop.flatMap { here in group.makeIterator().contains { $0 === here } ? here : nil }
+        MultiThreadedEventLoopGroup.currentEventLoop.flatMap { here in loops.contains(ObjectIdentifier(here)) ? here : nil }
     }
 
+    /// Keeps `channel` for the next request to `origin` when it can carry one. A full pool lets
+    /// its closed connections go, then its longest idle one, so that a loop whose connections
+    /// were all closed for room is not kept from reusing any by another loop's.
     private func release(_ channel: any Channel, to origin: Origin, reusable: Bool) {
-        let kept = reusable && channel.isActive && idle.withLock { idle in
-            guard idle[origin, default: []].count < options.idlePerOrigin else { return false }
-            idle[origin, default: []].append((channel, .now()))
-            return true
+        let limit = options.idlePerOrigin
+        guard reusable, channel.isActive, limit > 0 else { return channel.close(promise: nil) }
+        let evicted: (any Channel)? = idle.withLock { idle in
+            Self.keep(channel, in: &idle[origin, default: []], limit: limit)
         }
-        if !kept { channel.close(promise: nil) }
+        evicted?.close(promise: nil)
+    }
+
+    /// Appends `channel` to `entries`, at most `limit` long: closed entries go first, then the
+    /// oldest, which is returned to be closed.
+    private static func keep(_ channel: any Channel, in entries: inout [(channel: any Channel, since: NIODeadline)], limit: Int) -> (any Channel)? {
+        if entries.count >= limit { entries.removeAll { !$0.channel.isActive } }
+        let evicted = entries.count >= limit ? entries.removeFirst().channel : nil
+        entries.append((channel, .now()))
+        return evicted
+    }
+
+    /// Whether `value` holds a control character other than a tab, or DEL, which no HTTP/1.1
+    /// field value may (RFC 9110 §5.5).
+    static func holdsControlByte(_ value: String) -> Bool {
+        value.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
     }
 
     /// A new connection to `origin`: TCP, TLS for https (SNI unless the host is an address),
@@ -235,8 +258,9 @@ package final class UpstreamTransport: HTTPTransport {
                     headerLimits.maxHeaderFieldSize = UpstreamHandler.maxHeaderLine
                     headerLimits.maxHeaderListSize = UpstreamHandler.maxHeaderBlock
                     // NIO's response decoder with a request encoder of Tapedeck's own, and no header
-                    // validator: every request's fields were checked before it got here
-                    // (``HTTPRequest/validateForSending()`` refuses what NIO's validator would).
+                    // validator: ``send(_:)`` has refused what it would (a name that is not a token,
+                    // a value with a control character) before the request got here; the target
+                    // comes percent-encoded from its URL.
                     try sync.addHandler(UpstreamRequestEncoder())
                     try sync.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes,
                                                                                  limitConfiguration: headerLimits)))
