@@ -118,21 +118,14 @@ struct UpstreamTransportTests {
         await listener.close()
     }
 
-    @Test("a request sent from one of the transport's loops takes only that loop's idle connections, and makes one there when it has none")
-    func idleConnectionsStayOnTheirLoop() async throws {
+    /// Runs `body` with the two loops of a group of its own and a transport on them, then shuts
+    /// the transport, `listener` and the group down, whatever `body` threw.
+    static func onTwoLoops(_ listener: HTTPListener, options: UpstreamTransport.Options = .init(),
+                           _ body: ([any EventLoop], UpstreamTransport) async throws -> Void) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let loops = Array(group.makeIterator())
-        let listener = try await Self.upstream { request, number in .text(200, "\(number)") }
-        let transport = try UpstreamTransport(group: group)
+        let transport = try UpstreamTransport(options: options, group: group)
         do {
-            #expect(try await Self.send(from: loops[0], transport, listener, "/a").status == 200)
-            #expect(try await Self.send(from: loops[0], transport, listener, "/b").status == 200)
-            #expect(listener.acceptedConnections == 1, "the second request on the first loop reused its connection")
-            #expect(try await Self.send(from: loops[1], transport, listener, "/c").status == 200)
-            #expect(listener.acceptedConnections == 2, "the other loop made a connection of its own rather than take the first loop's")
-            #expect(try await Self.send(from: loops[1], transport, listener, "/d").status == 200)
-            #expect(try await Self.send(from: loops[0], transport, listener, "/e").status == 200)
-            #expect(listener.acceptedConnections == 2, "each loop reused its own")
+            try await body(Array(group.makeIterator()), transport)
         } catch {
             Issue.record(error)
         }
@@ -141,13 +134,25 @@ struct UpstreamTransportTests {
         try await group.shutdownGracefully()
     }
 
+    @Test("a request sent from one of the transport's loops takes only that loop's idle connections, and makes one there when it has none")
+    func idleConnectionsStayOnTheirLoop() async throws {
+        let listener = try await Self.upstream { _, number in .text(200, "\(number)") }
+        try await Self.onTwoLoops(listener) { (loops, transport) async throws in
+            #expect(try await Self.send(from: loops[0], transport, listener, "/a").status == 200)
+            #expect(try await Self.send(from: loops[0], transport, listener, "/b").status == 200)
+            #expect(listener.acceptedConnections == 1, "the second request on the first loop reused its connection")
+            #expect(try await Self.send(from: loops[1], transport, listener, "/c").status == 200)
+            #expect(listener.acceptedConnections == 2, "the other loop made a connection of its own rather than take the first loop's")
+            #expect(try await Self.send(from: loops[1], transport, listener, "/d").status == 200)
+            #expect(try await Self.send(from: loops[0], transport, listener, "/e").status == 200)
+            #expect(listener.acceptedConnections == 2, "each loop reused its own")
+        }
+    }
+
     @Test("a full pool keeps the connection just released and closes its longest idle one, so one loop's connections never lock out another's")
     func fullPoolKeepsTheNewest() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let loops = Array(group.makeIterator())
         let listener = try await Self.rounds(of: 2)
-        let transport = try UpstreamTransport(options: .init(idlePerOrigin: 2), group: group)
-        do {
+        try await Self.onTwoLoops(listener, options: .init(idlePerOrigin: 2)) { (loops, transport) async throws in
             // Two connections of the first loop fill the pool.
             #expect(try await Self.sendAtOnce(2, from: loops[0], transport, listener) == [200, 200])
             #expect(listener.acceptedConnections == 2)
@@ -156,12 +161,7 @@ struct UpstreamTransportTests {
             #expect(listener.acceptedConnections == 4)
             #expect(try await Self.sendAtOnce(2, from: loops[1], transport, listener) == [200, 200])
             #expect(listener.acceptedConnections == 4, "the second loop's connections were kept and reused")
-        } catch {
-            Issue.record(error)
         }
-        transport.shutdown()
-        await listener.close()
-        try await group.shutdownGracefully()
     }
 
     @Test("a field holding a control character is refused before anything is sent, naming the field")
