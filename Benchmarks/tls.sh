@@ -57,6 +57,10 @@ UP="https://localhost:$NGINX_PORT"
 for _ in $(seq 1 50); do curl -s -o /dev/null --cacert "$work/upca.pem" "$UP/items/1" && break; sleep 0.1; done
 
 now_ns() { date +%s%N; }
+# verdict TAPEDECK MITMDUMP: "N× (target >= 20): **met**" or missed; not measured when either is missing.
+verdict() {
+  awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f× (target >= 20): **%s**", a / b, (a / b >= 20 ? "met" : "missed"); else print "not measured" }'
+}
 # best RATE...: the highest of the rates that are numbers; n/a when none is.
 best() { printf '%s\n' "$@" | awk '$1 ~ /^[0-9]+$/ && $1 + 0 > b { b = $1 + 0 } END { if (b > 0) print b; else print "n/a" }'; }
 per_s() { awk -v n="$1" -v ns="$2" 'BEGIN { if (ns > 0) printf "%.0f", n / (ns / 1e9); else print "n/a" }'; }
@@ -188,4 +192,6 @@ each wake-up of the proxy carry more requests. mitmdump answers on one thread at
   **$mint ms more** at the median of the pairs (minting its leaf: one ECDSA P-256 signature;
   leaves share one key).
 - Log lines with errors or rejections during the Tapedeck run: $recorded_ok.
+- Target (issue 16), Tapedeck / mitmdump through hey at 64 connections: $(verdict "$t_h64" "$m_h64")
+  (at 16: $(ratio "$t_h16" "$m_h16"); each at its best: $(ratio "$(best "$t_h16" "$t_h64" "$t_h128")" "$(best "$m_h16" "$m_h64" "$m_h128")")).
 MD
