@@ -117,9 +117,12 @@ package final class UpstreamTransport: HTTPTransport {
         let url = request.urlText
         if Task.isCancelled { throw HTTPError.cancelled(url: url) }
         try request.validateForSending()
-        if let field = request.headers.first(where: { Self.holdsControlByte($0.value) }) {
-            throw HTTPError.transport(url: url, detail: "the value of header '\(Excerpt.of(field.name))' holds a control character "
-                + "(\(Excerpt.of(field.value.debugDescription))), which no HTTP/1.1 field may carry; remove it")
+        for field in request.headers {
+            // Named by its place, not quoted: the value may be a credential, and this message
+            // reaches the log and the client.
+            guard let place = Self.controlByte(in: field.value) else { continue }
+            throw HTTPError.transport(url: url, detail: "the value of header '\(Excerpt.of(field.name))' holds the control character "
+                + "\(place.code) at byte \(place.offset + 1), which no HTTP/1.1 field may carry; remove it")
         }
         guard let origin = Origin(request.url) else {
             throw HTTPError.invalidURL(input: url, reason: "the URL names no host; give scheme and host, e.g. http://127.0.0.1:8080/")
@@ -233,10 +236,12 @@ package final class UpstreamTransport: HTTPTransport {
         return evicted
     }
 
-    /// Whether `value` holds a control character other than a tab, or DEL, which no HTTP/1.1
-    /// field value may (RFC 9110 §5.5).
-    static func holdsControlByte(_ value: String) -> Bool {
-        value.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
+    /// The first control character other than a tab, or DEL, in `value` (which no HTTP/1.1
+    /// field value may hold, RFC 9110 §5.5): its code (`U+0001`) and its offset in bytes.
+    static func controlByte(in value: String) -> (code: String, offset: Int)? {
+        guard let offset = value.utf8.firstIndex(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
+        let byte = value.utf8[offset]
+        return ("U+" + String(format: "%04X", byte), value.utf8.distance(from: value.utf8.startIndex, to: offset))
     }
 
     /// A new connection to `origin`: TCP, TLS for https (SNI unless the host is an address),
