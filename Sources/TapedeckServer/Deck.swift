@@ -21,6 +21,9 @@ public final class Deck: Sendable {
     /// The origin clients address; cassettes are served as if recorded there.
     public let origin: URL
     private let tapes: Mutex<[Tape]>
+    /// Counts each change of the tapes: a replayed answer given again without the handlers
+    /// (``AnswerAgain``) holds while it does not move.
+    let tapesVersion = TapesVersion()
     private let recent = Mutex<[String]>([])
     /// The address the server listens on (``origin`` is what clients are told, `--origin`).
     let listener: URL
@@ -106,14 +109,14 @@ public final class Deck: Sendable {
     /// Adds a cassette to replay (any format Tapedeck reads) under `mount` (`""` for all paths).
     public func load(path: String, mount: String = "") throws(CassetteError) {
         let tape = try tape(path: path, mount: mount)
-        tapes.withLock { $0.append(tape) }
+        changeTapes { $0.append(tape) }
     }
 
     /// Adds a cassette that records what goes through to `upstream` in `mode`, under `mount`;
     /// with no upstream, only what clients send through the server as their proxy is recorded.
     public func record(path: String, mode: RecordMode, upstream: URL?, mount: String = "") throws(CassetteError) {
         let tape = try tape(path: path, mount: mount, recording: upstream, records: true, mode: mode)
-        tapes.withLock { $0.append(tape) }
+        changeTapes { $0.append(tape) }
     }
 
     /// Replaces every tape under `mount` with `paths` for replay; the old ones are finished first.
@@ -123,7 +126,7 @@ public final class Deck: Sendable {
         let mount = Deck.normalizedMount(mount)
         var sessions: [Tape] = []
         for path in paths { sessions.append(try tape(path: path, mount: mount)) }
-        let removed = tapes.withLock { tapes in
+        let removed = changeTapes { tapes in
             let old = tapes.filter { $0.mount == mount }
             tapes.removeAll { $0.mount == mount }
             tapes.append(contentsOf: sessions)
@@ -141,14 +144,14 @@ public final class Deck: Sendable {
             reopened.append(try tape(path: old.path, mount: old.mount, recording: old.upstream, records: old.isRecording,
                                      mode: old.session.mode == .all ? .new : old.session.mode))
         }
-        tapes.withLock { $0 = reopened }
+        changeTapes { $0 = reopened }
     }
 
     /// Turns recording on for `mount`: its tapes are replaced by one recording into `path`.
     /// The recording is opened first: when it cannot be (a bad path), the tapes stay as they were.
     public func startRecording(path: String, mode: RecordMode, upstream: URL, mount: String = "") throws(CassetteError) {
         let fresh = try tape(path: path, mount: mount, recording: upstream, mode: mode)
-        let old = tapes.withLock { tapes in
+        let old = changeTapes { tapes in
             let old = tapes.filter { $0.mount == fresh.mount }
             tapes.removeAll { $0.mount == fresh.mount }
             tapes.append(fresh)
@@ -166,7 +169,7 @@ public final class Deck: Sendable {
         for old in recording {
             summaries.append(try old.session.finish(environment: options.environment))
             let replay = try tape(path: old.path, mount: old.mount)
-            tapes.withLock { tapes in
+            changeTapes { tapes in
                 if let index = tapes.firstIndex(where: { $0.path == old.path && $0.isRecording }) { tapes[index] = replay }
             }
         }
@@ -255,17 +258,26 @@ public final class Deck: Sendable {
 
     /// ``respond(_:)``'s answer when the handlers give it without waiting (a replayed
     /// answer, a miss, a page); nil when one of them must wait.
+    /// An answer the handlers would give again to the same request is stamped with the tapes'
+    /// version from before they were asked (``AnswerAgain``), unless the inspector publishes it.
     package func respondAtOnce(_ incoming: IncomingRequest) -> ServerReply? {
         let start = ContinuousClock.now
+        let seen = tapesVersion.current
         let notes = HandlerNotes()
         let answer = HandlerNotes.$current.withValue(notes) { chain.respondAtOnceSharingNotes(to: incoming) }
-        let reply: ServerReply
+        var reply: ServerReply
         switch answer {
         case .answered(let given): reply = given
         case .passed: reply = HandlerNotes.$current.withValue(notes) { UnmatchedHandler(deck: self).answer(incoming) }
         case .waits: return nil
         }
-        if publishes(incoming) { publish(reply, to: incoming, notes: notes, since: start) }
+        if publishes(incoming) {
+            reply.again = nil
+            publish(reply, to: incoming, notes: notes, since: start)
+        } else if reply.again != nil {
+            reply.again?.version = tapesVersion
+            reply.again?.seen = seen
+        }
         return reply
     }
 
@@ -285,6 +297,14 @@ public final class Deck: Sendable {
                           status: reply.response.status,
                           milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
                           outcome: outcome, report: unmatched ? String(decoding: reply.response.body, as: UTF8.self) : nil)
+    }
+
+    /// Changes the tapes with `change`, and counts the change (``tapesVersion``).
+    private func changeTapes<Result>(_ change: (inout [Tape]) -> Result) -> Result {
+        tapes.withLock { tapes in
+            defer { tapesVersion.advance() }
+            return change(&tapes)
+        }
     }
 
     /// The live inspector's feed (``DeckOptions/inspector``).

@@ -56,6 +56,21 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// Set when the client closed its side (a half-close): what it sent is answered, then
     /// the connection closes.
     private var inputEnded = false
+    /// Answers this client had that the handlers would give again (``AnswerAgain``), with the
+    /// bytes of the head that asked: a request whose head is one of these byte for byte is
+    /// answered without reading it. The newest ``maxRepeats``, of heads up to ``maxRepeatHead``.
+    private var repeats: [Repeat] = []
+
+    private struct Repeat {
+        let head: [UInt8]
+        let bytes: ByteBuffer
+        let again: AnswerAgain
+    }
+
+    /// How many answers a connection keeps to give again.
+    static let maxRepeats = 8
+    /// The longest head whose answer is kept to give again.
+    static let maxRepeatHead = 4096
 
     init(limits: ServerLimits, tunnelOrigin: String?, responder: ServerResponder, connection: ConnectionHandler) {
         self.limits = limits
@@ -140,6 +155,10 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         var wrote = false
         defer { if wrote { context.flush() } }
         while mode == .answering, let buffer = pending, buffer.readableBytes > 0, context.channel.isWritable {
+            if !repeats.isEmpty, answerAgain(buffer, context: context) {
+                wrote = true
+                continue
+            }
             let maxBytes = limits.maxHeaderBytes
             // A head is read when it first comes (most come whole); one that came short is read
             // again only once more bytes may end it, so a head sent in many pieces is not read
@@ -175,6 +194,45 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// Answers the first request in `buffer` (``pending``) again, unwritten, when its head is
+    /// one of ``repeats`` and that answer still holds; false, writing nothing, otherwise.
+    private func answerAgain(_ buffer: ByteBuffer, context: ChannelHandlerContext) -> Bool {
+        let found = buffer.withUnsafeReadableBytes { bytes in
+            repeats.firstIndex { Self.begins(bytes, with: $0.head) }
+        }
+        guard let found else { return false }
+        let known = repeats[found]
+        guard known.again.holds else {
+            // The tapes changed: none of this connection's answers holds.
+            repeats.removeAll()
+            return false
+        }
+        searched = 0
+        pending?.moveReaderIndex(forwardBy: known.head.count)
+        if pending?.readableBytes == 0 { pending = nil }
+        known.again.played()
+        context.write(wrapOutboundOut(known.bytes), promise: nil)
+        connection.answeredByFastLane(context: context)
+        return true
+    }
+
+    /// Whether `bytes` begin with `head`'s bytes.
+    static func begins(_ bytes: UnsafeRawBufferPointer, with head: [UInt8]) -> Bool {
+        guard head.count <= bytes.count else { return false }
+        return head.withUnsafeBytes { head in
+            guard let start = head.baseAddress, let other = bytes.baseAddress else { return head.isEmpty }
+            return memcmp(start, other, head.count) == 0
+        }
+    }
+
+    /// Keeps `bytes`, the answer to the request `head` (the first in ``pending``), to give
+    /// again to the same head (``repeats``).
+    private func keep(_ bytes: ByteBuffer, again: AnswerAgain, for head: PlainRequestHead) {
+        guard head.length <= Self.maxRepeatHead, let pending, pending.readableBytes >= head.length else { return }
+        if repeats.count == Self.maxRepeats { repeats.removeFirst() }
+        repeats.append(Repeat(head: Array(pending.readableBytesView.prefix(head.length)), bytes: bytes, again: again))
+    }
+
     /// Whether the lane writes `reply` itself: it has no fault, stream, tunnel or WebSocket.
     static func isPlain(_ reply: ServerReply) -> Bool {
         reply.fault == nil && reply.stream == nil && reply.tunnel == nil && reply.webSocket == nil
@@ -183,14 +241,15 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// Writes `reply` (not flushed) to the request `head`, the first in ``pending``, and takes
     /// the request's bytes from it; false when the connection closes after it (then flushed).
     private func send(_ reply: ServerReply, to head: PlainRequestHead, context: ChannelHandlerContext) -> Bool {
-        pending?.moveReaderIndex(forwardBy: head.length)
-        // Once every byte is answered the lane lets go of the buffer, so the channel can
-        // read into it again rather than allocate another.
-        if pending?.readableBytes == 0 { pending = nil }
         let keepAlive = !head.closes && !(reply.response.headers["Connection"].map { $0.caseInsensitiveEquals("close") } ?? false)
         let isHead = head.method == "HEAD"
         // A replayed answer's bytes, encoded once for every request that gets it (``WireForms``).
         let known = keepAlive && !isHead ? reply.wire : nil
+        if let known, let again = reply.again { keep(known, again: again, for: head) }
+        pending?.moveReaderIndex(forwardBy: head.length)
+        // Once every byte is answered the lane lets go of the buffer, so the channel can
+        // read into it again rather than allocate another.
+        if pending?.readableBytes == 0 { pending = nil }
         let bytes = known ?? Self.encode(reply.response, isHead: isHead, keepAlive: keepAlive, allocator: context.channel.allocator)
         guard keepAlive else {
             mode = .closing

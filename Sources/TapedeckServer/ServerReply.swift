@@ -19,6 +19,9 @@ package struct ServerReply: Sendable, Hashable {
     /// `response`'s bytes as written to an HTTP/1.1 request other than `HEAD` on a connection
     /// that stays open, when they were known beforehand (``WireForms``): written as they are.
     var wire: ByteBuffer?
+    /// Set when the handlers would give this answer again, unchanged, to the same request
+    /// (``AnswerAgain``): the lane then answers its head's bytes without asking them.
+    var again: AnswerAgain?
 
     /// Creates a reply.
     package init(response: HTTPResponse, fault: SocketFault? = nil, stream: StreamBody? = nil, tunnel: Tunnel? = nil,
@@ -30,8 +33,8 @@ package struct ServerReply: Sendable, Hashable {
         self.webSocket = webSocket
     }
 
-    /// Whether two replies say the same: ``wire`` is left out, as it is only their response's bytes
-    /// known beforehand.
+    /// Whether two replies say the same: ``wire`` and ``again`` are left out, as they are only
+    /// their response's bytes known beforehand and how to give them again.
     package static func == (lhs: ServerReply, rhs: ServerReply) -> Bool {
         lhs.response == rhs.response && lhs.fault == rhs.fault && lhs.stream == rhs.stream && lhs.tunnel == rhs.tunnel
             && lhs.webSocket == rhs.webSocket

@@ -116,6 +116,8 @@ package struct TapesHandler: ServerHandler {
                 // request (400, 426), which no other request may be handed, and a HEAD gets no body.
                 if let position = found.position, found.response.webSocket == nil, request.method != .head, HTTPFastLane.isPlain(reply) {
                     reply.wire = tape.wireForms.form(at: position, of: reply.response)
+                    // The first tape's steady answer: no tape before it missed, so none is asked again.
+                    if found.steady, reports.isEmpty, reply.wire != nil { reply.again = AnswerAgain(replay: replay, position: position) }
                 }
                 return .answered(reply)
             } catch {

@@ -99,18 +99,30 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         try answerFound(request).response
     }
 
-    /// ``answer(_:)`` with the place of the interaction that gave it in ``cassette``; nil when
-    /// followed redirects made it of several.
-    package func answerFound(_ request: HTTPRequest) throws -> (response: HTTPResponse, position: Int?) {
+    /// ``answer(_:)`` with the place of the interaction that gave it in ``cassette`` (nil when
+    /// followed redirects made it of several), and whether it is steady: every later request
+    /// the same as this one gets the same interaction again, counted by ``playedAgain(at:)``.
+    ///
+    /// It is steady when the request was found by its key alone, carried no credential to
+    /// learn, and got the last of its key's interactions (so every one before it was played) on
+    /// a cassette that repeats, has no placeholder patterns and names nobody who recorded it:
+    /// nothing a later request does changes that choice.
+    package func answerFound(_ request: HTTPRequest) throws -> (response: HTTPResponse, position: Int?, steady: Bool) {
         do {
             guard configuration.followRedirects else {
                 let found = try locate(request).get()
-                return (found.response, found.position)
+                return (found.response, found.position, found.steady)
             }
-            return (try serve(request), nil)
+            return (try serve(request), nil, false)
         } catch CassetteError.recordedFailure(let error) {
             throw error
         }
+    }
+
+    /// Counts one more play of the interaction at `position`, given again without asking
+    /// (``answerFound(_:)`` said it was steady).
+    package func playedAgain(at position: Int) {
+        uses.withLock { $0[position] += 1 }
     }
 
     /// Serves synchronously (URLProtocol clients use this); throws ``CassetteError/noMatch(_:)``,
@@ -136,8 +148,9 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     }
 
     /// ``lookup(_:)`` with the place in ``cassette`` of the interaction chosen.
-    private func locate(_ request: HTTPRequest) -> Result<(response: HTTPResponse, position: Int), CassetteError> {
+    private func locate(_ request: HTTPRequest) -> Result<(response: HTTPResponse, position: Int, steady: Bool), CassetteError> {
         var chosen: Int?
+        var steady = false
         if configuration.matcher.matchesOnKeyAlone, let first = index.first(configuration.matcher.key(for: request)) {
             var found: [String] = []
             for field in request.headers {
@@ -165,6 +178,9 @@ public final class ReplayTransport: HTTPTransport, Sendable {
                 uses[last] += 1
                 return last
             }
+            if let chosen, found.isEmpty, owners == nil, configuration.allowRepeats, !index.hasPatterns, index.next(after: chosen) == nil {
+                steady = true
+            }
         }
         // A miss, or an exact key whose interactions are all played: the recorded requests this
         // one matches once redacted come first, then those whose placeholders stand where it
@@ -176,7 +192,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         }
         var response = cassette.interactions[chosen].response
         if response.storedURL == nil { response.storedURL = request.storedURL }
-        return .success((response, chosen))
+        return .success((response, chosen, steady))
     }
 
     /// The recorded interactions with `request`'s key once it is redacted as recorded ones

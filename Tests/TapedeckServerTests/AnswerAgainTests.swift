@@ -1,0 +1,130 @@
+import Foundation
+import Tapedeck
+@testable import TapedeckServer
+import Testing
+
+/// A replayed answer the handlers would give again is given again by the lane to the same head
+/// bytes, without asking them (``AnswerAgain``). These prove which answers are marked, that a
+/// change of the tapes ends them, and that each play is still counted.
+@Suite("Answers given again")
+struct AnswerAgainTests {
+    static func text(_ body: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data(body.utf8))
+    }
+
+    /// `/once` recorded once, `/twice` twice ("one", then "two").
+    static let sequence = Cassette(interactions: [
+        Interaction(request: HTTPRequest(url: SampleCassettes.url("/once")), response: text("once")),
+        Interaction(request: HTTPRequest(url: SampleCassettes.url("/twice")), response: text("one")),
+        Interaction(request: HTTPRequest(url: SampleCassettes.url("/twice")), response: text("two")),
+    ])
+
+    /// A deck at the sample origin with `cassette` loaded, and the file's directory.
+    static func deck(_ cassette: Cassette, _ options: DeckOptions) throws -> (Deck, URL) {
+        let directory = try Proc.temporaryDirectory()
+        let file = try SampleCassettes.write(cassette, to: directory)
+        let deck = Deck(options: options, origin: try #require(URL(string: SampleCassettes.origin)))
+        try deck.load(path: file.path)
+        return (deck, directory)
+    }
+
+    static func ask(_ deck: Deck, _ target: String, method: String = "GET", headers: HTTPHeaders = [:]) -> ServerReply? {
+        deck.respondAtOnce(IncomingRequest(method: method, target: target, headers: HTTPHeaders([HTTPHeader(name: "Host", value: "api.example.test")] + headers.fields)))
+    }
+
+    @Test("marked: the last of a request's interactions on a cassette that repeats; not before it, nor a HEAD")
+    func marked() throws {
+        let (deck, directory) = try Self.deck(Self.sequence, DeckOptions(allowRepeats: true))
+        defer { Proc.cleanUp(directory) }
+        #expect(Self.ask(deck, "/once")?.again != nil)
+        #expect(Self.ask(deck, "/once")?.again != nil)
+        let first = try #require(Self.ask(deck, "/twice"))
+        #expect(first.again == nil, "one more interaction of /twice is still unplayed")
+        #expect(first.response.body == Data("one".utf8))
+        let second = try #require(Self.ask(deck, "/twice"))
+        #expect(second.response.body == Data("two".utf8))
+        let again = try #require(second.again)
+        #expect(again.holds)
+        #expect(Self.ask(deck, "/once", method: "HEAD")?.again == nil, "a HEAD's answer has no held bytes")
+        #expect(Self.ask(deck, "/missing")?.again == nil, "a miss is not a replayed answer")
+    }
+
+    @Test("not marked: without repeats, with a credential, with placeholder patterns, with the inspector on")
+    func notMarked() throws {
+        let (plain, first) = try Self.deck(Self.sequence, DeckOptions())
+        defer { Proc.cleanUp(first) }
+        #expect(Self.ask(plain, "/once")?.again == nil, "without repeats a second /once is a miss")
+
+        let (repeating, second) = try Self.deck(Self.sequence, DeckOptions(allowRepeats: true))
+        defer { Proc.cleanUp(second) }
+        #expect(Self.ask(repeating, "/once", headers: ["Authorization": "Bearer abc"])?.again == nil,
+                "a credential is learned for later matching: each such request is asked")
+
+        var patterned = Self.sequence
+        patterned.interactions.append(Interaction(request: HTTPRequest(url: SampleCassettes.url("/items/%3CREDACTED%3E")), response: Self.text("item")))
+        let (withPattern, third) = try Self.deck(patterned, DeckOptions(allowRepeats: true))
+        defer { Proc.cleanUp(third) }
+        #expect(Self.ask(withPattern, "/once")?.response.body == Data("once".utf8))
+        #expect(Self.ask(withPattern, "/once")?.again == nil, "a placeholder pattern could still be unplayed")
+
+        var inspecting = DeckOptions(allowRepeats: true)
+        inspecting.inspector = true
+        let (inspected, fourth) = try Self.deck(Self.sequence, inspecting)
+        defer { Proc.cleanUp(fourth) }
+        #expect(Self.ask(inspected, "/once")?.again == nil, "the inspector publishes every answer")
+    }
+
+    @Test("a switch or a reset of the tapes ends every answer given again")
+    func tapesChange() throws {
+        let (deck, directory) = try Self.deck(Self.sequence, DeckOptions(allowRepeats: true))
+        defer { Proc.cleanUp(directory) }
+        let before = try #require(Self.ask(deck, "/once")?.again)
+        try deck.reset()
+        #expect(!before.holds)
+        let afterReset = try #require(Self.ask(deck, "/once")?.again)
+        #expect(afterReset.holds)
+        try deck.switchTo(paths: [SampleCassettes.write(Self.sequence, to: directory, name: "other.cassette.json").path])
+        #expect(!afterReset.holds)
+    }
+
+    /// Sends `target` on `socket` and reads its whole answer; returns the body.
+    static func body(_ socket: RawSocket, _ target: String) async -> String {
+        await Blocking.run {
+            socket.send("GET \(target) HTTP/1.1\r\nHost: api.example.test\r\nUser-Agent: answer-again\r\n\r\n")
+            let data = socket.read(until: { data in
+                guard let end = data.range(of: Data("\r\n\r\n".utf8)),
+                      let length = String(decoding: data[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+                          .first(where: { $0.lowercased().hasPrefix("content-length:") }).flatMap({ Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) })
+                else { return false }
+                return data.count >= end.upperBound + length
+            })
+            guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { return "" }
+            return String(decoding: data[end.upperBound...], as: UTF8.self)
+        }
+    }
+
+    @Test("on one connection: the same head is answered again and counted, and a switch or reset is seen at the next request")
+    func oneConnection() async throws {
+        let other = Cassette(interactions: [Interaction(request: HTTPRequest(url: SampleCassettes.url("/twice")), response: Self.text("switched"))])
+        try await ServeClientsTests.withServer([Self.sequence], options: DeckOptions(allowRepeats: true)) { server, directory in
+            let socket = try RawSocket(port: server.listener.port)
+            var bodies: [String] = []
+            for _ in 0..<5 { bodies.append(await Self.body(socket, "/twice")) }
+            #expect(bodies == ["one", "two", "two", "two", "two"])
+            for _ in 0..<3 { bodies.append(await Self.body(socket, "/once")) }
+            #expect(bodies.suffix(3) == ["once", "once", "once"])
+            #expect(server.deck.status.cassettes.first?.played == 8, "every answer is counted, those given again too")
+
+            try server.deck.reset()
+            #expect(await Self.body(socket, "/twice") == "one", "a reset starts the cassette over")
+            #expect(await Self.body(socket, "/twice") == "two")
+            #expect(await Self.body(socket, "/twice") == "two")
+
+            let file = try SampleCassettes.write(other, to: directory, name: "other.cassette.json")
+            try server.deck.switchTo(paths: [file.path])
+            #expect(await Self.body(socket, "/twice") == "switched", "the answer given again ended with the switch")
+            #expect(await Self.body(socket, "/twice") == "switched")
+            #expect(server.deck.status.cassettes.first?.played == 2)
+        }
+    }
+}
