@@ -146,6 +146,34 @@ for c in 16 64; do
   serve_rows+="| -c$c | $n_rps | $n_p99 | $t_rps | $t_p99 | ${m_rps:-n/a} | ${m_p99:-n/a} | $(ratio "$t_rps" "$n_rps") | $(ratio "$t_rps" "$m_rps") |"$'\n'
   cpu_rows+="| -c$c | $n_user | $n_sys | $t_user | $t_sys |"$'\n'
 done
+# 100 URLs in turn: each wrk thread asks for the next of the cassette's 100 requests, so a
+# connection never sends the request it sent last, and every answer is looked up (an answer
+# given again from its head's bytes, AnswerAgain, needs the same request on the same connection).
+in_turn_script() {
+  cat >"$work/$1.lua" <<LUA
+counter = 0
+request = function()
+  counter = counter + 1
+  local n = counter % 100
+  return wrk.format("GET", string.format("$2", n, n % 10))
+end
+LUA
+}
+in_turn_script nginx-turn "/items/%d"
+in_turn_script serve-turn "/items/%d?page=%d&sort=asc"
+# in_turn URL SCRIPT PID: one_url's figures with wrk driven by SCRIPT at -c16.
+in_turn() {
+  local out u0 s0 u1 s1 n
+  read -r u0 s0 < <(cpu_ticks "$3")
+  out=$(wrk -t2 -c16 -d"${SECONDS_EACH}s" --latency -s "$work/$2.lua" "$1" 2>&1)
+  read -r u1 s1 < <(cpu_ticks "$3")
+  n=$(awk '/requests in/ { print $1 }' <<<"$out")
+  echo "$(awk '/Requests\/sec/ { printf "%.0f", $2 }' <<<"$out") $(awk '$1 == "99%" { print $2 }' <<<"$out" | ms)" \
+    "$(per_request "$u0" "$u1" "$n") $(per_request "$s0" "$s1" "$n")"
+}
+read -r tn_rps tn_p99 tn_user tn_sys < <(in_turn "http://127.0.0.1:$NGINX_PORT" nginx-turn "$nginx_worker")
+read -r tt_rps tt_p99 tt_user tt_sys < <(in_turn "http://127.0.0.1:$port" serve-turn "$serve_pid")
+turn_row="| $tn_rps | $tn_p99 | $tn_user | $tn_sys | $tt_rps | $tt_p99 | $tt_user | $tt_sys | $(ratio "$tt_rps" "$tn_rps") |"
 kill "$serve_pid" 2>/dev/null; [ -n "$mitm_ok" ] && kill "$mitm_pid" 2>/dev/null
 
 # --- 4: the recording proxy against nginx direct -------------------------------------------------
@@ -264,6 +292,16 @@ on each request, the kernel's share (one read and one write) included.
 | connections | nginx user µs | nginx system µs | serve user µs | serve system µs |
 |---|---:|---:|---:|---:|
 $cpu_rows
+**\`serve\` on 100 URLs in turn** (\`wrk -t2 -c16\`, a script asking for each of the cassette's 100
+requests in turn, nginx serving the same 100 files). No connection sends the request it sent
+last, so every answer is looked up; on one URL above, an answer is given again from the bytes of
+the request's head, without the lookup, once the cassette's choice for that request cannot change
+(\`--repeat\`, its last recorded match played).
+
+| nginx req/s | nginx p99 ms | nginx user µs | nginx system µs | serve req/s | serve p99 ms | serve user µs | serve system µs | serve / nginx |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+$turn_row
+
 **The recording proxy.** \`wrk -t2 -c16\` (${SECONDS_EACH} s direct, ${PROXY_SECONDS} s through the proxy), every request a distinct URL, to nginx directly
 and through \`tapedeck proxy --record --mode all\` (redaction, lint, one journal record each).
 
