@@ -258,6 +258,7 @@ public final class Deck: Sendable {
 
     /// ``respond(_:)``'s answer when the handlers give it without waiting (a replayed
     /// answer, a miss, a page); nil when one of them must wait.
+    ///
     /// An answer the handlers would give again to the same request is stamped with the tapes'
     /// version from before they were asked (``AnswerAgain``), unless the inspector publishes it.
     package func respondAtOnce(_ incoming: IncomingRequest) -> ServerReply? {

@@ -114,10 +114,12 @@ package struct TapesHandler: ServerHandler {
                 // Only the recorded response as recorded, to a request that can get its bytes: a
                 // WebSocket session asked for as a plain request is answered with words made for that
                 // request (400, 426), which no other request may be handed, and a HEAD gets no body.
-                if let position = found.position, found.response.webSocket == nil, request.method != .head, HTTPFastLane.isPlain(reply) {
-                    reply.wire = tape.wireForms.form(at: position, of: reply.response)
-                    // The first tape's steady answer: no tape before it missed, so none is asked again.
-                    if found.steady, reports.isEmpty, reply.wire != nil { reply.again = AnswerAgain(replay: replay, position: position) }
+                if let position = found.position, found.response.webSocket == nil, request.method != .head, HTTPFastLane.isPlain(reply),
+                   let form = tape.wireForms.heldForm(at: position, of: reply.response) {
+                    reply.wire = form.bytes
+                    // The first tape's steady answer (no tape before it missed, whose choice could
+                    // change), when its bytes are held: keeping them costs no memory of their own.
+                    if found.steady, form.held, reports.isEmpty { reply.again = AnswerAgain(replay: replay, position: position) }
                 }
                 return .answered(reply)
             } catch {

@@ -36,20 +36,29 @@ final class WireForms: Sendable {
     /// The form of `response`, the answer of the interaction at `position`: the one held, or
     /// encoded now (and held, within the limits); nil when its body is over ``largestBody``.
     func form(at position: Int, of response: HTTPResponse) -> ByteBuffer? {
-        if let known = held.withLock({ $0.forms[position] }) { return known }
+        heldForm(at: position, of: response)?.bytes
+    }
+
+    /// ``form(at:of:)``, and whether it is held (within the budget), not encoded for one answer
+    /// only: a form that is held may be kept elsewhere too (``AnswerAgain``) without adding to the
+    /// memory the forms take.
+    func heldForm(at position: Int, of response: HTTPResponse) -> (bytes: ByteBuffer, held: Bool)? {
+        if let known = held.withLock({ $0.forms[position] }) { return (known, true) }
         guard response.body.count <= largestBody else { return nil }
         let encoded = HTTPFastLane.encode(response, isHead: false, keepAlive: true, allocator: Self.allocator)
         // Once the budget is spent, a form is what the lane would have encoded anyway.
-        guard encoded.readableBytes <= budget.room else { return encoded }
+        guard encoded.readableBytes <= budget.room else { return (encoded, false) }
         // Held copied out of the room the encoding reserved for the longest head.
         var form = Self.allocator.buffer(capacity: encoded.readableBytes)
         form.writeImmutableBuffer(encoded)
-        held.withLock { held in
-            guard held.forms[position] == nil, budget.take(form.capacity) else { return }
+        let kept = held.withLock { (held: inout Held) -> ByteBuffer? in
+            if let first = held.forms[position] { return first }
+            guard budget.take(form.capacity) else { return nil }
             held.forms[position] = form
             held.bytes += form.capacity
+            return form
         }
-        return form
+        return kept.map { ($0, true) } ?? (form, false)
     }
 
     /// How many bytes of memory the forms held take (their buffers' capacity).

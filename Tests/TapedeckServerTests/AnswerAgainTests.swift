@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Tapedeck
 @testable import TapedeckServer
 import Testing
@@ -53,7 +54,7 @@ struct AnswerAgainTests {
     func notMarked() throws {
         let (plain, first) = try Self.deck(Self.sequence, DeckOptions())
         defer { Proc.cleanUp(first) }
-        #expect(Self.ask(plain, "/once")?.again == nil, "without repeats a second /once is a miss")
+        #expect(Self.ask(plain, "/once")?.again == nil, "without repeats, the next /once would be a miss: nothing is given again")
 
         let (repeating, second) = try Self.deck(Self.sequence, DeckOptions(allowRepeats: true))
         defer { Proc.cleanUp(second) }
@@ -74,17 +75,37 @@ struct AnswerAgainTests {
         #expect(Self.ask(inspected, "/once")?.again == nil, "the inspector publishes every answer")
     }
 
-    @Test("a switch or a reset of the tapes ends every answer given again")
+    @Test("not marked: an answer from a tape after one that missed, whose choice could still change")
+    func laterTapeNotMarked() throws {
+        let first = Cassette(interactions: [Interaction(request: HTTPRequest(url: SampleCassettes.url("/elsewhere")), response: Self.text("x"))])
+        let (deck, directory) = try Self.deck(first, DeckOptions(allowRepeats: true))
+        defer { Proc.cleanUp(directory) }
+        try deck.load(path: SampleCassettes.write(Self.sequence, to: directory, name: "second.cassette.json").path)
+        let reply = try #require(Self.ask(deck, "/once"))
+        #expect(reply.response.body == Data("once".utf8), "the second tape answers")
+        #expect(reply.again == nil)
+    }
+
+    @Test("every change of the tapes ends every answer given again: a load, a reset, a switch, recording started and stopped")
     func tapesChange() throws {
         let (deck, directory) = try Self.deck(Self.sequence, DeckOptions(allowRepeats: true))
         defer { Proc.cleanUp(directory) }
-        let before = try #require(Self.ask(deck, "/once")?.again)
-        try deck.reset()
-        #expect(!before.holds)
-        let afterReset = try #require(Self.ask(deck, "/once")?.again)
-        #expect(afterReset.holds)
-        try deck.switchTo(paths: [SampleCassettes.write(Self.sequence, to: directory, name: "other.cassette.json").path])
-        #expect(!afterReset.holds)
+        var answer = try #require(Self.ask(deck, "/once")?.again)
+        func changed(_ change: () throws -> Void, _ comment: Comment) throws {
+            #expect(answer.holds)
+            try change()
+            #expect(!answer.holds, comment)
+            answer = try #require(Self.ask(deck, "/once")?.again)
+        }
+        let other = try SampleCassettes.write(Self.sequence, to: directory, name: "other.cassette.json")
+        try changed({ try deck.load(path: other.path, mount: "/v2") }, "a load")
+        try changed({ try deck.reset() }, "a reset")
+        try changed({ try deck.switchTo(paths: [other.path]) }, "a switch")
+        let upstream = try #require(URL(string: "http://127.0.0.1:9"))
+        let recording = try SampleCassettes.write(Self.sequence, to: directory, name: "recording.cassette.json")
+        try changed({ try deck.startRecording(path: recording.path, mode: .new, upstream: upstream, mount: "/rec") },
+                    "recording started")
+        try changed({ try deck.stopRecording() }, "recording stopped")
     }
 
     /// Sends `target` on `socket` and reads its whole answer; returns the body.
@@ -100,6 +121,63 @@ struct AnswerAgainTests {
             })
             guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { return "" }
             return String(decoding: data[end.upperBound...], as: UTF8.self)
+        }
+    }
+
+    /// How many requests a responder was asked.
+    final class Asked: Sendable {
+        let count = Atomic(0)
+    }
+
+    /// Runs `body` with a listener whose responder counts the requests it is asked, answering
+    /// from a deck with `cassette` (repeating); the count and the listener's port.
+    static func counting(_ cassette: Cassette, _ body: (Deck, Asked, Int) async throws -> Void) async throws {
+        let (deck, directory) = try Self.deck(cassette, DeckOptions(allowRepeats: true))
+        defer { Proc.cleanUp(directory) }
+        let asked = Asked()
+        let responder = ServerResponder(atOnce: { request in
+            asked.count.add(1, ordering: .relaxed)
+            return deck.respondAtOnce(request)
+        }, later: { await deck.respond($0) })
+        let listener = try await HTTPListener.bind(host: "127.0.0.1", port: 0, answering: responder)
+        do { try await body(deck, asked, listener.port) } catch {
+            await listener.close()
+            throw error
+        }
+        await listener.close()
+    }
+
+    @Test("the same head again is not asked of the handlers: one after another, pipelined, and in pieces")
+    func notAskedAgain() async throws {
+        try await Self.counting(Self.sequence) { deck, asked, port in
+            let socket = try RawSocket(port: port)
+            for _ in 0..<4 { #expect(await Self.body(socket, "/once") == "once") }
+            #expect(asked.count.load(ordering: .relaxed) == 1, "asked once, then given again")
+
+            // Three identical heads in one write, then a different one.
+            let head = "GET /once HTTP/1.1\r\nHost: api.example.test\r\nUser-Agent: answer-again\r\n\r\n"
+            let answers = await Blocking.run {
+                socket.send(head + head + head + "GET /twice HTTP/1.1\r\nHost: api.example.test\r\nConnection: close\r\n\r\n")
+                return socket.readToEnd()
+            }
+            let text = String(decoding: answers, as: UTF8.self)
+            #expect(text.components(separatedBy: "HTTP/1.1 200").count == 5, "\(text.debugDescription)")
+            #expect(text.hasSuffix("one"), "the different request is answered after them, in order")
+            #expect(asked.count.load(ordering: .relaxed) == 2, "only the different request was asked")
+
+            // The head in two pieces on a new connection: asked the first time, given again after.
+            let other = try RawSocket(port: port)
+            for round in 0..<2 {
+                let body = await Blocking.run {
+                    other.send(String(head.prefix(20)))
+                    usleep(50_000)
+                    other.send(String(head.dropFirst(20)))
+                    return String(decoding: other.read(until: { $0.count > 0 && String(decoding: $0, as: UTF8.self).hasSuffix("once") }), as: UTF8.self)
+                }
+                #expect(body.hasSuffix("once"), "round \(round)")
+            }
+            #expect(asked.count.load(ordering: .relaxed) == 3, "the new connection asked once")
+            #expect(deck.status.cassettes.first?.played == 10)
         }
     }
 

@@ -101,7 +101,8 @@ public final class ReplayTransport: HTTPTransport, Sendable {
 
     /// ``answer(_:)`` with the place of the interaction that gave it in ``cassette`` (nil when
     /// followed redirects made it of several), and whether it is steady: every later request
-    /// the same as this one gets the same interaction again, counted by ``playedAgain(at:)``.
+    /// the same as this one would get the same interaction again, so a caller may give it
+    /// again without asking, and then counts each play with ``playedAgain(at:)``.
     ///
     /// It is steady when the request was found by its key alone, carried no credential to
     /// learn, and got the last of its key's interactions (so every one before it was played) on
