@@ -212,6 +212,10 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         }
         guard let found else { return false }
         let known = repeats[found]
+        guard known.again.holds else {
+            repeats.removeAll { !$0.again.holds }
+            return false
+        }
         searched = 0
         pending?.moveReaderIndex(forwardBy: known.head.count)
         if pending?.readableBytes == 0 { pending = nil }
