@@ -147,20 +147,26 @@ for c in 16 64; do
   cpu_rows+="| -c$c | $n_user | $n_sys | $t_user | $t_sys |"$'\n'
 done
 # 100 URLs in turn: each wrk thread asks for the next of the cassette's 100 requests, so a
-# connection never sends the request it sent last, and every answer is looked up (an answer
-# given again from its head's bytes, AnswerAgain, needs the same request on the same connection).
+# connection never sends the request it sent last. Answers given again (AnswerAgain) are kept by
+# each event loop for all its connections, so after the first round these are answered from
+# the bytes of the head. With "id", each request also carries an X-Request-Id of its own, as
+# traced clients send: no two heads are the same, and every answer is looked up.
 in_turn_script() {
+  local headers="nil"
+  [ "$3" = id ] && headers='{["X-Request-Id"] = tostring(counter)}'
   cat >"$work/$1.lua" <<LUA
 counter = 0
 request = function()
   counter = counter + 1
   local n = counter % 100
-  return wrk.format("GET", string.format("$2", n, n % 10))
+  return wrk.format("GET", string.format("$2", n, n % 10), $headers)
 end
 LUA
 }
 in_turn_script nginx-turn "/items/%d"
 in_turn_script serve-turn "/items/%d?page=%d&sort=asc"
+in_turn_script nginx-turn-id "/items/%d" id
+in_turn_script serve-turn-id "/items/%d?page=%d&sort=asc" id
 # in_turn URL SCRIPT PID: one_url's figures with wrk driven by SCRIPT at -c16.
 in_turn() {
   local out u0 s0 u1 s1 n
@@ -171,9 +177,13 @@ in_turn() {
   echo "$(awk '/Requests\/sec/ { printf "%.0f", $2 }' <<<"$out") $(awk '$1 == "99%" { print $2 }' <<<"$out" | ms)" \
     "$(per_request "$u0" "$u1" "$n") $(per_request "$s0" "$s1" "$n")"
 }
-read -r tn_rps tn_p99 tn_user tn_sys < <(in_turn "http://127.0.0.1:$NGINX_PORT" nginx-turn "$nginx_worker")
-read -r tt_rps tt_p99 tt_user tt_sys < <(in_turn "http://127.0.0.1:$port" serve-turn "$serve_pid")
-turn_row="| $tn_rps | $tn_p99 | $tn_user | $tn_sys | $tt_rps | $tt_p99 | $tt_user | $tt_sys | $(ratio "$tt_rps" "$tn_rps") |"
+turn_rows=""
+for kind in "" -id; do
+  read -r tn_rps tn_p99 tn_user tn_sys < <(in_turn "http://127.0.0.1:$NGINX_PORT" "nginx-turn$kind" "$nginx_worker")
+  read -r tt_rps tt_p99 tt_user tt_sys < <(in_turn "http://127.0.0.1:$port" "serve-turn$kind" "$serve_pid")
+  label="100 URLs in turn"; [ -n "$kind" ] && label="100 URLs in turn, an X-Request-Id each"
+  turn_rows+="| $label | $tn_rps | $tn_p99 | $tn_user | $tn_sys | $tt_rps | $tt_p99 | $tt_user | $tt_sys | $(ratio "$tt_rps" "$tn_rps") |"$'\n'
+done
 kill "$serve_pid" 2>/dev/null; [ -n "$mitm_ok" ] && kill "$mitm_pid" 2>/dev/null
 
 # --- 4: the recording proxy against nginx direct -------------------------------------------------
@@ -292,16 +302,17 @@ on each request, the kernel's share (one read and one write) included.
 | connections | nginx user µs | nginx system µs | serve user µs | serve system µs |
 |---|---:|---:|---:|---:|
 $cpu_rows
-**\`serve\` on 100 URLs in turn** (\`wrk -t2 -c16\`, a script asking for each of the cassette's 100
+**\`serve\` on 100 URLs** (\`wrk -t2 -c16\`, a script asking for each of the cassette's 100
 requests in turn, nginx serving the same 100 files). No connection sends the request it sent
-last, so every answer is looked up; on one URL above, an answer is given again from the bytes of
-the request's head, without the lookup, once the cassette's choice for that request cannot change
-(\`--repeat\`, its last recorded match played).
+last. An answer the cassette would give again unchanged (\`--repeat\`, its last recorded match
+played) is kept by each event loop with the bytes of the head that asked, for all its
+connections, so from the second round on these are answered without a lookup. In the second row
+each request also carries an \`X-Request-Id\` of its own, as traced clients send: no head is
+sent twice, and every answer is looked up.
 
-| nginx req/s | nginx p99 ms | nginx user µs | nginx system µs | serve req/s | serve p99 ms | serve user µs | serve system µs | serve / nginx |
-|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-$turn_row
-
+| requests | nginx req/s | nginx p99 ms | nginx user µs | nginx system µs | serve req/s | serve p99 ms | serve user µs | serve system µs | serve / nginx |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+$turn_rows
 **The recording proxy.** \`wrk -t2 -c16\` (${SECONDS_EACH} s direct, ${PROXY_SECONDS} s through the proxy), every request a distinct URL, to nginx directly
 and through \`tapedeck proxy --record --mode all\` (redaction, lint, one journal record each).
 

@@ -24,8 +24,8 @@ import Tapedeck
 /// its ordering of pipelined answers are the ones that apply. A connection never goes back.
 ///
 /// An answer the handlers would give again to the same head (``AnswerAgain``) is kept with that
-/// head's bytes (``repeats``): a request whose head is the same byte for byte is answered
-/// with it before anything is read.
+/// head's bytes in the loop's ``AnswerBook``: a request whose head is the same byte for byte,
+/// on any connection of the loop, is answered with it before anything is read.
 final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -60,27 +60,19 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// Set when the client closed its side (a half-close): what it sent is answered, then
     /// the connection closes.
     private var inputEnded = false
-    /// Answers this client had that the handlers would give again (``AnswerAgain``), with the
-    /// bytes of the head that asked: a request whose head is one of these byte for byte is
-    /// answered without reading it. The newest ``maxRepeats``, of heads up to ``maxRepeatHead``.
-    private var repeats: [Repeat] = []
-
-    private struct Repeat {
-        let head: [UInt8]
-        let bytes: ByteBuffer
-        let again: AnswerAgain
-    }
-
-    /// How many answers a connection keeps to give again.
-    static let maxRepeats = 8
-    /// The longest head whose answer is kept to give again.
-    static let maxRepeatHead = 4096
+    /// The answers the handlers would give again (``AnswerAgain``) that this loop's lanes keep,
+    /// by the bytes of the head that asked; set when the lane is added, on its loop.
+    private var book: AnswerBook?
 
     init(limits: ServerLimits, tunnelOrigin: String?, responder: ServerResponder, connection: ConnectionHandler) {
         self.limits = limits
         self.tunnelOrigin = tunnelOrigin
         self.responder = responder
         self.connection = connection
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        book = responder.books.book(for: context.eventLoop)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -136,7 +128,6 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         guard inputEnded, mode == .answering, context.channel.isWritable else { return }
         if let pending, pending.readableBytes > 0 { return handOver(nil, context: context) }
         mode = .closing
-        repeats = []
         context.closeOnceWritten()
     }
 
@@ -160,7 +151,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         var wrote = false
         defer { if wrote { context.flush() } }
         while mode == .answering, let buffer = pending, buffer.readableBytes > 0, context.channel.isWritable {
-            if !repeats.isEmpty, answerAgain(buffer, context: context) {
+            if let book, !book.isEmpty, answerAgain(buffer, from: book, context: context) {
                 wrote = true
                 continue
             }
@@ -199,28 +190,19 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Answers the first request in `buffer` (``pending``) again, unwritten, when its head is
-    /// one of ``repeats`` and that answer still holds; false, writing nothing, otherwise.
-    private func answerAgain(_ buffer: ByteBuffer, context: ChannelHandlerContext) -> Bool {
-        // Kept in the order they were given, so the oldest is the first to stop holding when
-        // the tapes change; those that stopped are let go of here, their bytes with them.
-        if let oldest = repeats.first, !oldest.again.holds {
-            repeats.removeAll { !$0.again.holds }
-        }
-        let found = buffer.withUnsafeReadableBytes { bytes in
-            repeats.firstIndex { Self.begins(bytes, with: $0.head) }
+    /// Answers the first request in `buffer` (``pending``) again, unwritten, when `book` keeps
+    /// an answer for its head that still holds; false, writing nothing, otherwise.
+    private func answerAgain(_ buffer: ByteBuffer, from book: AnswerBook, context: ChannelHandlerContext) -> Bool {
+        let found = buffer.withUnsafeReadableBytes { bytes -> AnswerBook.Entry? in
+            guard let end = PlainRequestHead.end(of: bytes, within: AnswerBook.maxHead) else { return nil }
+            return book.find(UnsafeRawBufferPointer(rebasing: bytes[..<end]), tunnelOrigin: tunnelOrigin)
         }
         guard let found else { return false }
-        let known = repeats[found]
-        guard known.again.holds else {
-            repeats.removeAll { !$0.again.holds }
-            return false
-        }
         searched = 0
-        pending?.moveReaderIndex(forwardBy: known.head.count)
+        pending?.moveReaderIndex(forwardBy: found.head.count)
         if pending?.readableBytes == 0 { pending = nil }
-        known.again.played()
-        context.write(wrapOutboundOut(known.bytes), promise: nil)
+        found.again.played()
+        context.write(wrapOutboundOut(found.bytes), promise: nil)
         connection.answeredByFastLane(context: context)
         return true
     }
@@ -234,12 +216,11 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Keeps `bytes`, the answer to the request `head` (the first in ``pending``), to give
-    /// again to the same head (``repeats``).
+    /// Keeps `bytes`, the answer to the request `head` (the first in ``pending``), in the book
+    /// to give again to the same head.
     private func keep(_ bytes: ByteBuffer, again: AnswerAgain, for head: PlainRequestHead) {
-        guard head.length <= Self.maxRepeatHead, let pending, pending.readableBytes >= head.length else { return }
-        if repeats.count == Self.maxRepeats { repeats.removeFirst() }
-        repeats.append(Repeat(head: Array(pending.readableBytesView.prefix(head.length)), bytes: bytes, again: again))
+        guard let book, let pending, pending.readableBytes >= head.length else { return }
+        pending.withUnsafeReadableBytes { book.keep(UnsafeRawBufferPointer(rebasing: $0[..<head.length]), tunnelOrigin: tunnelOrigin, bytes: bytes, again: again) }
     }
 
     /// Whether the lane writes `reply` itself: it has no fault, stream, tunnel or WebSocket.
@@ -263,7 +244,6 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         guard keepAlive else {
             mode = .closing
             pending = nil
-            repeats = []
             context.writeAndFlush(wrapOutboundOut(bytes)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             return false
         }
@@ -297,7 +277,6 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// the reply the lane already has for it, if any.
     private func handOver(_ reply: ServerReply?, context: ChannelHandlerContext) {
         mode = .passing
-        repeats = []
         if readHeld {
             readHeld = false
             context.read()

@@ -107,6 +107,8 @@ package struct ServerResponder: Sendable {
     package var atOnce: @Sendable (IncomingRequest) -> ServerReply?
     /// The answer, awaited.
     package var later: @Sendable (IncomingRequest) async -> ServerReply
+    /// The answers given again that each event loop's lanes keep (``AnswerBook``).
+    let books = AnswerBooks()
 
     /// Creates a responder; with no `atOnce`, every request is answered by `later`.
     package init(atOnce: @escaping @Sendable (IncomingRequest) -> ServerReply? = { _ in nil },

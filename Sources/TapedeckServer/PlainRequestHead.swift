@@ -51,6 +51,18 @@ package struct PlainRequestHead: Equatable {
         return false
     }
 
+    /// The length of the head at the start of `bytes` (through its empty line), when it ends
+    /// within `limit` bytes.
+    package static func end(of bytes: UnsafeRawBufferPointer, within limit: Int) -> Int? {
+        let count = min(bytes.count, limit)
+        var index = 3
+        while index < count {
+            if bytes[index] == 0x0A, bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A, bytes[index - 3] == 0x0D { return index + 1 }
+            index += 1
+        }
+        return nil
+    }
+
     /// The methods a plain request has: none of them carries a body here.
     package static let methods = ["GET", "HEAD", "DELETE", "OPTIONS"]
 
