@@ -1,3 +1,4 @@
+import Foundation
 import NIOHTTP1
 import Tapedeck
 
@@ -55,10 +56,13 @@ package struct PlainRequestHead: Equatable {
     /// within `limit` bytes.
     package static func end(of bytes: UnsafeRawBufferPointer, within limit: Int) -> Int? {
         let count = min(bytes.count, limit)
-        var index = 3
-        while index < count {
-            if bytes[index] == 0x0A, bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A, bytes[index - 3] == 0x0D { return index + 1 }
-            index += 1
+        guard count >= 4, let start = bytes.baseAddress else { return nil }
+        // Line to line with memchr: a head has few lines, and each is searched at memchr's speed.
+        var from = 3
+        while from < count, let found = memchr(start + from, 0x0A, count - from) {
+            let index = start.distance(to: UnsafeRawPointer(found))
+            if bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A, bytes[index - 3] == 0x0D { return index + 1 }
+            from = index + 1
         }
         return nil
     }

@@ -196,6 +196,15 @@ struct AnswerAgainTests {
         }
     }
 
+    @Test("a head's end is its first empty line, within the limit", arguments: [
+        ("GET / HTTP/1.1\r\n\r\n", 100, 18), ("\r\n\r\nrest", 100, 4), ("GET / HTTP/1.1\r\nA: b\r\n\r\nGET", 100, 24),
+        ("GET / HTTP/1.1\n\r\n\r\n", 100, 19), ("GET / HTTP/1.1\r\n\n\r\n", 100, nil), ("GET / HTTP/1.1\r\n", 100, nil),
+        ("GET / HTTP/1.1\r\n\r\n", 17, nil), ("\r\n\r", 100, nil), ("", 100, nil),
+    ] as [(String, Int, Int?)])
+    func headEnd(_ text: String, limit: Int, end: Int?) {
+        #expect(Array(text.utf8).withUnsafeBytes { PlainRequestHead.end(of: $0, within: limit) } == end)
+    }
+
     @Test("a book finds a head only whole, through the same tunnel, while its answer holds, and keeps a bounded number")
     func book() throws {
         let (deck, directory) = try Self.deck(Self.sequence, DeckOptions(allowRepeats: true))
