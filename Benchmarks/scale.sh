@@ -153,7 +153,7 @@ done
 # traced clients send: no two heads are the same, and every answer is looked up.
 in_turn_script() {
   local headers="nil"
-  [ "$3" = id ] && headers='{["X-Request-Id"] = tostring(counter)}'
+  [ "${3:-}" = id ] && headers='{["X-Request-Id"] = tostring(counter)}'
   cat >"$work/$1.lua" <<LUA
 counter = 0
 request = function()

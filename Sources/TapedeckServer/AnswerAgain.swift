@@ -9,9 +9,9 @@ import Tapedeck
 /// of its key's interactions on a cassette that repeats (``ReplayTransport/answerFound(_:)``).
 /// ``TapesHandler`` marks such an answer, the ``Deck`` stamps it with the tapes' version it was
 /// asked under, and ``HTTPFastLane`` keeps it with the head's bytes in its event loop's
-/// ``AnswerBook``: the same bytes again, on any connection of that loop, are answered without
-/// reading the head or asking the handlers; the play is counted and the connection's read
-/// timeout starts again, as for any answer. Any change of the tapes (a
+/// ``AnswerBook`` once they have come twice: the same bytes again, on any connection of that
+/// loop, are answered without reading the head or asking the handlers; the play is counted and
+/// the connection's read timeout starts again, as for any answer. Any change of the tapes (a
 /// cassette loaded, a switch, a reset, recording started or stopped) ends every such answer.
 ///
 /// Only answers whose bytes the tape holds (``WireForms``) are marked, so keeping them costs

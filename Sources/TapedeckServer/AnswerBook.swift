@@ -6,7 +6,7 @@ import Synchronization
 /// the loop sent before is answered again, without its head being read or the handlers asked.
 ///
 /// Used only on its loop's thread (``AnswerBooks/book(for:)``), so it takes no lock. It holds at
-/// most ``maxEntries`` answers, of heads up to ``maxHead`` bytes; their bytes are those the tapes
+/// most ``slotCount`` answers, of heads up to ``maxHead`` bytes; their bytes are those the tapes
 /// hold (``WireForms``). Answers that stopped holding (the tapes changed) are let go of at the
 /// first request after the change.
 final class AnswerBook: @unchecked Sendable {
@@ -25,27 +25,32 @@ final class AnswerBook: @unchecked Sendable {
         }
     }
 
-    /// The most answers a book keeps.
-    static let maxEntries = 1024
+    /// The most answers a book keeps: one in each of its slots.
+    static let slotCount = 1024
     /// The longest head whose answer is kept.
     static let maxHead = 4096
 
-    /// By a hash of the head's bytes and the tunnel's origin; an entry found is compared whole.
-    private var entries: [Int: Entry] = [:]
+    /// The answers kept, each in the slot of its head's hash (``key(_:_:)``); a newer answer for
+    /// the same slot takes it.
+    private var slots = [Entry?](repeating: nil, count: slotCount)
+    /// The hash of the head last answered in each slot and not kept: an answer is kept only when
+    /// its head comes a second time, so requests that never repeat (each with an id of its own)
+    /// cost a hash, not a copy of their head.
+    private var seen = [Int](repeating: 0, count: slotCount)
     /// The answer kept last: the newest version of the tapes any entry was asked under.
     private var newest: AnswerAgain?
-
-    /// Whether no answer is kept (most books of a deck that does not repeat).
-    var isEmpty: Bool { entries.isEmpty }
-
     /// How many answers are kept.
-    var count: Int { entries.count }
+    private(set) var count = 0
+
+    /// Whether no answer is kept (the books of a deck that does not repeat stay so).
+    var isEmpty: Bool { count == 0 }
 
     /// The answer kept for `head` (a whole head, its empty line included) through `tunnelOrigin`,
     /// if it still holds.
     func find(_ head: UnsafeRawBufferPointer, tunnelOrigin: String?) -> Entry? {
         if let newest, !newest.holds { dropStale() }
-        guard let entry = entries[Self.key(head, tunnelOrigin)], entry.head.count == head.count, entry.tunnelOrigin == tunnelOrigin,
+        let key = Self.key(head, tunnelOrigin)
+        guard let entry = slots[Self.slot(key)], entry.head.count == head.count, entry.tunnelOrigin == tunnelOrigin,
               HTTPFastLane.begins(head, with: entry.head) else { return nil }
         guard entry.again.holds else {
             dropStale()
@@ -54,21 +59,32 @@ final class AnswerBook: @unchecked Sendable {
         return entry
     }
 
-    /// Keeps `bytes`, the answer `again` marks, for `head` through `tunnelOrigin`.
+    /// Keeps `bytes`, the answer `again` marks, for `head` through `tunnelOrigin`, once the same
+    /// head has come twice.
     func keep(_ head: UnsafeRawBufferPointer, tunnelOrigin: String?, bytes: ByteBuffer, again: AnswerAgain) {
         guard head.count <= Self.maxHead else { return }
+        let key = Self.key(head, tunnelOrigin), slot = Self.slot(key)
+        guard seen[slot] == key else {
+            seen[slot] = key
+            return
+        }
         // Asked under another version of the tapes than the last: those kept before may not hold.
         if let newest, newest.seen != again.seen { dropStale() }
-        if entries.count >= Self.maxEntries, let any = entries.keys.first { entries.removeValue(forKey: any) }
-        entries[Self.key(head, tunnelOrigin)] = Entry(head: Array(head), tunnelOrigin: tunnelOrigin, bytes: bytes, again: again)
+        if slots[slot] == nil { count += 1 }
+        slots[slot] = Entry(head: Array(head), tunnelOrigin: tunnelOrigin, bytes: bytes, again: again)
         newest = again
     }
 
     /// Lets go of the answers that stopped holding.
     private func dropStale() {
-        entries = entries.filter { $0.value.again.holds }
+        for index in slots.indices where slots[index].map({ !$0.again.holds }) ?? false {
+            slots[index] = nil
+            count -= 1
+        }
         if let newest, !newest.holds { self.newest = nil }
     }
+
+    private static func slot(_ key: Int) -> Int { (key >> 20) & (slotCount - 1) }
 
     /// A hash of `head`'s bytes, eight at a time, and of the tunnel's origin: it only picks the
     /// entry to compare, so heads made to collide cost a client its own answers given again,
@@ -91,7 +107,10 @@ final class AnswerBook: @unchecked Sendable {
         }
         mix(last)
         if let tunnelOrigin { mix(UInt64(bitPattern: Int64(tunnelOrigin.hashValue))) }
-        return Int(bitPattern: UInt(truncatingIfNeeded: hash))
+        hash = (hash ^ hash >> 32) &* 0x94D0_49BB_1331_11EB
+        hash ^= hash >> 29
+        // Never 0, which ``seen`` holds for no head; the slot is read from higher bits.
+        return Int(bitPattern: UInt(truncatingIfNeeded: hash | 1))
     }
 }
 

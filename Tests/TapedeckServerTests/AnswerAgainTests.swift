@@ -153,7 +153,7 @@ struct AnswerAgainTests {
         try await Self.counting(Self.sequence) { deck, asked, port in
             let socket = try RawSocket(port: port)
             for _ in 0..<4 { #expect(await Self.body(socket, "/once") == "once") }
-            #expect(asked.count.load(ordering: .relaxed) == 1, "asked once, then given again")
+            #expect(asked.count.load(ordering: .relaxed) == 2, "asked until its head came a second time, then given again")
 
             // Three identical heads in one write, then a different one.
             let head = "GET /once HTTP/1.1\r\nHost: api.example.test\r\nUser-Agent: answer-again\r\n\r\n"
@@ -164,9 +164,9 @@ struct AnswerAgainTests {
             let text = String(decoding: answers, as: UTF8.self)
             #expect(text.components(separatedBy: "HTTP/1.1 200").count == 5, "\(text.debugDescription)")
             #expect(text.hasSuffix("one"), "the different request is answered after them, in order")
-            #expect(asked.count.load(ordering: .relaxed) == 2, "only the different request was asked")
+            #expect(asked.count.load(ordering: .relaxed) == 3, "only the different request was asked")
 
-            // The head in two pieces on a new connection, given again (asked once more at most,
+            // The head in two pieces on a new connection, given again (asked twice more at most,
             // when the connection runs on another event loop than the first).
             let other = try RawSocket(port: port)
             for round in 0..<2 {
@@ -178,12 +178,12 @@ struct AnswerAgainTests {
                 }
                 #expect(body.hasSuffix("once"), "round \(round)")
             }
-            #expect(asked.count.load(ordering: .relaxed) <= 3)
+            #expect(asked.count.load(ordering: .relaxed) <= 5)
             #expect(deck.status.cassettes.first?.played == 10)
         }
     }
 
-    @Test("connections share what their event loop keeps: the same head on many connections is asked once a loop at most")
+    @Test("connections share what their event loop keeps: the same head on many connections is asked twice a loop at most")
     func sharedByConnections() async throws {
         try await Self.counting(Self.sequence) { deck, asked, port in
             for _ in 0..<8 {
@@ -191,7 +191,7 @@ struct AnswerAgainTests {
                 for _ in 0..<2 { #expect(await Self.body(socket, "/once") == "once") }
             }
             let loops = MultiThreadedEventLoopGroup.singleton.makeIterator().reduce(0) { count, _ in count + 1 }
-            #expect(asked.count.load(ordering: .relaxed) <= loops, "16 requests on 8 connections, asked once for each of \(loops) loops at most")
+            #expect(asked.count.load(ordering: .relaxed) <= 2 * loops, "16 requests on 8 connections, asked twice for each of \(loops) loops at most")
             #expect(deck.status.cassettes.first?.played == 16)
         }
     }
@@ -215,16 +215,21 @@ struct AnswerAgainTests {
         let book = AnswerBook()
         let head = Array("GET /once HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
         head.withUnsafeBytes { book.keep($0, tunnelOrigin: nil, bytes: bytes, again: again) }
+        #expect(book.isEmpty, "kept once its head has come twice")
+        head.withUnsafeBytes { book.keep($0, tunnelOrigin: nil, bytes: bytes, again: again) }
         #expect(head.withUnsafeBytes { book.find($0, tunnelOrigin: nil) } != nil)
         #expect(head.withUnsafeBytes { book.find($0, tunnelOrigin: "https://api.example.test:443") } == nil, "another tunnel's request")
         #expect(head.dropLast(2).withUnsafeBytes { book.find($0, tunnelOrigin: nil) } == nil, "a part of the head")
         var other = head
         other[5] = UInt8(ascii: "x")
         #expect(other.withUnsafeBytes { book.find($0, tunnelOrigin: nil) } == nil, "another head of the same length")
-        for index in 0..<(AnswerBook.maxEntries + 10) {
-            Array("GET /once?\(index) HTTP/1.1\r\n\r\n".utf8).withUnsafeBytes { book.keep($0, tunnelOrigin: nil, bytes: bytes, again: again) }
+        for index in 0..<(2 * AnswerBook.slotCount) {
+            for _ in 0..<2 {
+                Array("GET /once?\(index) HTTP/1.1\r\n\r\n".utf8).withUnsafeBytes { book.keep($0, tunnelOrigin: nil, bytes: bytes, again: again) }
+            }
         }
-        #expect(book.count <= AnswerBook.maxEntries)
+        #expect(book.count <= AnswerBook.slotCount)
+        #expect(book.count > AnswerBook.slotCount / 2, "the hash spreads heads over the slots")
         try deck.reset()
         #expect(head.withUnsafeBytes { book.find($0, tunnelOrigin: nil) } == nil, "the tapes changed")
         #expect(book.isEmpty, "every answer that stopped holding is let go of")
