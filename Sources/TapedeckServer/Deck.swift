@@ -259,26 +259,20 @@ public final class Deck: Sendable {
     /// ``respond(_:)``'s answer when the handlers give it without waiting (a replayed
     /// answer, a miss, a page); nil when one of them must wait.
     ///
-    /// An answer the handlers would give again to the same request is stamped with the tapes'
-    /// version from before they were asked (``AnswerAgain``), unless the inspector publishes it.
+    /// The handlers are told the tapes' version from before they were asked, for an answer they
+    /// would give again to the same request (``AnswerAgain``), unless the inspector publishes it.
     package func respondAtOnce(_ incoming: IncomingRequest) -> ServerReply? {
         let start = ContinuousClock.now
-        let seen = tapesVersion.current
-        let notes = HandlerNotes()
+        let publishes = publishes(incoming)
+        let notes = HandlerNotes(tapesSeen: publishes ? nil : tapesVersion.current)
         let answer = HandlerNotes.$current.withValue(notes) { chain.respondAtOnceSharingNotes(to: incoming) }
-        var reply: ServerReply
+        let reply: ServerReply
         switch answer {
         case .answered(let given): reply = given
         case .passed: reply = HandlerNotes.$current.withValue(notes) { UnmatchedHandler(deck: self).answer(incoming) }
         case .waits: return nil
         }
-        if publishes(incoming) {
-            reply.again = nil
-            publish(reply, to: incoming, notes: notes, since: start)
-        } else if reply.again != nil {
-            reply.again?.version = tapesVersion
-            reply.again?.seen = seen
-        }
+        if publishes { publish(reply, to: incoming, notes: notes, since: start) }
         return reply
     }
 

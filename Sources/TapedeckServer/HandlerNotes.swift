@@ -31,8 +31,16 @@ package final class HandlerNotes: Sendable {
         set { served.withLock { $0 = newValue } }
     }
 
-    /// Creates empty notes (a chain does, once per request).
-    package init() {}
+    /// The deck's count of changes to its tapes (``TapesVersion``) before the handlers were
+    /// asked, for an answer given again (``AnswerAgain``); nil when the answer is not to be
+    /// given again (one that waits, or one the inspector publishes).
+    let tapesSeen: Int?
+
+    /// Creates empty notes (a chain does, once per request), with the tapes' version read
+    /// before the handlers are asked.
+    package init(tapesSeen: Int? = nil) {
+        self.tapesSeen = tapesSeen
+    }
 
     /// Why the tapes did not answer, once ``TapesHandler`` passed; nil before, or when no
     /// tapes handler ran.

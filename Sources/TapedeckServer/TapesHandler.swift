@@ -119,7 +119,9 @@ package struct TapesHandler: ServerHandler {
                     reply.wire = form.bytes
                     // The first tape's steady answer (no tape before it missed, whose choice could
                     // change), when its bytes are held: keeping them costs no memory of their own.
-                    if found.steady, form.held, reports.isEmpty { reply.again = AnswerAgain(replay: replay, position: position) }
+                    if found.steady, form.held, reports.isEmpty, let seen = HandlerNotes.current?.tapesSeen {
+                        reply.again = AnswerAgain(replay: replay, position: position, version: deck.tapesVersion, seen: seen)
+                    }
                 }
                 return .answered(reply)
             } catch {
