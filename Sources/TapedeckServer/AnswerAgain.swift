@@ -10,7 +10,7 @@ import Tapedeck
 /// ``TapesHandler`` marks such an answer with the tapes' version the ``Deck`` read before it
 /// asked the handlers (``HandlerNotes/tapesSeen``), and ``HTTPFastLane`` keeps it with the head's bytes in its event loop's
 /// ``AnswerBook`` once they have come twice: the same bytes again, on any connection of that
-/// loop, are answered without reading the head or asking the handlers; the play is counted and
+/// loop, are answered without parsing the head or asking the handlers; the play is counted and
 /// the connection's read timeout starts again, as for any answer. Any change of the tapes (a
 /// cassette loaded, a switch, a reset, recording started or stopped) ends every such answer.
 ///
@@ -18,8 +18,8 @@ import Tapedeck
 /// no memory of their own while they hold; none is marked when the inspector publishes each
 /// answer.
 final class AnswerAgain: Sendable {
-    /// The tape's replay, which counts the play; weak, so that an old connection does not keep
-    /// an ejected cassette in memory.
+    /// The tape's replay, which counts the play; weak, so that an answer kept in a book does
+    /// not keep an ejected cassette in memory.
     private weak let replay: ReplayTransport?
     /// The interaction given.
     let position: Int

@@ -1,14 +1,16 @@
+import Foundation
 import NIOCore
 import Synchronization
 
 /// The answers given again (``AnswerAgain``) that the lanes of one event loop keep, by the bytes
 /// of the request head that asked and the tunnel it came through: a request any connection of
-/// the loop sent before is answered again, without its head being read or the handlers asked.
+/// the loop sent twice before is answered again, without its head being parsed or the handlers
+/// asked (it is found by a hash of its bytes and compared whole).
 ///
-/// Used only on its loop's thread (``AnswerBooks/book(for:)``), so it takes no lock. It holds at
-/// most ``slotCount`` answers, of heads up to ``maxHead`` bytes; their bytes are those the tapes
-/// hold (``WireForms``). Answers that stopped holding (the tapes changed) are let go of at the
-/// first request after the change.
+/// Used only on its loop's thread (``AnswerBooks/book(for:)``), so it takes no lock; debug builds
+/// check it. It holds at most ``slotCount`` answers, of heads up to ``maxHead`` bytes; their bytes
+/// are those the tapes hold (``WireForms``). Answers that stopped holding (the tapes changed) are
+/// let go of on the loop as soon as the change is made (``AnswerBooks/dropStale()``).
 final class AnswerBook: @unchecked Sendable {
     /// One answer kept: the head that asked, the tunnel's origin (nil outside one), the bytes.
     final class Entry {
@@ -39,6 +41,13 @@ final class AnswerBook: @unchecked Sendable {
     private var seen = [Int](repeating: 0, count: slotCount)
     /// The answer kept last: the newest version of the tapes any entry was asked under.
     private var newest: AnswerAgain?
+    /// The loop whose lanes use the book.
+    let loop: any EventLoop
+
+    /// An empty book for the lanes of `loop`.
+    init(loop: any EventLoop) {
+        self.loop = loop
+    }
     /// How many answers are kept.
     private(set) var count = 0
 
@@ -48,10 +57,11 @@ final class AnswerBook: @unchecked Sendable {
     /// The answer kept for `head` (a whole head, its empty line included) through `tunnelOrigin`,
     /// if it still holds.
     func find(_ head: UnsafeRawBufferPointer, tunnelOrigin: String?) -> Entry? {
+        loop.assertInEventLoop()
         if let newest, !newest.holds { dropStale() }
         let key = Self.key(head, tunnelOrigin)
         guard let entry = slots[Self.slot(key)], entry.head.count == head.count, entry.tunnelOrigin == tunnelOrigin,
-              HTTPFastLane.begins(head, with: entry.head) else { return nil }
+              Self.begins(head, with: entry.head) else { return nil }
         guard entry.again.holds else {
             dropStale()
             return nil
@@ -60,8 +70,10 @@ final class AnswerBook: @unchecked Sendable {
     }
 
     /// Keeps `bytes`, the answer `again` marks, for `head` through `tunnelOrigin`, once the same
-    /// head has come twice.
+    /// head has come twice in a row among those whose hash picks its slot (two heads that share
+    /// a slot and alternate are not kept, and are answered as any other).
     func keep(_ head: UnsafeRawBufferPointer, tunnelOrigin: String?, bytes: ByteBuffer, again: AnswerAgain) {
+        loop.assertInEventLoop()
         guard head.count <= Self.maxHead else { return }
         let key = Self.key(head, tunnelOrigin), slot = Self.slot(key)
         guard seen[slot] == key else {
@@ -76,12 +88,22 @@ final class AnswerBook: @unchecked Sendable {
     }
 
     /// Lets go of the answers that stopped holding.
-    private func dropStale() {
+    func dropStale() {
+        loop.assertInEventLoop()
         for index in slots.indices where slots[index].map({ !$0.again.holds }) ?? false {
             slots[index] = nil
             count -= 1
         }
         if let newest, !newest.holds { self.newest = nil }
+    }
+
+    /// Whether `bytes` begin with `head`'s bytes.
+    static func begins(_ bytes: UnsafeRawBufferPointer, with head: [UInt8]) -> Bool {
+        guard head.count <= bytes.count else { return false }
+        return head.withUnsafeBytes { head in
+            guard let start = head.baseAddress, let other = bytes.baseAddress else { return head.isEmpty }
+            return memcmp(start, other, head.count) == 0
+        }
     }
 
     private static func slot(_ key: Int) -> Int { (key >> 20) & (slotCount - 1) }
@@ -111,21 +133,5 @@ final class AnswerBook: @unchecked Sendable {
         hash ^= hash >> 29
         // Never 0, which ``seen`` holds for no head; the slot is read from higher bits.
         return Int(bitPattern: UInt(truncatingIfNeeded: hash | 1))
-    }
-}
-
-/// The ``AnswerBook`` of each event loop a listener's connections run on, made on first use.
-final class AnswerBooks: Sendable {
-    private let books = Mutex<[ObjectIdentifier: AnswerBook]>([:])
-
-    /// The book of `loop`, for the lanes that run on it to use there only.
-    func book(for loop: any EventLoop) -> AnswerBook {
-        books.withLock { books in
-            let id = ObjectIdentifier(loop)
-            if let book = books[id] { return book }
-            let made = AnswerBook()
-            books[id] = made
-            return made
-        }
     }
 }

@@ -79,6 +79,8 @@ public final class CassetteServer: Sendable {
         })
         let listener = try await HTTPListener.bind(host: host, port: port, limits: options.limits, tls: tls, answering: responder)
         let deck = Deck(options: options, origin: listener.url)
+        // Answers kept to give again that a change of the tapes ended are let go of at once.
+        deck.tapesVersion.whenAdvanced { [books = responder.books] in books.dropStale() }
         do {
             try load(deck)
         } catch {

@@ -25,7 +25,7 @@ import Tapedeck
 ///
 /// An answer the handlers would give again to the same head (``AnswerAgain``) is kept with that
 /// head's bytes in the loop's ``AnswerBook``: a request whose head is the same byte for byte,
-/// on any connection of the loop, is answered with it before anything is read.
+/// on any connection of the loop, is answered with it before its head is parsed.
 final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -151,10 +151,6 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         var wrote = false
         defer { if wrote { context.flush() } }
         while mode == .answering, let buffer = pending, buffer.readableBytes > 0, context.channel.isWritable {
-            if let book, !book.isEmpty, answerAgain(buffer, from: book, context: context) {
-                wrote = true
-                continue
-            }
             let maxBytes = limits.maxHeaderBytes
             // A head is read when it first comes (most come whole); one that came short is read
             // again only once more bytes may end it, so a head sent in many pieces is not read
@@ -162,6 +158,10 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
             if searched > 0, !buffer.withUnsafeReadableBytes({ PlainRequestHead.mayEnd($0, searchingFrom: searched, maxBytes: maxBytes) }) {
                 searched = buffer.readableBytes
                 return
+            }
+            if let book, !book.isEmpty, answerAgain(buffer, from: book, context: context) {
+                wrote = true
+                continue
             }
             let parsed = buffer.withUnsafeReadableBytes { PlainRequestHead.parse($0, maxBytes: maxBytes) }
             searched = 0
@@ -205,15 +205,6 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(found.bytes), promise: nil)
         connection.answeredByFastLane(context: context)
         return true
-    }
-
-    /// Whether `bytes` begin with `head`'s bytes.
-    static func begins(_ bytes: UnsafeRawBufferPointer, with head: [UInt8]) -> Bool {
-        guard head.count <= bytes.count else { return false }
-        return head.withUnsafeBytes { head in
-            guard let start = head.baseAddress, let other = bytes.baseAddress else { return head.isEmpty }
-            return memcmp(start, other, head.count) == 0
-        }
     }
 
     /// Keeps `bytes`, the answer to the request `head` (the first in ``pending``), in the book

@@ -79,6 +79,29 @@ struct HTTPSTests {
         #expect(serveLog.contains("3 played") && serveLog.contains("0 unmatched"), "\(serveLog)")
     }
 
+    @Test("an answer given again inside an intercepted tunnel is never given to the same head sent outside it")
+    func answersGivenAgainStayInTheirTunnel() async throws {
+        let scratch = try Scratch()
+        defer { Proc.cleanUp(scratch.directory) }
+        let cassette = scratch.directory.appendingPathComponent("tunnel.cassette.json")
+        try Cassette(interactions: [Interaction(request: HTTPRequest(url: try #require(URL(string: "https://api.example.test/once"))),
+                                                response: HTTPResponse(status: 200, body: Data("tunnelled".utf8)))]).write(to: cassette)
+        let server = try await ServerProcess(["serve", cassette.path, "--intercept", "--repeat"], environment: scratch.environment)
+        // Kept once its head came twice on a loop: six tunnels reach both loops of two cores.
+        for _ in 0..<6 {
+            let tunnelled = try await Proc.run(Proc.curl, ["-sS", "-x", server.url.absoluteString, "--cacert", scratch.tapedeckCA, "https://api.example.test/once"])
+            #expect(tunnelled.text == "tunnelled", "\(tunnelled.text) \(tunnelled.stderr)")
+        }
+        // The same head bytes on plain connections ask the server itself, where nothing matches.
+        for _ in 0..<6 {
+            let plain = try await Proc.run(Proc.curl, ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: api.example.test",
+                                                       server.url.absoluteString + "/once"])
+            #expect(plain.text == "404", "\(plain.text) \(plain.stderr)")
+        }
+        let (_, log) = await server.stop(signal: SIGINT)
+        #expect(log.contains("6 played"), "\(log)")
+    }
+
     @Test("an upstream whose certificate is self-signed or expired is refused with 502, the reason and the flag; --insecure-upstream says so and records",
           arguments: ["self-signed", "expired"])
     func badUpstreamRefused(mode: String) async throws {
