@@ -64,7 +64,11 @@ extension Interaction {
         func url(_ url: StoredURL) -> StoredURL {
             let text = url.text
             let rewritten = ByteSearch.replacing(replacements, in: text)
-            guard rewritten != text, let parsed = URL(string: rewritten) else { return url }
+            guard rewritten != text else { return url }
+            // A plain http(s) URL is kept as text without asking Foundation (``StoredURL/plain(_:)``):
+            // parsing each one cost more than the rest of serving a cassette at another origin.
+            if let plain = StoredURL.plain(rewritten) { return plain }
+            guard let parsed = URL(string: rewritten) else { return url }
             return StoredURL(parsing: rewritten, as: parsed)
         }
         // Headers that name no origin (most) are kept as they are, not copied.

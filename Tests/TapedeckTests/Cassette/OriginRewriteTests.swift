@@ -28,6 +28,21 @@ struct OriginRewriteTests {
         }
     }
 
+    @Test("a rewritten URL is the one Foundation reads from the rewritten text, kept as text or parsed", arguments: [
+        "http://api.example.com:8081/a?b=c&d=%7E", "http://api.example.com:8081", "http://api.example.com:8081/caf%C3%A9/",
+        "http://user:secret@api.example.com:8081/x", "http://api.example.com:8081/a#part", "http://api.example.com:8081/a b",
+    ])
+    func rewrittenURLs(_ text: String) throws {
+        let url = try #require(URL(string: text.replacingOccurrences(of: " ", with: "%20")))
+        let interaction = Interaction(request: HTTPRequest(url: url), response: HTTPResponse(status: 200))
+        for served in [Self.served, try #require(URL(string: "https://[::1]:8443"))] {
+            let moved = Cassette(interactions: [interaction]).rewritingOrigin(from: Self.recorded, to: served).interactions[0]
+            let expected = try #require(URL(string: Cassette.apply(Cassette.originReplacements(from: Self.recorded, to: served), to: url.absoluteString)))
+            #expect(moved.request.url == expected, "\(text) at \(served)")
+            #expect(moved.request.urlText == expected.absoluteString)
+        }
+    }
+
     @Test("a cassette recorded at an IPv6 literal is served elsewhere: its origin keeps the brackets")
     func ipv6Origin() throws {
         let recorded = Cassette(interactions: [Interaction(request: HTTPRequest(url: try #require(URL(string: "http://[::1]:8081/a?b=1"))),
