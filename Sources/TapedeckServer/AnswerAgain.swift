@@ -8,11 +8,12 @@ import Tapedeck
 /// request and the tapes, and a replay tape's choice is steady once the request got the last
 /// of its key's interactions on a cassette that repeats (``ReplayTransport/answerFound(_:)``).
 /// ``TapesHandler`` marks such an answer with the tapes' version the ``Deck`` read before it
-/// asked the handlers (``HandlerNotes/tapesSeen``), and ``HTTPFastLane`` keeps it with the head's bytes in its event loop's
-/// ``AnswerBook`` once they have come twice: the same bytes again, on any connection of that
-/// loop, are answered without parsing the head or asking the handlers; the play is counted and
-/// the connection's read timeout starts again, as for any answer. Any change of the tapes (a
-/// cassette loaded, a switch, a reset, recording started or stopped) ends every such answer.
+/// asked the handlers (``HandlerNotes/tapesSeen``), and ``HTTPFastLane`` keeps it with the
+/// head's bytes in its event loop's ``AnswerBook`` once they have come twice: the same bytes
+/// again, on any connection of that loop, are answered without parsing the head or asking the
+/// handlers; the play is counted and the connection's read timeout starts again, as for any
+/// answer. Any change of the tapes (a cassette loaded, a switch, a reset, recording started or
+/// stopped) ends every such answer.
 ///
 /// Only answers whose bytes the tape holds (``WireForms``) are marked, so keeping them costs
 /// no memory of their own while they hold; none is marked when the inspector publishes each

@@ -66,7 +66,7 @@ extension Interaction {
             let rewritten = ByteSearch.replacing(replacements, in: text)
             guard rewritten != text else { return url }
             // A plain http(s) URL is kept as text without asking Foundation (``StoredURL/plain(_:)``):
-            // parsing each one cost more than the rest of serving a cassette at another origin.
+            // a parse of each would take more than the rest of serving a cassette at another origin.
             if let plain = StoredURL.plain(rewritten) { return plain }
             guard let parsed = URL(string: rewritten) else { return url }
             return StoredURL(parsing: rewritten, as: parsed)
