@@ -43,19 +43,25 @@ struct ReplayIndex: Sendable {
         var start = 0
         while start < interactions.count {
             let end = min(start + Self.block, interactions.count)
-            let keys = ChunkedWork.map(end - start) { [start] in matcher.key(for: interactions[start + $0].request) }
-            for (offset, key) in keys.enumerated() {
+            // Each key is read, hashed and checked across cores; only the table is filled in order.
+            let keys = ChunkedWork.map(end - start) { [start] offset -> (key: String, hash: Int, isRequestLine: Bool, hasWildcard: Bool) in
+                let request = interactions[start + offset].request
+                let key = matcher.key(for: request)
+                return (key, key.hashValue, Self.isRequestLine(key, of: request), Matcher.keyHasWildcard(key))
+            }
+            for (offset, keyed) in keys.enumerated() {
                 let position = start + offset
                 let request = interactions[position].request
-                if !Self.isRequestLine(key, of: request) { writtenKeys[Int32(position)] = key }
-                if Matcher.keyHasWildcard(key) {
+                let key = keyed.key
+                if !keyed.isRequestLine { writtenKeys[Int32(position)] = key }
+                if keyed.hasWildcard {
                     let url = NormalizedURL(request.storedURL)
                     let bucket = url.path.split(separator: "/", omittingEmptySubsequences: false).contains { Matcher.isWildcard(String($0)) }
                         ? Self.segmentBucket(method: request.method, url: url)
                         : Self.pathBucket(method: request.method, url: url)
                     patterns[bucket, default: []].append(position)
                 }
-                let hash = key.hashValue
+                let hash = keyed.hash
                 var slot = hash & mask
                 while true {
                     let entry = slots[slot]
