@@ -115,7 +115,7 @@ package struct TapesHandler: ServerHandler {
                 // WebSocket session asked for as a plain request is answered with words made for that
                 // request (400, 426), which no other request may be handed, and a HEAD gets no body.
                 if let position = found.position, found.response.webSocket == nil, request.method != .head, HTTPFastLane.isPlain(reply),
-                   let form = tape.wireForms.heldForm(at: position, of: reply.response) {
+                   let form = tape.wireForms.form(at: position, of: reply.response) {
                     reply.wire = form.bytes
                     // The first tape's steady answer (no tape before it missed, whose choice could
                     // change), when its bytes are held: keeping them costs no memory of their own.

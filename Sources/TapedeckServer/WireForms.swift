@@ -35,14 +35,9 @@ final class WireForms: Sendable {
 
     /// The form of `response`, the answer of the interaction at `position`: the one held, or
     /// encoded now (and held, within the limits); nil when its body is over ``largestBody``.
-    func form(at position: Int, of response: HTTPResponse) -> ByteBuffer? {
-        heldForm(at: position, of: response)?.bytes
-    }
-
-    /// ``form(at:of:)``, and whether it is held (within the budget), not encoded for one answer
-    /// only: a form that is held may be kept elsewhere too (``AnswerAgain``) without adding to the
-    /// memory the forms take.
-    func heldForm(at position: Int, of response: HTTPResponse) -> (bytes: ByteBuffer, held: Bool)? {
+    /// `held` says whether it is held, not encoded for one answer only: a form that is held may
+    /// be kept elsewhere too (``AnswerAgain``) without adding to the memory the forms take.
+    func form(at position: Int, of response: HTTPResponse) -> (bytes: ByteBuffer, held: Bool)? {
         if let known = held.withLock({ $0.forms[position] }) { return (known, true) }
         guard response.body.count <= largestBody else { return nil }
         let encoded = HTTPFastLane.encode(response, isHead: false, keepAlive: true, allocator: Self.allocator)
