@@ -71,7 +71,7 @@ public final class CassetteServer: Sendable {
         }
         let loading = ServerReply.text(503, "the server is still loading its cassettes; try again\n", headers: [ServerMarker.errorHeader: "503"])
         let responder = ServerResponder(atOnce: { request in
-            guard let deck = slot.deck else { return loading }
+            guard let deck = slot.deck else { return .reply(loading) }
             return deck.respondAtOnce(request)
         }, later: { request in
             guard let deck = slot.deck else { return loading }

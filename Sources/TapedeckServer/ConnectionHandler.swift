@@ -216,12 +216,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let request = incomingRequest(context: context, head: head, body: body)
         // Most answers (a replayed response, a miss) are known at once: written from here,
-        // with no hop to a task and back.
-        if let reply = responder.atOnce(request) {
-            write(reply, context: context, head: head)
-            return
+        // with no hop to a task and back. A recording sent from here answers on this loop too.
+        switch responder.atOnce(request) {
+        case .reply(let reply): write(reply, context: context, head: head)
+        case .pending(let reply): write(reply.hop(to: context.eventLoop).assumeIsolated(), context: context, head: head)
+        case .later: write(askLater(request, context: context), context: context, head: head)
         }
-        answerLater(request, context: context, head: head)
     }
 
     /// The request as the responder sees it.
@@ -235,10 +235,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                                body: body.readableData, remoteAddress: clientAddress)
     }
 
-    /// Asks the responder's ``ServerResponder/later`` from a task on this connection's loop,
-    /// and writes its answer when it comes.
-    private func answerLater(_ request: IncomingRequest, context: ChannelHandlerContext, head: HTTPRequestHead) {
-        askLater(request, context: context).whenSuccess { [self] reply in
+    /// Writes the reply `answer` gives when it comes, unless the connection closed meanwhile.
+    private func write(_ answer: EventLoopFuture<ServerReply>.Isolated, context: ChannelHandlerContext, head: HTTPRequestHead) {
+        answer.whenSuccess { [self] reply in
             guard isOpen else { return }
             write(reply, context: context, head: head)
         }

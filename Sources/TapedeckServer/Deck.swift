@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Synchronization
 import Tapedeck
 import TapedeckTooling
@@ -257,11 +258,12 @@ public final class Deck: Sendable {
     }
 
     /// ``respond(_:)``'s answer when the handlers give it without waiting (a replayed
-    /// answer, a miss, a page); nil when one of them must wait.
+    /// answer, a miss, a page) or from a future on the calling event loop (a recording sent
+    /// from there); ``ServerResponder/Answer/later`` when one of them must wait in a task.
     ///
     /// The handlers are told the tapes' version from before they were asked, for an answer they
     /// would give again to the same request (``AnswerAgain``), unless the inspector publishes it.
-    package func respondAtOnce(_ incoming: IncomingRequest) -> ServerReply? {
+    package func respondAtOnce(_ incoming: IncomingRequest) -> ServerResponder.Answer {
         let start = ContinuousClock.now
         let publishes = publishes(incoming)
         let notes = HandlerNotes(tapesSeen: publishes ? nil : tapesVersion.current)
@@ -270,10 +272,16 @@ public final class Deck: Sendable {
         switch answer {
         case .answered(let given): reply = given
         case .passed: reply = HandlerNotes.$current.withValue(notes) { UnmatchedHandler(deck: self).answer(incoming) }
-        case .waits: return nil
+        case .waits: return .later
+        case .pending(let given):
+            guard publishes else { return .pending(given) }
+            return .pending(given.map { [self] reply in
+                publish(reply, to: incoming, notes: notes, since: start)
+                return reply
+            })
         }
         if publishes { publish(reply, to: incoming, notes: notes, since: start) }
-        return reply
+        return .reply(reply)
     }
 
     /// Whether the answer to `incoming` is published to the inspector: with the inspector

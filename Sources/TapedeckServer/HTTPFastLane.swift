@@ -180,7 +180,12 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
             let request = tunnelOrigin.map {
                 IncomingRequest(method: head.method, tunnel: $0, originForm: head.target, headers: HTTPHeaders(head.fields), remoteAddress: clientAddress)
             } ?? IncomingRequest(method: head.method, target: head.target, headers: HTTPHeaders(head.fields), remoteAddress: clientAddress)
-            guard let reply = responder.atOnce(request) else { return wait(for: request, head: head, context: context) }
+            let reply: ServerReply
+            switch responder.atOnce(request) {
+            case .reply(let given): reply = given
+            case .pending(let given): return wait(for: given.hop(to: context.eventLoop).assumeIsolated(), head: head, context: context)
+            case .later: return wait(for: connection.askLater(request, context: context), head: head, context: context)
+            }
             guard Self.isPlain(reply) else { return handOver(reply, context: context) }
             guard send(reply, to: head, context: context) else {
                 wrote = false
@@ -243,12 +248,12 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         return true
     }
 
-    /// Asks the responder's later answer to `request` (whose head is `head`, the first in
-    /// ``pending``) and writes it when it comes, then answers the requests that came meanwhile.
-    private func wait(for request: IncomingRequest, head: PlainRequestHead, context: ChannelHandlerContext) {
+    /// Waits for `coming`, the reply to the request whose head is `head` (the first in
+    /// ``pending``), and writes it when it comes, then answers the requests that came meanwhile.
+    private func wait(for coming: EventLoopFuture<ServerReply>.Isolated, head: PlainRequestHead, context: ChannelHandlerContext) {
         mode = .waiting(headLength: head.length)
         connection.waitingForAnswer()
-        connection.askLater(request, context: context).whenSuccess { [self] reply in
+        coming.whenSuccess { [self] reply in
             // The client left, or the connection closed, while the answer was on its way.
             guard mode == .waiting(headLength: head.length), context.channel.isActive else { return }
             mode = .answering

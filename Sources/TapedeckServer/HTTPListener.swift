@@ -103,15 +103,31 @@ package final class HTTPListener: Sendable {
 /// How a listener answers: at once, on the connection's event loop, when the answer is known
 /// without waiting; otherwise from a task.
 package struct ServerResponder: Sendable {
-    /// The answer known without waiting (it must not block); nil when only ``later`` can give it.
-    package var atOnce: @Sendable (IncomingRequest) -> ServerReply?
+    /// What ``atOnce`` answers.
+    package enum Answer: Sendable {
+        /// This reply, now.
+        case reply(ServerReply)
+        /// The reply the future gives, on the connection's own event loop (a request sent
+        /// upstream from that loop, with no task).
+        case pending(EventLoopFuture<ServerReply>)
+        /// Only ``ServerResponder/later`` can give it.
+        case later
+
+        /// The reply given now, if any.
+        package var reply: ServerReply? {
+            if case .reply(let reply) = self { reply } else { nil }
+        }
+    }
+
+    /// The answer known without waiting, asked on the connection's event loop (it must not block).
+    package var atOnce: @Sendable (IncomingRequest) -> Answer
     /// The answer, awaited.
     package var later: @Sendable (IncomingRequest) async -> ServerReply
     /// The answers given again that each event loop's lanes keep (``AnswerBook``).
     let books = AnswerBooks()
 
     /// Creates a responder; with no `atOnce`, every request is answered by `later`.
-    package init(atOnce: @escaping @Sendable (IncomingRequest) -> ServerReply? = { _ in nil },
+    package init(atOnce: @escaping @Sendable (IncomingRequest) -> Answer = { _ in .later },
                  later: @escaping @Sendable (IncomingRequest) async -> ServerReply) {
         self.atOnce = atOnce
         self.later = later

@@ -40,7 +40,11 @@ struct LoopGuardTransport: HTTPTransport {
     let inner: any HTTPTransport
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let response = try await inner.send(request)
+        try Self.checked(try await inner.send(request))
+    }
+
+    /// `response`, unless it says the request came around to a server (thrown as ``LoopedBack``).
+    static func checked(_ response: HTTPResponse) throws(LoopedBack) -> HTTPResponse {
         if response.status == 508, let via = response.headers[ServerMarker.loopHeader] { throw LoopedBack(via: via) }
         return response
     }

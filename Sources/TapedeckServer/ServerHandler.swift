@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// One kind of answer the server gives: a request it answers, or nil to pass it on to the
 /// next handler of a ``ServerHandlerChain``.
@@ -44,6 +45,9 @@ package enum ImmediateAnswer: Sendable {
     case passed
     /// Only the handler's ``ServerHandler/respond(to:)`` can tell (it sends, records or sleeps).
     case waits
+    /// The reply the future gives, on the event loop the handler was asked from: the handler
+    /// sent a request from that loop with no task (a recording tape's upstream request).
+    case pending(EventLoopFuture<ServerReply>)
 }
 
 /// A handler that never waits: its answer, or its pass, is decided at once.

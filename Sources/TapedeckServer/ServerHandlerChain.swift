@@ -44,6 +44,7 @@ package struct ServerHandlerChain: ServerHandler, ExpressibleByArrayLiteral {
             case .answered(let reply): return .answered(reply)
             case .passed: continue
             case .waits: return .waits
+            case .pending(let reply): return .pending(reply)
             }
         }
         return .passed

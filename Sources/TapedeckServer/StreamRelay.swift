@@ -9,6 +9,8 @@ import Tapedeck
 final class StreamRelay: Sendable {
     private struct State {
         var head: CheckedContinuation<HTTPResponse?, Never>?
+        /// Told the head in place of a waiting task (``whenHead(_:)``).
+        var headCallback: (@Sendable (HTTPResponse?) -> Void)?
         var delivered: HTTPResponse??
         var clientGone = false
         var brokeOff = false
@@ -81,6 +83,18 @@ final class StreamRelay: Sendable {
         }
     }
 
+    /// Calls `body` with the head of a streamed response, or nil when the exchange ended
+    /// without one, where it is known: in the observer's `head` (on the thread that reads the
+    /// upstream) or in ``finish()``. For a caller with no task to wait in.
+    func whenHead(_ body: @escaping @Sendable (HTTPResponse?) -> Void) {
+        let ready: HTTPResponse?? = state.withLock { state in
+            if let delivered = state.delivered { return .some(delivered) }
+            state.headCallback = body
+            return nil
+        }
+        if let ready { body(ready) }
+    }
+
     /// The client left: the upstream transfer stops at once, even while it waits for room.
     func abandon() {
         state.withLock { $0.clientGone = true }
@@ -98,6 +112,9 @@ final class StreamRelay: Sendable {
     /// The exchange failed after the head: the client's stream is cut, not ended.
     func breakOff() { state.withLock { $0.brokeOff = true } }
 
+    /// Whether a stream's head was handed on (the client was answered with the stream).
+    var streamed: Bool { state.withLock { ($0.delivered ?? nil) != nil } }
+
     /// Whether the stream ended as the upstream ended it.
     var isComplete: Bool { state.withLock { !$0.brokeOff } }
 
@@ -112,12 +129,13 @@ final class StreamRelay: Sendable {
     }
 
     private func resolveHead(_ head: HTTPResponse?) {
-        let waiter: CheckedContinuation<HTTPResponse?, Never>? = state.withLock { state in
-            guard state.delivered == nil else { return nil }
+        let (waiter, callback) = state.withLock { state -> (CheckedContinuation<HTTPResponse?, Never>?, (@Sendable (HTTPResponse?) -> Void)?) in
+            guard state.delivered == nil else { return (nil, nil) }
             state.delivered = .some(head)
-            defer { state.head = nil }
-            return state.head
+            defer { (state.head, state.headCallback) = (nil, nil) }
+            return (state.head, state.headCallback)
         }
         waiter?.resume(returning: head)
+        callback?(head)
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import NIOSSL
 import Tapedeck
 
@@ -27,14 +29,9 @@ package struct TapesHandler: ServerHandler {
         case .answered(let reply): return reply
         case .ready(let tapes, let prepared): (chosen, request) = (tapes, prepared)
         }
-        let first = chosen[0]
-        // A recording tape whose upstream is this server would record its own 508s.
-        if first.isRecording, deck.isSelf(request.url) { return LoopHandler.reply(for: Deck.redactedSummary(incoming), deck: deck) }
+        if let refusal = TapesHandler.notSentLive(request, on: chosen[0], incoming: incoming, deck: deck) { return refusal }
         let plan = deck.faultPlan
         let log = deck.options.log
-        if first.isRecording, WebSocketPlan.isUpgrade(incoming.headers) {
-            return TapesHandler.recordWebSocket(request, on: first, incoming: incoming, https: deck.options.https, log: log)
-        }
         let fault = plan.fault(for: request)
         var reports: [String] = []
         for tape in chosen {
@@ -56,18 +53,11 @@ package struct TapesHandler: ServerHandler {
                     }
                     if let head = await relay.head() {
                         HandlerNotes.current?.outcome = "recorded"
-                        let summary = Deck.redactedSummary(incoming)
                         deck.track(Task { _ = await sending.result })
                         Task {
-                            if case .failure(let error) = await sending.result {
-                                log("the stream from \(summary) broke off after its head; the client's connection was cut, and the cassette "
-                                    + "does not keep it as a whole answer: "
-                                    + ((error as? LocalizedError)?.errorDescription ?? "\(error)"))
-                            }
+                            if case .failure(let error) = await sending.result { log(TapesHandler.brokeOff(incoming, error)) }
                         }
-                        return ServerReply(response: ProxyHeaders.forClient(head, for: request), stream: StreamBody(relay.chunks, isComplete: { relay.isComplete },
-                                                                                                          written: { relay.written($0) },
-                                                                                                          abandoned: { relay.abandon() }))
+                        return TapesHandler.relayed(head, through: relay, for: request)
                     }
                     response = try await sending.value
                 } else {
@@ -91,6 +81,7 @@ package struct TapesHandler: ServerHandler {
         guard let mounted = TapesHandler.tapes(for: incoming, deck: deck) else { return .passed }
         let plan = deck.faultPlan
         guard plan.conditions.isEmpty else { return .waits }
+        if mounted.first?.isRecording == true { return TapesHandler.recordAtOnce(incoming, on: mounted, deck: deck) }
         var replays: [ReplayTransport] = []
         for tape in mounted {
             // A session with conditions of its own plays them through its transport. A tape
@@ -132,6 +123,118 @@ package struct TapesHandler: ServerHandler {
         }
         HandlerNotes.current?.tapeMiss = .noMatch(reports: reports)
         return .passed
+    }
+
+    /// A recording tape's answer sent from the event loop `incoming` arrived on, with no task:
+    /// what ``respond(to:)`` gives, when the only tape records through the deck's
+    /// ``UpstreamTransport`` with no network conditions of its own; ``ImmediateAnswer/waits``
+    /// otherwise, or off that transport's loops.
+    private static func recordAtOnce(_ incoming: IncomingRequest, on mounted: [Tape], deck: Deck) -> ImmediateAnswer {
+        guard mounted.count == 1, let tape = mounted.first, let recorder = tape.session.cassette.recorder,
+              tape.session.transport as? RecordingTransport === recorder, !recorder.configuration.followRedirects,
+              let upstream = deck.options.live as? UpstreamTransport,
+              let loop = MultiThreadedEventLoopGroup.currentEventLoop, upstream.runs(on: loop) else { return .waits }
+        let request: HTTPRequest
+        switch TapesHandler.prepare(incoming, deck: deck) {
+        case .passed: return .passed
+        case .answered(let reply): return .answered(reply)
+        case .ready(_, let prepared): request = prepared
+        }
+        if let refusal = TapesHandler.notSentLive(request, on: tape, incoming: incoming, deck: deck) { return .answered(refusal) }
+        let notes = HandlerNotes.current
+        let log = deck.options.log
+        let plan = deck.faultPlan
+        // Asked for, in this order, as the tape's transport asks: the cassette, then the upstream.
+        var reports: [String] = []
+        do {
+            if let recorded = try recorder.recordedResponse(to: request) {
+                return .answered(TapesHandler.reply(recorded, from: tape, to: request, incoming: incoming, fault: nil, plan: plan, log: log))
+            }
+        } catch {
+            if let reply = TapesHandler.failureReply(error, from: tape, to: request, incoming: incoming, deck: deck, reports: &reports) {
+                return .answered(reply)
+            }
+            HandlerNotes.current?.tapeMiss = .noMatch(reports: reports)
+            return .passed
+        }
+        // A streamed answer is relayed chunk by chunk as it arrives, and recorded when it ends.
+        let relay = StreamRelay()
+        let live = recorder.beginLive(request, relay: relay.observer)
+        let answer = loop.makePromise(of: ServerReply.self)
+        let recorded = loop.makePromise(of: Void.self)
+        relay.whenHead { head in
+            guard let head else { return }
+            notes?.outcome = "recorded"
+            deck.track(Task { try? await recorded.futureResult.get() })
+            answer.succeed(TapesHandler.relayed(head, through: relay, for: request))
+        }
+        // How the exchange ended, once it is recorded: the client is answered, or a stream it
+        // was already answered with is let go of.
+        let ended = { @Sendable (ending: Result<HTTPResponse, any Error>) in
+            defer { recorded.succeed(()) }
+            if case .failure = ending { relay.breakOff() }
+            relay.finish()
+            guard !relay.streamed else {
+                if case .failure(let error) = ending { log(TapesHandler.brokeOff(incoming, error)) }
+                return
+            }
+            answer.succeed(HandlerNotes.$current.withValue(notes) {
+                switch ending {
+                case .success(let response):
+                    return TapesHandler.reply(response, from: tape, to: request, incoming: incoming, fault: nil, plan: plan, log: log)
+                case .failure(let error):
+                    // A live exchange never misses as a replay does (that was asked above), so this always answers.
+                    var unused: [String] = []
+                    return TapesHandler.failureReply(error, from: tape, to: request, incoming: incoming, deck: deck, reports: &unused)
+                        ?? ServerReply.failure(error, request: request, log: log)
+                }
+            })
+        }
+        upstream.send(request, observer: live.observer, on: loop).whenComplete { sent in
+            switch sent {
+            case .success(let response) where !relay.streamed:
+                // A whole answer is journaled with the others of this turn of the loop.
+                do {
+                    let stored = try live.storable(try LoopGuardTransport.checked(response))
+                    JournalBatch.record(stored, into: recorder, on: loop) { written in ended(written.map { response }.mapError { $0 }) }
+                } catch {
+                    ended(.failure(error))
+                }
+            case .success(let response):
+                ended(Result { try live.finished(try LoopGuardTransport.checked(response)) })
+            case .failure(let error):
+                ended(Result {
+                    try live.failed(error)
+                    throw error
+                })
+            }
+        }
+        return .pending(answer.futureResult)
+    }
+
+    /// The answer to `request` on `tape` before it goes live, if it is not to: a recording tape
+    /// whose upstream is this server (it would record its own 508s), and a recording tape's
+    /// WebSocket upgrade, relayed byte for byte.
+    private static func notSentLive(_ request: HTTPRequest, on tape: Tape, incoming: IncomingRequest, deck: Deck) -> ServerReply? {
+        guard tape.isRecording else { return nil }
+        if deck.isSelf(request.url) { return LoopHandler.reply(for: Deck.redactedSummary(incoming), deck: deck) }
+        if WebSocketPlan.isUpgrade(incoming.headers) {
+            return TapesHandler.recordWebSocket(request, on: tape, incoming: incoming, https: deck.options.https, log: deck.options.log)
+        }
+        return nil
+    }
+
+    /// The reply to `request` whose upstream answered with the stream `head`: relayed through
+    /// `relay` as its chunks arrive.
+    private static func relayed(_ head: HTTPResponse, through relay: StreamRelay, for request: HTTPRequest) -> ServerReply {
+        ServerReply(response: ProxyHeaders.forClient(head, for: request),
+                    stream: StreamBody(relay.chunks, isComplete: { relay.isComplete }, written: { relay.written($0) }, abandoned: { relay.abandon() }))
+    }
+
+    /// The log line for a stream from `incoming` that broke off with `error` after its head.
+    private static func brokeOff(_ incoming: IncomingRequest, _ error: any Error) -> String {
+        "the stream from \(Deck.redactedSummary(incoming)) broke off after its head; the client's connection was cut, and the cassette "
+            + "does not keep it as a whole answer: " + ((error as? LocalizedError)?.errorDescription ?? "\(error)")
     }
 
     /// How far a request got before a tape is asked.

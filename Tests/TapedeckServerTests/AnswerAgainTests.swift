@@ -31,7 +31,7 @@ struct AnswerAgainTests {
     }
 
     static func ask(_ deck: Deck, _ target: String, method: String = "GET", headers: HTTPHeaders = [:]) -> ServerReply? {
-        deck.respondAtOnce(IncomingRequest(method: method, target: target, headers: HTTPHeaders([HTTPHeader(name: "Host", value: "api.example.test")] + headers.fields)))
+        deck.respondAtOnce(IncomingRequest(method: method, target: target, headers: HTTPHeaders([HTTPHeader(name: "Host", value: "api.example.test")] + headers.fields))).reply
     }
 
     @Test("marked: the last of a request's interactions on a cassette that repeats; not before it, nor a HEAD")

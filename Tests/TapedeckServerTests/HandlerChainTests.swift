@@ -264,7 +264,7 @@ struct HandlerChainTests {
         let atOnce = try Self.deck(in: directory.appending(path: "at-once"), extra: extra)
         let awaited = try Self.deck(in: directory.appending(path: "awaited"), extra: extra)
         for request in requests {
-            let now = try #require(atOnce.respondAtOnce(request), "\(request.method) \(request.target) is answered at once")
+            let now = try #require(atOnce.respondAtOnce(request).reply, "\(request.method) \(request.target) is answered at once")
             let later = await awaited.respond(request)
             #expect(now.response.status == later.response.status, "\(request.target)")
             #expect(Self.text(now).replacingOccurrences(of: directory.path + "/at-once", with: "")
@@ -276,14 +276,14 @@ struct HandlerChainTests {
 
         // Latency to play, a control command or a request to forward: only the awaited path answers.
         let slow = try Self.deck(in: directory.appending(path: "slow"), options: DeckOptions(conditions: NetworkConditions(latency: .fixed(milliseconds: 1))))
-        #expect(slow.respondAtOnce(Self.get("/greeting")) == nil)
+        #expect(slow.respondAtOnce(Self.get("/greeting")).reply == nil)
         #expect(Self.text(await slow.respond(Self.get("/greeting"))) == "hello from the tape")
-        #expect(atOnce.respondAtOnce(Self.control("/__tapedeck/status", atOnce)) == nil)
+        #expect(atOnce.respondAtOnce(Self.control("/__tapedeck/status", atOnce)).reply == nil)
         let upstream = Upstream()
         let forwarding = try Self.deck(in: directory.appending(path: "forward"),
                                        options: DeckOptions(unmatched: .forward, upstream: URL(string: Self.upstreamText), live: upstream.transport))
-        #expect(forwarding.respondAtOnce(Self.get("/greeting")).map(Self.text) == "hello from the tape")
-        #expect(forwarding.respondAtOnce(Self.get("/other")) == nil, "forwarding waits for the upstream")
+        #expect(forwarding.respondAtOnce(Self.get("/greeting")).reply.map(Self.text) == "hello from the tape")
+        #expect(forwarding.respondAtOnce(Self.get("/other")).reply == nil, "forwarding waits for the upstream")
         #expect(upstream.requests == 0)
     }
 }

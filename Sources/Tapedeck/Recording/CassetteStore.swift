@@ -157,6 +157,32 @@ final class CassetteStore: Sendable {
         }
     }
 
+    /// Appends `interactions` (whole answers, not streams) in order, journaled in one `write`:
+    /// for a caller that gathered several at once, one turn of the lock and of the directory's
+    /// `flock` for all of them. Either all are appended or, when the journal cannot be written, none.
+    func append(_ interactions: [Interaction]) throws(CassetteError) {
+        guard interactions.count > 1 else {
+            if let interaction = interactions.first { try append(interaction) }
+            return
+        }
+        var records: Data?
+        if options.journalEachInteraction {
+            var joined = Data()
+            for interaction in interactions { joined.append(CassetteJournal.record(interaction, metadata: metadata)) }
+            records = joined
+        }
+        try state.withLock { (state: inout State) throws(CassetteError) in
+            if let records {
+                try journal(records, &state)
+            } else {
+                state.pending.append(contentsOf: interactions)
+            }
+            state.cassette?.interactions.append(contentsOf: interactions)
+            state.count += interactions.count
+            state.appended += interactions.count
+        }
+    }
+
     /// Journals the head of a stream that has begun (`interaction`, its body empty so far) under
     /// `stream`, so that a process killed mid-stream leaves it, with the chunks journaled after it,
     /// in the cassette; ``append(_:stream:)`` with the same name records its end.

@@ -81,38 +81,46 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     }
 
     private func sendOne(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if let replayer {
-            switch replayer.lookup(request) {
-            case .success(let response): return response
-            case .failure(.recordedFailure(let error)): throw error
-            case .failure(let error): if !recordsUnmatched { throw error }
-            }
-        }
-        let response: HTTPResponse
+        if let recorded = try recordedResponse(to: request) { return recorded }
         // A stream relayed as it arrives (a front-end observes it) is journaled chunk by chunk.
-        let stream = ResponseObserver.current.map { StreamJournal(recorder: self, request: request, relay: $0) }
+        let live = LiveRecording(recorder: self, request: request, relay: ResponseObserver.current)
+        let response: HTTPResponse
         do {
-            if let stream {
-                response = try await ResponseObserver.$current.withValue(stream.observer) { try await inner.send(request) }
-                try stream.check()
+            if let observer = live.observer {
+                response = try await ResponseObserver.$current.withValue(observer) { try await inner.send(request) }
             } else {
                 response = try await inner.send(request)
             }
-        } catch let error as HTTPError {
-            // A stream that broke off after its head was journaled is not kept as a whole
-            // answer: recorded as the failure it ended in (with record-failures), else dropped.
-            let broken = stream?.began == true ? stream?.name : nil
-            if try !recordFailure(error, for: request, stream: broken), let broken { try store.dropStream(broken) }
+        } catch {
+            try live.failed(error)
             throw error
         }
-        try record(Interaction(request: request, response: RecordingTransport.normalized(response, for: request), recordedAt: Date()),
-                   stream: stream?.began == true ? stream?.name : nil)
-        return response
+        return try live.finished(response)
+    }
+
+    /// What the cassette answers `request` with before anything goes live: its recorded
+    /// response, or (thrown) the failure it recorded or the mismatch when the mode records
+    /// nothing new; nil when the request is to go live and be recorded.
+    package func recordedResponse(to request: HTTPRequest) throws -> HTTPResponse? {
+        guard let replayer else { return nil }
+        switch replayer.lookup(request) {
+        case .success(let response): return response
+        case .failure(.recordedFailure(let error)): throw error
+        case .failure(let error): if !recordsUnmatched { throw error }
+        }
+        return nil
+    }
+
+    /// Begins recording `request`'s live exchange, for a front-end that sends it itself after
+    /// ``recordedResponse(to:)`` gave nil; a stream is shown to `relay` as ``send(_:)`` shows
+    /// it to ``ResponseObserver/current``.
+    package func beginLive(_ request: HTTPRequest, relay: ResponseObserver?) -> LiveRecording {
+        LiveRecording(recorder: self, request: request, relay: relay)
     }
 
     /// The interaction as it is stored: redacted (with every secret learned so far), rewritten to
     /// the recorded origin, named, and passed through `beforeRecord`.
-    private func prepared(_ interaction: Interaction) -> Interaction {
+    fileprivate func prepared(_ interaction: Interaction) -> Interaction {
         var stored = secrets.redact(interaction, with: configuration.redactor)
         if let origin = configuration.origin, let recordedOrigin {
             stored = stored.rewriting(Cassette.originReplacements(from: origin, to: recordedOrigin))
@@ -123,7 +131,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     }
 
     /// `stored`, once it is known to be sendable and, with the lint on, free of secrets.
-    private func checked(_ stored: Interaction) throws(CassetteError) -> Interaction {
+    fileprivate func checked(_ stored: Interaction) throws(CassetteError) -> Interaction {
         // Checked at index 0 first: the index only places a problem, and asking the store for
         // its count would make concurrent recordings wait for each other's lock.
         if stored.unsendableHeader(index: 0) != nil, let (pointer, problem) = stored.unsendableHeader(index: store.count) {
@@ -164,7 +172,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// ``TransportFailure``; under `stream`, in place of that stream's head and chunks. Returns
     /// whether it was stored.
     @discardableResult
-    private func recordFailure(_ error: HTTPError, for request: HTTPRequest, stream: String? = nil) throws(CassetteError) -> Bool {
+    fileprivate func recordFailure(_ error: HTTPError, for request: HTTPRequest, stream: String? = nil) throws(CassetteError) -> Bool {
         guard configuration.recordFailures, let failure = TransportFailure(error) else { return false }
         var seconds = 0.0
         if case .timedOut(_, let limit) = error { seconds = limit }
@@ -180,8 +188,14 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 
     /// ``record(_:)``; a stream's end (`stream`, the name its head was journaled under) replaces
     /// the head and chunks journaled while it flowed.
-    private func record(_ interaction: Interaction, stream: String?) throws(CassetteError) {
+    fileprivate func record(_ interaction: Interaction, stream: String?) throws(CassetteError) {
         try store.append(try checked(prepared(interaction)), stream: stream)
+    }
+
+    /// Journals `stored`, interactions ``LiveRecording/storable(_:)`` made ready (redacted and
+    /// linted), in order and in one write; none of them when the journal cannot be written.
+    package func record(stored: [Interaction]) throws(CassetteError) {
+        try store.append(stored)
     }
 
     /// Merges what this session recorded into the cassette file (atomically), keeping what
@@ -234,11 +248,57 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     }
 }
 
+/// One live exchange of a recording session (``RecordingTransport/beginLive(_:relay:)``): made
+/// before the request goes out, so that a stream's head and chunks are journaled as they flow
+/// (through ``observer``), and told how the exchange ended.
+package struct LiveRecording: Sendable {
+    private let recorder: RecordingTransport
+    private let request: HTTPRequest
+    private let stream: StreamJournal?
+
+    fileprivate init(recorder: RecordingTransport, request: HTTPRequest, relay: ResponseObserver?) {
+        self.recorder = recorder
+        self.request = request
+        stream = relay.map { StreamJournal(recorder: recorder, request: request, relay: $0) }
+    }
+
+    /// What the live transport shows a stream to: the journal, which hands it on to the relay;
+    /// nil when there is no relay.
+    package var observer: ResponseObserver? { stream?.observer }
+
+    /// Records the response the exchange ended with (redacted, linted, journaled) and returns it;
+    /// throws when it cannot be recorded, or when journaling the stream failed.
+    package func finished(_ response: HTTPResponse) throws(CassetteError) -> HTTPResponse {
+        try stream?.check()
+        try recorder.record(Interaction(request: request, response: RecordingTransport.normalized(response, for: request), recordedAt: Date()),
+                            stream: stream?.began == true ? stream?.name : nil)
+        return response
+    }
+
+    /// The interaction to record for `response`, a whole answer (no stream began), redacted and
+    /// linted, for a caller that journals several together (``RecordingTransport/record(stored:)``);
+    /// throws when it cannot be recorded. ``finished(_:)`` records it at once.
+    package func storable(_ response: HTTPResponse) throws(CassetteError) -> Interaction {
+        try stream?.check()
+        return try recorder.checked(recorder.prepared(Interaction(request: request, response: RecordingTransport.normalized(response, for: request),
+                                                                  recordedAt: Date())))
+    }
+
+    /// The exchange failed with `error`. A transport failure is recorded as the answer with
+    /// record-failures on; a stream that broke off after its head was journaled is not kept as
+    /// a whole answer: recorded as the failure it ended in, else dropped.
+    package func failed(_ error: any Error) throws(CassetteError) {
+        guard let error = error as? HTTPError else { return }
+        let broken = stream?.began == true ? stream?.name : nil
+        if try !recorder.recordFailure(error, for: request, stream: broken), let broken { try recorder.store.dropStream(broken) }
+    }
+}
+
 /// The observer a recording session puts between a live transport and a front-end that relays
 /// a stream (``ResponseObserver``): it journals the head when the stream begins and each chunk
 /// before the front-end passes it on, so `kill -9` mid-stream keeps what a client already saw.
 /// A journal that cannot be written stops the transfer; ``check()`` then throws why.
-private final class StreamJournal: Sendable {
+fileprivate final class StreamJournal: Sendable {
     /// The name its records are journaled under, made when a stream begins (most answers are
     /// not streams, and a UUID costs three system calls).
     var name: String {

@@ -44,13 +44,13 @@ final class UpstreamExchange: Sendable {
         channel?.close(promise: nil)
     }
 
-    /// Sends the request on `channel` and waits for the outcome.
-    func run(on channel: any Channel) async -> Outcome {
+    /// Sends the request on `channel`; the outcome arrives on the channel's loop.
+    func run(on channel: any Channel) -> EventLoopFuture<Outcome> {
         let cancelled = state.withLock { state in
             state.channel = channel
             return state.cancelled
         }
-        if cancelled { return .failed(.cancelled(url: request.urlText)) }
+        if cancelled { return channel.eventLoop.makeSucceededFuture(.failed(.cancelled(url: request.urlText))) }
         let promise = channel.eventLoop.makePromise(of: Outcome.self)
         let start = { @Sendable in
             guard let handler = try? channel.pipeline.syncOperations.handler(type: UpstreamHandler.self) else {
@@ -58,13 +58,9 @@ final class UpstreamExchange: Sendable {
             }
             handler.start(self, promise: promise)
         }
-        // A task on the connection's own loop (``EventLoopExecutor``) starts it at once.
+        // From the connection's own loop (a task on ``EventLoopExecutor``, the recording lane) it starts at once.
         if channel.eventLoop.inEventLoop { start() } else { channel.eventLoop.execute(start) }
-        do {
-            return try await promise.futureResult.get()
-        } catch {
-            return .failed(.transport(url: request.urlText, detail: "\(error)"))
-        }
+        return promise.futureResult
     }
 
     /// A time limit as NIO counts it; nil for no limit.

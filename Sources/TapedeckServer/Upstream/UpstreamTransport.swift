@@ -114,8 +114,36 @@ package final class UpstreamTransport: HTTPTransport {
 
     /// Sends `request` and returns the upstream's response (see the type's summary).
     package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if Task.isCancelled { throw HTTPError.cancelled(url: request.urlText) }
+        let sending = try begin(request, observer: ResponseObserver.current, on: loopHere() ?? group.next())
+        return try await withTaskCancellationHandler {
+            try await sending.response.get()
+        } onCancel: {
+            sending.exchange.cancel()
+        }
+    }
+
+    /// Sends `request` from `loop`, one of this transport's event loops, with no task: the
+    /// response arrives on `loop`, and `observer` sees a stream as it flows. What ``send(_:)``
+    /// does, for a caller that runs on the loop and waits with a future (the recording lane).
+    package func send(_ request: HTTPRequest, observer: ResponseObserver?, on loop: any EventLoop) -> EventLoopFuture<HTTPResponse> {
+        do {
+            return try begin(request, observer: observer, on: loop).response.hop(to: loop)
+        } catch {
+            return loop.makeFailedFuture(error)
+        }
+    }
+
+    /// Whether `loop` is one of this transport's event loops (the ones ``send(_:observer:on:)`` runs on).
+    package func runs(on loop: any EventLoop) -> Bool {
+        loops.contains(ObjectIdentifier(loop))
+    }
+
+    /// Checks `request`, then sends it on a kept-alive connection or a new one made on `loop`.
+    /// Throws at once what makes it unsendable.
+    private func begin(_ request: HTTPRequest, observer: ResponseObserver?, on loop: any EventLoop) throws
+        -> (exchange: UpstreamExchange, response: EventLoopFuture<HTTPResponse>) {
         let url = request.urlText
-        if Task.isCancelled { throw HTTPError.cancelled(url: url) }
         try request.validateForSending()
         for field in request.headers {
             // Named by its place, not quoted: the value may be a credential, and this message
@@ -127,42 +155,48 @@ package final class UpstreamTransport: HTTPTransport {
         guard let origin = Origin(request.url) else {
             throw HTTPError.invalidURL(input: url, reason: "the URL names no host; give scheme and host, e.g. http://127.0.0.1:8080/")
         }
-        let exchange = UpstreamExchange(request: request, head: Self.head(of: request, origin: origin), options: options,
-                                        observer: ResponseObserver.current)
+        let exchange = UpstreamExchange(request: request, head: Self.head(of: request, origin: origin), options: options, observer: observer)
         // A request that may be sent twice (RFC 9110 §9.2.2) takes any kept-alive connection and,
         // when the upstream had let it go as the request went out, goes once more on a new one.
         // Any other takes only a connection idle for under ``freshEnough``, and is never resent.
         let resendable = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(request.method.rawValue)
-        return try await withTaskCancellationHandler {
-            if let channel = takeIdle(origin, idleFor: resendable ? nil : Self.freshEnough) {
-                if let response = try await send(exchange, on: channel, to: origin) { return response }
-                guard resendable else {
-                    throw HTTPError.noResponse(url: url, detail: "the upstream closed its kept-alive connection as the \(request.method.rawValue) "
-                        + "went out; it is not sent twice (it may have been carried out), so send it again")
+        let onNewConnection = { @Sendable [self] () -> EventLoopFuture<HTTPResponse> in
+            connect(origin, url: request.url, on: loop).flatMap { [self] channel in
+                send(exchange, on: channel, to: origin).flatMapThrowing { response in
+                    guard let response else {
+                        throw HTTPError.noResponse(url: url, detail: "the upstream closed the connection without answering")
+                    }
+                    return response
                 }
             }
-            let channel = try await connect(origin, url: request.url)
-            guard let response = try await send(exchange, on: channel, to: origin) else {
-                throw HTTPError.noResponse(url: url, detail: "the upstream closed the connection without answering")
-            }
-            return response
-        } onCancel: {
-            exchange.cancel()
         }
+        guard let channel = takeIdle(origin, idleFor: resendable ? nil : Self.freshEnough) else { return (exchange, onNewConnection()) }
+        let response = send(exchange, on: channel, to: origin).flatMap { response -> EventLoopFuture<HTTPResponse> in
+            if let response { return channel.eventLoop.makeSucceededFuture(response) }
+            guard resendable else {
+                return channel.eventLoop.makeFailedFuture(HTTPError.noResponse(
+                    url: url, detail: "the upstream closed its kept-alive connection as the \(request.method.rawValue) "
+                        + "went out; it is not sent twice (it may have been carried out), so send it again"))
+            }
+            return onNewConnection()
+        }
+        return (exchange, response)
     }
 
     /// The response to `exchange` on `channel` (which goes back to the idle ones when it can
     /// carry another request); nil when the connection closed before any byte of an answer.
-    private func send(_ exchange: UpstreamExchange, on channel: any Channel, to origin: Origin) async throws -> HTTPResponse? {
-        switch await exchange.run(on: channel) {
-        case .answered(let response, let reusable):
-            release(channel, to: origin, reusable: reusable)
-            return response
-        case .failed(let error):
-            throw error
-        case .closedUnused:
-            channel.close(promise: nil)
-            return nil
+    private func send(_ exchange: UpstreamExchange, on channel: any Channel, to origin: Origin) -> EventLoopFuture<HTTPResponse?> {
+        exchange.run(on: channel).flatMapThrowing { [self] outcome in
+            switch outcome {
+            case .answered(let response, let reusable):
+                release(channel, to: origin, reusable: reusable)
+                return response
+            case .failed(let error):
+                throw error
+            case .closedUnused:
+                channel.close(promise: nil)
+                return nil
+            }
         }
     }
 
@@ -246,12 +280,16 @@ package final class UpstreamTransport: HTTPTransport {
 
     /// A new connection to `origin`: TCP, TLS for https (SNI unless the host is an address),
     /// then the HTTP/1.1 client handlers and the ``UpstreamHandler``.
-    private func connect(_ origin: Origin, url: URL) async throws -> any Channel {
-        let tls = origin.secure ? try self.tls(for: origin) : nil
+    private func connect(_ origin: Origin, url: URL, on loop: any EventLoop) -> EventLoopFuture<any Channel> {
+        let tls: NIOSSLContext?
+        do {
+            tls = origin.secure ? try self.tls(for: origin) : nil
+        } catch {
+            return loop.makeFailedFuture(error)
+        }
         let sniHost = origin.secure && !Self.isAddress(origin.host) ? origin.host : nil
         let limits = options.limits
-        // On the calling thread's loop when it is one of this group's.
-        var bootstrap = ClientBootstrap(group: loopHere() ?? group.next())
+        var bootstrap = ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -273,10 +311,9 @@ package final class UpstreamTransport: HTTPTransport {
                 }
             }
         if let timeout = UpstreamExchange.timeLimit(options.timeout) { bootstrap = bootstrap.connectTimeout(timeout) }
-        do {
-            return try await bootstrap.connect(host: origin.host, port: origin.port).get()
-        } catch {
-            throw UpstreamExchange.mapped(error, url: url, host: origin.host, port: origin.port, timeout: options.timeout)
+        let timeout = options.timeout
+        return bootstrap.connect(host: origin.host, port: origin.port).flatMapErrorThrowing { error in
+            throw UpstreamExchange.mapped(error, url: url, host: origin.host, port: origin.port, timeout: timeout)
         }
     }
 

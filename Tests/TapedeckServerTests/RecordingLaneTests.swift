@@ -1,0 +1,182 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import Tapedeck
+@testable import TapedeckServer
+import Testing
+
+/// A recording tape sends its request from the event loop the request arrived on, with no task
+/// (``TapesHandler``'s recording lane), and journals the whole answers of one turn of the loop
+/// together (``JournalBatch``). These prove the lane is taken where it applies and not elsewhere,
+/// that a client is answered only once its interaction is in the journal, and that batched
+/// records are written together, in order, or not at all.
+@Suite("The recording lane")
+struct RecordingLaneTests {
+    /// An upstream answering each request with its target and number.
+    static func upstream() async throws -> HTTPListener {
+        try await UpstreamTransportTests.upstream { request, number in
+            .text(200, "\(request.target) #\(number)\n")
+        }
+    }
+
+    /// A deck recording `mode` into `file` from `upstream` through an ``UpstreamTransport``.
+    static func deck(recordingTo file: URL, from upstream: HTTPListener, mode: RecordMode = .all) throws -> Deck {
+        let deck = Deck(options: DeckOptions(upstream: upstream.url, live: try UpstreamTransport()), origin: URL(string: "http://127.0.0.1:9")!)
+        try deck.record(path: file.path, mode: mode, upstream: upstream.url)
+        return deck
+    }
+
+    static func get(_ target: String) -> IncomingRequest {
+        IncomingRequest(method: "GET", target: target, headers: HTTPHeaders([HTTPHeader(name: "Host", value: "127.0.0.1:9")]))
+    }
+
+    /// What `deck` answers `request` with at once on `loop`.
+    static func atOnce(_ deck: Deck, _ request: IncomingRequest, on loop: any EventLoop) async throws -> ServerResponder.Answer {
+        try await loop.submit { deck.respondAtOnce(request) }.get()
+    }
+
+    @Test("on an event loop a recording answers from a future, after its interaction is journaled; off the loops it waits for a task")
+    func answersFromTheLoop() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let upstream = try await Self.upstream()
+        let file = directory.appending(path: "lane.cassette.json")
+        let deck = try Self.deck(recordingTo: file, from: upstream)
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        for number in 1...3 {
+            guard case .pending(let coming) = try await Self.atOnce(deck, Self.get("/items/\(number)"), on: loop) else {
+                Issue.record("a recording on the loop is not answered from a future")
+                continue
+            }
+            let reply = try await coming.get()
+            #expect(reply.response.status == 200)
+            #expect(String(decoding: reply.response.body, as: UTF8.self) == "/items/\(number) #\(number)\n")
+            // The journal already holds it: loading the file merges what a session left beside it.
+            let recorded = try Cassette.load(from: file).interactions
+            #expect(recorded.map(\.request.url.path) == (1...number).map { "/items/\($0)" })
+        }
+        #expect(Self.isLater(deck.respondAtOnce(Self.get("/items/4"))), "off the loops the recording waits for a task")
+        #expect(deck.status.cassettes.first?.recorded == 3)
+        _ = deck.finish()
+        await upstream.close()
+    }
+
+    static func isLater(_ answer: ServerResponder.Answer) -> Bool {
+        if case .later = answer { true } else { false }
+    }
+
+    @Test("network conditions, and a cassette that replays before it records, keep the task; a replayed answer is given at once")
+    func whereTheLaneApplies() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let upstream = try await Self.upstream()
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let slow = Deck(options: DeckOptions(upstream: upstream.url, live: try UpstreamTransport(),
+                                             conditions: NetworkConditions(latency: .fixed(milliseconds: 1))),
+                        origin: URL(string: "http://127.0.0.1:9")!)
+        try slow.record(path: directory.appending(path: "slow.cassette.json").path, mode: .all, upstream: upstream.url)
+        #expect(Self.isLater(try await Self.atOnce(slow, Self.get("/a"), on: loop)))
+
+        // Mode new: the first time it goes live, the second it is played from the cassette at once.
+        let file = directory.appending(path: "new.cassette.json")
+        let first = try Self.deck(recordingTo: file, from: upstream, mode: .new)
+        guard case .pending(let coming) = try await Self.atOnce(first, Self.get("/b"), on: loop) else {
+            Issue.record("a request the cassette does not hold goes live from the loop")
+            return
+        }
+        let live = try await coming.get()
+        _ = first.finish()
+        let second = try Self.deck(recordingTo: file, from: upstream, mode: .new)
+        guard case .reply(let played) = try await Self.atOnce(second, Self.get("/b"), on: loop) else {
+            Issue.record("a request the cassette holds is answered at once")
+            return
+        }
+        #expect(played.response.body == live.response.body)
+        #expect(second.status.cassettes.first?.played == 1)
+        _ = second.finish()
+        await upstream.close()
+    }
+
+    @Test("a recording whose journal cannot be written answers with the error, and counts nothing")
+    func unwritableJournal() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let upstream = try await Self.upstream()
+        // Its directory would have to be made inside a file.
+        let blocker = directory.appending(path: "blocker")
+        try Data("x".utf8).write(to: blocker)
+        let deck = try Self.deck(recordingTo: blocker.appending(path: "c.cassette.json"), from: upstream)
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        guard case .pending(let coming) = try await Self.atOnce(deck, Self.get("/c"), on: loop) else {
+            Issue.record("the recording goes live from the loop")
+            return
+        }
+        let reply = try await coming.get()
+        #expect(reply.response.status >= 500, "\(reply.response.status)")
+        #expect(!String(decoding: reply.response.body, as: UTF8.self).contains("/c #1"), "the upstream's answer is not handed on unrecorded")
+        #expect(deck.status.cassettes.first?.recorded == 0)
+        _ = deck.finish()
+        await upstream.close()
+    }
+
+    static func interaction(_ path: String) -> Interaction {
+        Interaction(request: HTTPRequest(url: URL(string: "http://127.0.0.1:9\(path)")!), response: HTTPResponse(status: 200, body: Data(path.utf8)))
+    }
+
+    @Test("answers of one turn of the loop are journaled together, in order, before any of them is told")
+    func oneTurnOneWrite() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let file = directory.appending(path: "batch.cassette.json")
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(file, mode: .all), inner: OfflineTransport())
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let seen = try await loop.submit { () -> EventLoopFuture<[[String]]> in
+            let told = loop.makePromise(of: [[String]].self)
+            let counts = NIOLoopBoundBox([[String]](), eventLoop: loop)
+            for path in ["/1", "/2", "/3"] {
+                JournalBatch.record(Self.interaction(path), into: recorder, on: loop) { written in
+                    // What the journal holds when each is told: all three, in order, for each.
+                    let held = (try? Cassette.load(from: file).interactions.map(\.request.url.path)) ?? []
+                    counts.value.append(written.isSuccess ? held : ["failed"])
+                    if counts.value.count == 3 { told.succeed(counts.value) }
+                }
+            }
+            return told.futureResult
+        }.get().get()
+        #expect(seen == Array(repeating: ["/1", "/2", "/3"], count: 3))
+        #expect(recorder.counts.recorded == 3)
+    }
+
+    @Test("a batch whose journal cannot be written tells each of its answers, and appends none")
+    func failedBatch() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let blocker = directory.appending(path: "blocker")
+        try Data("x".utf8).write(to: blocker)
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(blocker.appending(path: "c.cassette.json"), mode: .all),
+                                              inner: OfflineTransport())
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let failures = try await loop.submit { () -> EventLoopFuture<Int> in
+            let told = loop.makePromise(of: Int.self)
+            let failed = NIOLoopBoundBox(0, eventLoop: loop)
+            let answered = NIOLoopBoundBox(0, eventLoop: loop)
+            for path in ["/1", "/2"] {
+                JournalBatch.record(Self.interaction(path), into: recorder, on: loop) { written in
+                    if !written.isSuccess { failed.value += 1 }
+                    answered.value += 1
+                    if answered.value == 2 { told.succeed(failed.value) }
+                }
+            }
+            return told.futureResult
+        }.get().get()
+        #expect(failures == 2)
+        #expect(recorder.counts.recorded == 0)
+    }
+}
+
+extension Result {
+    var isSuccess: Bool {
+        if case .success = self { true } else { false }
+    }
+}
