@@ -238,7 +238,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Writes the reply `answer` gives when it comes, unless the connection closed meanwhile.
     private func write(_ answer: EventLoopFuture<ServerReply>.Isolated, context: ChannelHandlerContext, head: HTTPRequestHead) {
         answer.whenSuccess { [self] reply in
-            guard isOpen else { return }
+            // The client left meanwhile: a stream relayed from upstream is let go of, so the upstream stops.
+            guard isOpen else { return reply.stream?.abandoned() ?? () }
             write(reply, context: context, head: head)
         }
     }

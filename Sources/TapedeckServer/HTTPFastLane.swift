@@ -253,20 +253,38 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     private func wait(for coming: EventLoopFuture<ServerReply>.Isolated, head: PlainRequestHead, context: ChannelHandlerContext) {
         mode = .waiting(headLength: head.length)
         connection.waitingForAnswer()
+        // An answer already there when asked for (a request refused before it went out) is taken
+        // up in the loop's next turn: taken up here, each of many pipelined requests would go
+        // one call deeper.
+        var asking = true
+        defer { asking = false }
         coming.whenSuccess { [self] reply in
-            // The client left, or the connection closed, while the answer was on its way.
-            guard mode == .waiting(headLength: head.length), context.channel.isActive else { return }
-            mode = .answering
-            guard Self.isPlain(reply) else { return handOver(reply, context: context) }
-            guard send(reply, to: head, context: context) else { return }
-            context.flush()
-            if readHeld {
-                readHeld = false
-                context.read()
+            guard !asking else {
+                return context.eventLoop.assumeIsolated().execute { self.received(reply, for: head, context: context) }
             }
-            answer(context: context)
-            endIfInputEnded(context: context)
+            received(reply, for: head, context: context)
         }
+    }
+
+    /// Writes `reply`, the answer the request whose head is `head` waited for, then answers the
+    /// requests that came meanwhile.
+    private func received(_ reply: ServerReply, for head: PlainRequestHead, context: ChannelHandlerContext) {
+        // The client left, or the connection closed, while the answer was on its way: a stream
+        // relayed from upstream is let go of, so the upstream stops.
+        guard mode == .waiting(headLength: head.length), context.channel.isActive else {
+            reply.stream?.abandoned()
+            return
+        }
+        mode = .answering
+        guard Self.isPlain(reply) else { return handOver(reply, context: context) }
+        guard send(reply, to: head, context: context) else { return }
+        context.flush()
+        if readHeld {
+            readHeld = false
+            context.read()
+        }
+        answer(context: context)
+        endIfInputEnded(context: context)
     }
 
     /// Puts the codec in place and passes it the unanswered bytes, the first request's with

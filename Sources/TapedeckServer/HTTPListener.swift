@@ -100,8 +100,8 @@ package final class HTTPListener: Sendable {
     }
 }
 
-/// How a listener answers: at once, on the connection's event loop, when the answer is known
-/// without waiting; otherwise from a task.
+/// How a listener answers: on the connection's event loop, at once when the answer is known
+/// without waiting, or when a future started there completes; otherwise from a task.
 package struct ServerResponder: Sendable {
     /// What ``atOnce`` answers.
     package enum Answer: Sendable {

@@ -8,12 +8,14 @@ import Tapedeck
 /// other's. Each answer goes to its client only once its record is written, as when it is
 /// journaled alone, so `kill -9` loses no answer a client saw.
 ///
-/// Each event loop thread has its own batch; it is used only on that thread.
+/// Each event loop thread has its own batch; it is used only on that thread. A loop shut down
+/// before its turn ends drops the batch with its tasks: its answers are never given, as none of
+/// its connections is left open to take them.
 final class JournalBatch {
     /// One answer waiting for its record to be written.
     private struct Waiting {
         var recorder: RecordingTransport
-        var interaction: Interaction
+        var interaction: StorableInteraction
         var written: (Result<Void, CassetteError>) -> Void
     }
 
@@ -23,7 +25,7 @@ final class JournalBatch {
 
     /// Journals `interaction` into `recorder`'s cassette at the end of this turn of `loop`, the
     /// loop the caller runs on, then calls `written` there with how it went.
-    static func record(_ interaction: Interaction, into recorder: RecordingTransport, on loop: any EventLoop,
+    static func record(_ interaction: StorableInteraction, into recorder: RecordingTransport, on loop: any EventLoop,
                        then written: @escaping (Result<Void, CassetteError>) -> Void) {
         loop.assertInEventLoop()
         let batch: JournalBatch

@@ -21,8 +21,9 @@ import NIOCore
 /// (the tapes note why they did not answer; the unmatched answer reports it).
 ///
 /// A handler that can tell without waiting also answers ``respondAtOnce(to:)``: the server
-/// asks that first, on the connection's own thread, and only a request some handler must
-/// wait for (a live upstream, a recording, latency to play) is handed to a task.
+/// asks that first, on the connection's own thread. A handler that sends from that thread
+/// answers with a future there (a recording tape's upstream request); only a request some
+/// handler must wait for in a task (forwarding, latency to play) is handed to one.
 package protocol ServerHandler: Sendable {
     /// The answer to `request`, or nil when the request is not this handler's to answer.
     func respond(to request: IncomingRequest) async -> ServerReply?
@@ -43,7 +44,8 @@ package enum ImmediateAnswer: Sendable {
     case answered(ServerReply)
     /// Not this handler's request: the next one is asked.
     case passed
-    /// Only the handler's ``ServerHandler/respond(to:)`` can tell (it sends, records or sleeps).
+    /// Only the handler's ``ServerHandler/respond(to:)`` can tell, from a task (it sends, records
+    /// or sleeps).
     case waits
     /// The reply the future gives, on the event loop the handler was asked from: the handler
     /// sent a request from that loop with no task (a recording tape's upstream request).

@@ -73,9 +73,10 @@ package struct TapesHandler: ServerHandler {
     }
 
     /// The answer of replay-only tapes with no network conditions to play, looked up where
-    /// the request arrived (a microsecond's lookup, not worth a task); ``ImmediateAnswer/waits``
-    /// when a tape records or the deck plays latency or faults. Gives what ``respond(to:)``
-    /// gives.
+    /// the request arrived (a microsecond's lookup, not worth a task); a recording tape's, sent
+    /// from there (``ImmediateAnswer/pending(_:)``, see `recordAtOnce`); ``ImmediateAnswer/waits``
+    /// when the deck plays latency or faults, or a tape can only be asked from a task. Gives what
+    /// ``respond(to:)`` gives.
     package func respondAtOnce(to incoming: IncomingRequest) -> ImmediateAnswer {
         guard let deck else { return .passed }
         guard let mounted = TapesHandler.tapes(for: incoming, deck: deck) else { return .passed }
@@ -84,8 +85,8 @@ package struct TapesHandler: ServerHandler {
         if mounted.first?.isRecording == true { return TapesHandler.recordAtOnce(incoming, on: mounted, deck: deck) }
         var replays: [ReplayTransport] = []
         for tape in mounted {
-            // A session with conditions of its own plays them through its transport. A tape
-            // that records waits, before its request for the upstream is built (``respond(to:)`` builds it).
+            // A session with conditions of its own plays them through its transport, from a task.
+            // A recording tape after a replay-only one is asked from a task too.
             guard !tape.isRecording, let replay = tape.session.transport as? ReplayTransport else { return .waits }
             replays.append(replay)
         }

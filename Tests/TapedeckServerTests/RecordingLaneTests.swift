@@ -21,10 +21,21 @@ struct RecordingLaneTests {
     }
 
     /// A deck recording `mode` into `file` from `upstream` through an ``UpstreamTransport``.
-    static func deck(recordingTo file: URL, from upstream: HTTPListener, mode: RecordMode = .all) throws -> Deck {
-        let deck = Deck(options: DeckOptions(upstream: upstream.url, live: try UpstreamTransport()), origin: URL(string: "http://127.0.0.1:9")!)
-        try deck.record(path: file.path, mode: mode, upstream: upstream.url)
+    static func deck(recordingTo file: URL, from upstream: URL, mode: RecordMode = .all, recordFailures: Bool = false) throws -> Deck {
+        var options = DeckOptions(upstream: upstream, live: try UpstreamTransport(), environment: [:])
+        options.recordFailures = recordFailures
+        let deck = Deck(options: options, origin: URL(string: "http://127.0.0.1:9")!)
+        try deck.record(path: file.path, mode: mode, upstream: upstream)
         return deck
+    }
+
+    /// The reply `answer` gives, with the paths the journal holds when it is handed on (read on
+    /// the loop, before anything else runs there).
+    static func replyAndJournal(_ answer: ServerResponder.Answer, _ file: URL) async throws -> (ServerReply, [String])? {
+        guard case .pending(let coming) = answer else { return nil }
+        return try await coming.map { reply in
+            (reply, (try? Cassette.load(from: file).interactions.map(\.request.url.path)) ?? [])
+        }.get()
     }
 
     static func get(_ target: String) -> IncomingRequest {
@@ -42,29 +53,24 @@ struct RecordingLaneTests {
         defer { Proc.cleanUp(directory) }
         let upstream = try await Self.upstream()
         let file = directory.appending(path: "lane.cassette.json")
-        let deck = try Self.deck(recordingTo: file, from: upstream)
+        let deck = try Self.deck(recordingTo: file, from: upstream.url)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         for number in 1...3 {
-            guard case .pending(let coming) = try await Self.atOnce(deck, Self.get("/items/\(number)"), on: loop) else {
+            guard let (reply, journaled) = try await Self.replyAndJournal(try await Self.atOnce(deck, Self.get("/items/\(number)"), on: loop), file) else {
                 Issue.record("a recording on the loop is not answered from a future")
                 continue
             }
-            let reply = try await coming.get()
             #expect(reply.response.status == 200)
             #expect(String(decoding: reply.response.body, as: UTF8.self) == "/items/\(number) #\(number)\n")
-            // The journal already holds it: loading the file merges what a session left beside it.
-            let recorded = try Cassette.load(from: file).interactions
-            #expect(recorded.map(\.request.url.path) == (1...number).map { "/items/\($0)" })
+            // The journal holds it when the answer is handed on: loading the file merges what a session left beside it.
+            #expect(journaled == (1...number).map { "/items/\($0)" })
         }
-        #expect(Self.isLater(deck.respondAtOnce(Self.get("/items/4"))), "off the loops the recording waits for a task")
+        #expect(deck.respondAtOnce(Self.get("/items/4")).isLater, "off the loops the recording waits for a task")
         #expect(deck.status.cassettes.first?.recorded == 3)
         _ = deck.finish()
         await upstream.close()
     }
 
-    static func isLater(_ answer: ServerResponder.Answer) -> Bool {
-        if case .later = answer { true } else { false }
-    }
 
     @Test("network conditions, and a cassette that replays before it records, keep the task; a replayed answer is given at once")
     func whereTheLaneApplies() async throws {
@@ -73,21 +79,21 @@ struct RecordingLaneTests {
         let upstream = try await Self.upstream()
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let slow = Deck(options: DeckOptions(upstream: upstream.url, live: try UpstreamTransport(),
-                                             conditions: NetworkConditions(latency: .fixed(milliseconds: 1))),
+                                             conditions: NetworkConditions(latency: .fixed(milliseconds: 1)), environment: [:]),
                         origin: URL(string: "http://127.0.0.1:9")!)
         try slow.record(path: directory.appending(path: "slow.cassette.json").path, mode: .all, upstream: upstream.url)
-        #expect(Self.isLater(try await Self.atOnce(slow, Self.get("/a"), on: loop)))
+        #expect(try await Self.atOnce(slow, Self.get("/a"), on: loop).isLater)
 
         // Mode new: the first time it goes live, the second it is played from the cassette at once.
         let file = directory.appending(path: "new.cassette.json")
-        let first = try Self.deck(recordingTo: file, from: upstream, mode: .new)
+        let first = try Self.deck(recordingTo: file, from: upstream.url, mode: .new)
         guard case .pending(let coming) = try await Self.atOnce(first, Self.get("/b"), on: loop) else {
             Issue.record("a request the cassette does not hold goes live from the loop")
             return
         }
         let live = try await coming.get()
         _ = first.finish()
-        let second = try Self.deck(recordingTo: file, from: upstream, mode: .new)
+        let second = try Self.deck(recordingTo: file, from: upstream.url, mode: .new)
         guard case .reply(let played) = try await Self.atOnce(second, Self.get("/b"), on: loop) else {
             Issue.record("a request the cassette holds is answered at once")
             return
@@ -106,7 +112,7 @@ struct RecordingLaneTests {
         // Its directory would have to be made inside a file.
         let blocker = directory.appending(path: "blocker")
         try Data("x".utf8).write(to: blocker)
-        let deck = try Self.deck(recordingTo: blocker.appending(path: "c.cassette.json"), from: upstream)
+        let deck = try Self.deck(recordingTo: blocker.appending(path: "c.cassette.json"), from: upstream.url)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         guard case .pending(let coming) = try await Self.atOnce(deck, Self.get("/c"), on: loop) else {
             Issue.record("the recording goes live from the loop")
@@ -120,8 +126,74 @@ struct RecordingLaneTests {
         await upstream.close()
     }
 
-    static func interaction(_ path: String) -> Interaction {
-        Interaction(request: HTTPRequest(url: URL(string: "http://127.0.0.1:9\(path)")!), response: HTTPResponse(status: 200, body: Data(path.utf8)))
+    @Test("from the loop as from a task: a 508 that came around is answered and not recorded, a refused upstream is recorded as the failure it was")
+    func loopsAndFailures() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let looping = try await UpstreamTransportTests.upstream { _, _ in
+            .text(508, "loop\n", headers: [ServerMarker.loopHeader: "elsewhere"])
+        }
+        let file = directory.appending(path: "loop.cassette.json")
+        let deck = try Self.deck(recordingTo: file, from: looping.url)
+        guard let (looped, _) = try await Self.replyAndJournal(try await Self.atOnce(deck, Self.get("/around"), on: loop), file) else {
+            Issue.record("the recording goes live from the loop")
+            return
+        }
+        #expect(looped.response.status == 508)
+        #expect(deck.status.cassettes.first?.recorded == 0)
+        _ = deck.finish()
+        await looping.close()
+
+        let refused = URL(string: "http://127.0.0.1:\(try Self.closedPort())")!
+        let failures = directory.appending(path: "failures.cassette.json")
+        let failing = try Self.deck(recordingTo: failures, from: refused, recordFailures: true)
+        guard let (failed, journaled) = try await Self.replyAndJournal(try await Self.atOnce(failing, Self.get("/down"), on: loop), failures) else {
+            Issue.record("the recording goes live from the loop")
+            return
+        }
+        #expect(failed.response.status == 502, "\(failed.response.status)")
+        #expect(journaled == ["/down"], "the failure is journaled before the client hears of it")
+        #expect(try Cassette.load(from: failures).interactions.first?.failure != nil)
+        _ = failing.finish()
+    }
+
+    /// A port nothing listens on.
+    static func closedPort() throws -> Int {
+        let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).wait()
+        let port = channel.localAddress?.port ?? 9
+        try channel.close().wait()
+        return port
+    }
+
+    @Test("through a listener: concurrent GETs on the lane and a POST with a body through the codec are all answered and recorded")
+    func throughAListener() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let upstream = try await UpstreamTransportTests.upstream { request, _ in
+            .text(200, "\(request.method) \(request.target) \(request.body.count)\n")
+        }
+        let file = directory.appending(path: "listener.cassette.json")
+        let server = try await CassetteServer.proxy(to: upstream.url, recordingTo: file, mode: .all,
+                                                    options: DeckOptions(live: try UpstreamTransport(), environment: [:]))
+        let base = server.url.absoluteString
+        let urls = (1...24).map { "\(base)/many/\($0)" }
+        let many = try await Proc.run(Proc.curl, ["-s", "--parallel", "--parallel-max", "12", "-w", "%{http_code}\\n"]
+                                      + urls.flatMap { ["-o", "/dev/null", $0] })
+        let posted = try await Proc.run(Proc.curl, ["-s", "-X", "POST", "--data-binary", "twelve bytes", "\(base)/posted"])
+        let summary = await server.stop()
+        #expect(many.text.split(separator: "\n").filter { $0 == "200" }.count == 24, "\(many.text)")
+        #expect(posted.text == "POST /posted 12\n")
+        let recorded = try Cassette.load(from: file).interactions.map(\.request.url.path)
+        #expect(Set(recorded) == Set((1...24).map { "/many/\($0)" } + ["/posted"]))
+        #expect(summary.contains("25 recorded"), "\(summary)")
+        await upstream.close()
+    }
+
+    /// `path`'s interaction as `recorder` journals it.
+    static func storable(_ path: String, _ recorder: RecordingTransport) throws -> StorableInteraction {
+        try recorder.beginLive(HTTPRequest(url: URL(string: "http://127.0.0.1:9\(path)")!), relay: nil)
+            .storable(HTTPResponse(status: 200, body: Data(path.utf8)))
     }
 
     @Test("answers of one turn of the loop are journaled together, in order, before any of them is told")
@@ -131,11 +203,12 @@ struct RecordingLaneTests {
         let file = directory.appending(path: "batch.cassette.json")
         let recorder = try RecordingTransport(configuration: CassetteConfiguration(file, mode: .all), inner: OfflineTransport())
         let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let stored = try ["/1", "/2", "/3"].map { try Self.storable($0, recorder) }
         let seen = try await loop.submit { () -> EventLoopFuture<[[String]]> in
             let told = loop.makePromise(of: [[String]].self)
             let counts = NIOLoopBoundBox([[String]](), eventLoop: loop)
-            for path in ["/1", "/2", "/3"] {
-                JournalBatch.record(Self.interaction(path), into: recorder, on: loop) { written in
+            for interaction in stored {
+                JournalBatch.record(interaction, into: recorder, on: loop) { written in
                     // What the journal holds when each is told: all three, in order, for each.
                     let held = (try? Cassette.load(from: file).interactions.map(\.request.url.path)) ?? []
                     counts.value.append(written.isSuccess ? held : ["failed"])
@@ -157,12 +230,13 @@ struct RecordingLaneTests {
         let recorder = try RecordingTransport(configuration: CassetteConfiguration(blocker.appending(path: "c.cassette.json"), mode: .all),
                                               inner: OfflineTransport())
         let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let stored = try ["/1", "/2"].map { try Self.storable($0, recorder) }
         let failures = try await loop.submit { () -> EventLoopFuture<Int> in
             let told = loop.makePromise(of: Int.self)
             let failed = NIOLoopBoundBox(0, eventLoop: loop)
             let answered = NIOLoopBoundBox(0, eventLoop: loop)
-            for path in ["/1", "/2"] {
-                JournalBatch.record(Self.interaction(path), into: recorder, on: loop) { written in
+            for interaction in stored {
+                JournalBatch.record(interaction, into: recorder, on: loop) { written in
                     if !written.isSuccess { failed.value += 1 }
                     answered.value += 1
                     if answered.value == 2 { told.succeed(failed.value) }
@@ -172,6 +246,13 @@ struct RecordingLaneTests {
         }.get().get()
         #expect(failures == 2)
         #expect(recorder.counts.recorded == 0)
+    }
+}
+
+extension ServerResponder.Answer {
+    /// Whether only a task can give the answer.
+    var isLater: Bool {
+        if case .later = self { true } else { false }
     }
 }
 

@@ -159,7 +159,8 @@ final class CassetteStore: Sendable {
 
     /// Appends `interactions` (whole answers, not streams) in order, journaled in one `write`:
     /// for a caller that gathered several at once, one turn of the lock and of the directory's
-    /// `flock` for all of them. Either all are appended or, when the journal cannot be written, none.
+    /// `flock` for all of them. When the journal cannot be written it throws and counts none of
+    /// them (a write cut short may still have left some in the journal, as with one).
     func append(_ interactions: [Interaction]) throws(CassetteError) {
         guard interactions.count > 1 else {
             if let interaction = interactions.first { try append(interaction) }

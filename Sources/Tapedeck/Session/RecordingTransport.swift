@@ -193,9 +193,10 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     }
 
     /// Journals `stored`, interactions ``LiveRecording/storable(_:)`` made ready (redacted and
-    /// linted), in order and in one write; none of them when the journal cannot be written.
-    package func record(stored: [Interaction]) throws(CassetteError) {
-        try store.append(stored)
+    /// linted), in order and in one write; throws, counting none of them, when the journal
+    /// cannot be written.
+    package func record(stored: [StorableInteraction]) throws(CassetteError) {
+        try store.append(stored.map(\.interaction))
     }
 
     /// Merges what this session recorded into the cassette file (atomically), keeping what
@@ -248,6 +249,12 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     }
 }
 
+/// An interaction as it is journaled, redacted and linted: only ``LiveRecording/storable(_:)``
+/// makes one, so nothing reaches ``RecordingTransport/record(stored:)`` unredacted.
+package struct StorableInteraction: Sendable {
+    fileprivate let interaction: Interaction
+}
+
 /// One live exchange of a recording session (``RecordingTransport/beginLive(_:relay:)``): made
 /// before the request goes out, so that a stream's head and chunks are journaled as they flow
 /// (through ``observer``), and told how the exchange ended.
@@ -278,10 +285,10 @@ package struct LiveRecording: Sendable {
     /// The interaction to record for `response`, a whole answer (no stream began), redacted and
     /// linted, for a caller that journals several together (``RecordingTransport/record(stored:)``);
     /// throws when it cannot be recorded. ``finished(_:)`` records it at once.
-    package func storable(_ response: HTTPResponse) throws(CassetteError) -> Interaction {
+    package func storable(_ response: HTTPResponse) throws(CassetteError) -> StorableInteraction {
         try stream?.check()
-        return try recorder.checked(recorder.prepared(Interaction(request: request, response: RecordingTransport.normalized(response, for: request),
-                                                                  recordedAt: Date())))
+        let interaction = Interaction(request: request, response: RecordingTransport.normalized(response, for: request), recordedAt: Date())
+        return StorableInteraction(interaction: try recorder.checked(recorder.prepared(interaction)))
     }
 
     /// The exchange failed with `error`. A transport failure is recorded as the answer with

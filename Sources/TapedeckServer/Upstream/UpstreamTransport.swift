@@ -9,9 +9,10 @@ import Tapedeck
 /// The live transport `serve` and `proxy` reach their upstream with: HTTP/1.1 on the server's
 /// own event loops, each connection kept open for the next request to the same origin.
 ///
-/// A request costs the proxy no thread of its own and no hand-over between threads beyond the
-/// task that awaits it, which is what a recording proxy under load spends most of its time on
-/// with a blocking client. It keeps the rules of every live transport here: redirects are not
+/// A request costs the proxy no thread of its own and no hand-over between threads: sent from
+/// one of the transport's loops (``send(_:observer:on:)``, the recording lane), it goes out and
+/// its answer comes back on that loop; awaited (``send(_:)``), only the task that awaits it runs
+/// elsewhere. A blocking client spends most of a busy proxy's time on threads. It keeps the rules of every live transport here: redirects are not
 /// followed (a proxy records them hop by hop), no proxy is taken from the environment, TLS is
 /// verified against the system's roots (plus ``Options/extraRoots``) unless turned off, bodies
 /// are bounded by ``BodyLimits``, a gzip or deflate body is decoded, and a streamed body (SSE,
@@ -115,7 +116,7 @@ package final class UpstreamTransport: HTTPTransport {
     /// Sends `request` and returns the upstream's response (see the type's summary).
     package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if Task.isCancelled { throw HTTPError.cancelled(url: request.urlText) }
-        let sending = try begin(request, observer: ResponseObserver.current, on: loopHere() ?? group.next())
+        let sending = try begin(request, observer: ResponseObserver.current, from: loopHere())
         return try await withTaskCancellationHandler {
             try await sending.response.get()
         } onCancel: {
@@ -128,7 +129,7 @@ package final class UpstreamTransport: HTTPTransport {
     /// does, for a caller that runs on the loop and waits with a future (the recording lane).
     package func send(_ request: HTTPRequest, observer: ResponseObserver?, on loop: any EventLoop) -> EventLoopFuture<HTTPResponse> {
         do {
-            return try begin(request, observer: observer, on: loop).response.hop(to: loop)
+            return try begin(request, observer: observer, from: runs(on: loop) ? loop : nil).response.hop(to: loop)
         } catch {
             return loop.makeFailedFuture(error)
         }
@@ -139,10 +140,11 @@ package final class UpstreamTransport: HTTPTransport {
         loops.contains(ObjectIdentifier(loop))
     }
 
-    /// Checks `request`, then sends it on a kept-alive connection or a new one made on `loop`.
-    /// Throws at once what makes it unsendable.
-    private func begin(_ request: HTTPRequest, observer: ResponseObserver?, on loop: any EventLoop) throws
+    /// Checks `request`, then sends it on a kept-alive connection or a new one: `here`'s, when
+    /// it is sent from one of this transport's loops. Throws at once what makes it unsendable.
+    private func begin(_ request: HTTPRequest, observer: ResponseObserver?, from here: (any EventLoop)?) throws
         -> (exchange: UpstreamExchange, response: EventLoopFuture<HTTPResponse>) {
+        let loop = here ?? group.next()
         let url = request.urlText
         try request.validateForSending()
         for field in request.headers {
@@ -170,7 +172,7 @@ package final class UpstreamTransport: HTTPTransport {
                 }
             }
         }
-        guard let channel = takeIdle(origin, idleFor: resendable ? nil : Self.freshEnough) else { return (exchange, onNewConnection()) }
+        guard let channel = takeIdle(origin, idleFor: resendable ? nil : Self.freshEnough, on: here) else { return (exchange, onNewConnection()) }
         let response = send(exchange, on: channel, to: origin).flatMap { response -> EventLoopFuture<HTTPResponse> in
             if let response { return channel.eventLoop.makeSucceededFuture(response) }
             guard resendable else {
@@ -213,12 +215,11 @@ package final class UpstreamTransport: HTTPTransport {
 
     // MARK: - Connections
 
-    /// An open idle connection to `origin` (idle for under `idleFor`, when given). From a thread
-    /// of this transport's loops, only one of that loop's: its answer then arrives where the
-    /// caller runs, where one of another loop's would make every exchange on it cross between
-    /// threads twice. When that loop has none, a new connection is made on it.
-    private func takeIdle(_ origin: Origin, idleFor limit: TimeAmount?) -> (any Channel)? {
-        let here = loopHere()
+    /// An open idle connection to `origin` (idle for under `idleFor`, when given) on `here`, the
+    /// loop of this transport's the request is sent from: its answer then arrives there, where one
+    /// of another loop's would make every exchange on it cross between threads twice. With no
+    /// such loop, one of any loop. When there is none, a new connection is made.
+    private func takeIdle(_ origin: Origin, idleFor limit: TimeAmount?, on here: (any EventLoop)?) -> (any Channel)? {
         let oldest = limit.map { NIODeadline.now() - $0 }
         return idle.withLock { idle in
             guard idle[origin] != nil else { return nil }
