@@ -274,9 +274,15 @@ package final class UpstreamTransport: HTTPTransport {
     /// The first control character other than a tab, or DEL, in `value` (which no HTTP/1.1
     /// field value may hold, RFC 9110 §5.5): its code (`U+0001`) and its offset in bytes.
     static func controlByte(in value: String) -> (code: String, offset: Int)? {
-        guard let offset = value.utf8.firstIndex(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
-        let byte = value.utf8[offset]
-        return ("U+" + String(format: "%04X", byte), value.utf8.distance(from: value.utf8.startIndex, to: offset))
+        // Read in place, a byte at a time: the generic search over the view cost more than the
+        // rest of checking the field.
+        var value = value
+        return value.withUTF8 { bytes in
+            for offset in bytes.indices where (bytes[offset] < 0x20 && bytes[offset] != 0x09) || bytes[offset] == 0x7F {
+                return ("U+" + String(format: "%04X", bytes[offset]), offset)
+            }
+            return nil
+        }
     }
 
     /// A new connection to `origin`: TCP, TLS for https (SNI unless the host is an address),
