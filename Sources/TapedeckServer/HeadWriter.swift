@@ -1,7 +1,7 @@
 /// Writes an HTTP head into memory sized for it beforehand: each piece is copied whole, where a
 /// write of each piece to a `ByteBuffer` (or an append to an array) cost more than the rest of
 /// the encoding (``HTTPFastLane/encode(_:isHead:keepAlive:allocator:)``,
-/// ``UpstreamRequestEncoder``).
+/// ``UpstreamTransport/wireHead(of:origin:allocator:)``).
 struct HeadWriter {
     let raw: UnsafeMutableRawBufferPointer
     private(set) var count = 0

@@ -21,14 +21,15 @@ final class UpstreamExchange: Sendable {
     }
 
     let request: HTTPRequest
-    let head: HTTPRequestHead
+    /// The request's head as it goes on the wire (``UpstreamTransport/wireHead(of:origin:allocator:)``).
+    let wire: ByteBuffer
     let options: UpstreamTransport.Options
     let observer: ResponseObserver?
     private let state = Mutex<(cancelled: Bool, channel: (any Channel)?)>((false, nil))
 
-    init(request: HTTPRequest, head: HTTPRequestHead, options: UpstreamTransport.Options, observer: ResponseObserver?) {
+    init(request: HTTPRequest, wire: ByteBuffer, options: UpstreamTransport.Options, observer: ResponseObserver?) {
         self.request = request
-        self.head = head
+        self.wire = wire
         self.options = options
         self.observer = observer
     }
@@ -170,7 +171,11 @@ final class UpstreamHandler: ChannelInboundHandler {
         current = Current(exchange: exchange, promise: promise)
         armTimer(context: context)
         reasons?.expectResponse()
-        context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
+        // The head part tells the response decoder the method (a HEAD's answer has no body); its
+        // bytes follow, made beforehand (``UpstreamRequestEncoder``).
+        let method = NIOHTTP1.HTTPMethod(rawValue: exchange.request.method.rawValue)
+        context.write(wrapOutboundOut(.head(HTTPRequestHead(version: .http1_1, method: method, uri: ""))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(exchange.wire))), promise: nil)
         if let body = exchange.request.body, !body.isEmpty {
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
         }

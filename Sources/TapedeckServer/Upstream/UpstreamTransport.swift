@@ -157,47 +157,68 @@ package final class UpstreamTransport: HTTPTransport {
         guard let origin = Origin(request.url) else {
             throw HTTPError.invalidURL(input: url, reason: "the URL names no host; give scheme and host, e.g. http://127.0.0.1:8080/")
         }
-        let exchange = UpstreamExchange(request: request, head: Self.head(of: request, origin: origin), options: options, observer: observer)
+        let exchange = UpstreamExchange(request: request, wire: Self.wireHead(of: request, origin: origin), options: options, observer: observer)
         // A request that may be sent twice (RFC 9110 §9.2.2) takes any kept-alive connection and,
         // when the upstream had let it go as the request went out, goes once more on a new one.
         // Any other takes only a connection idle for under ``freshEnough``, and is never resent.
         let resendable = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(request.method.rawValue)
-        let onNewConnection = { @Sendable [self] () -> EventLoopFuture<HTTPResponse> in
-            connect(origin, url: request.url, on: loop).flatMap { [self] channel in
-                send(exchange, on: channel, to: origin).flatMapThrowing { response in
-                    guard let response else {
-                        throw HTTPError.noResponse(url: url, detail: "the upstream closed the connection without answering")
+        // One promise for the whole send, completed from the connection's callbacks: a future
+        // chained on another for each step cost as much again as the steps.
+        let answered = loop.makePromise(of: HTTPResponse.self)
+        let onNewConnection = { @Sendable [self] in
+            connect(origin, url: request.url, on: loop).whenComplete { [self] connected in
+                switch connected {
+                case .failure(let error):
+                    answered.fail(error)
+                case .success(let channel):
+                    send(exchange, on: channel, to: origin) { outcome in
+                        switch outcome {
+                        case .success(let response?): answered.succeed(response)
+                        case .success(nil): answered.fail(HTTPError.noResponse(url: url, detail: "the upstream closed the connection without answering"))
+                        case .failure(let error): answered.fail(error)
+                        }
                     }
-                    return response
                 }
             }
         }
-        guard let channel = takeIdle(origin, idleFor: resendable ? nil : Self.freshEnough, on: here) else { return (exchange, onNewConnection()) }
-        let response = send(exchange, on: channel, to: origin).flatMap { response -> EventLoopFuture<HTTPResponse> in
-            if let response { return channel.eventLoop.makeSucceededFuture(response) }
-            guard resendable else {
-                return channel.eventLoop.makeFailedFuture(HTTPError.noResponse(
-                    url: url, detail: "the upstream closed its kept-alive connection as the \(request.method.rawValue) "
+        if let channel = takeIdle(origin, idleFor: resendable ? nil : Self.freshEnough, on: here) {
+            send(exchange, on: channel, to: origin) { outcome in
+                switch outcome {
+                case .success(let response?):
+                    answered.succeed(response)
+                case .success(nil) where resendable:
+                    onNewConnection()
+                case .success(nil):
+                    answered.fail(HTTPError.noResponse(url: url, detail: "the upstream closed its kept-alive connection as the \(request.method.rawValue) "
                         + "went out; it is not sent twice (it may have been carried out), so send it again"))
+                case .failure(let error):
+                    answered.fail(error)
+                }
             }
-            return onNewConnection()
+        } else {
+            onNewConnection()
         }
-        return (exchange, response)
+        return (exchange, answered.futureResult)
     }
 
-    /// The response to `exchange` on `channel` (which goes back to the idle ones when it can
-    /// carry another request); nil when the connection closed before any byte of an answer.
-    private func send(_ exchange: UpstreamExchange, on channel: any Channel, to origin: Origin) -> EventLoopFuture<HTTPResponse?> {
-        exchange.run(on: channel).flatMapThrowing { [self] outcome in
-            switch outcome {
-            case .answered(let response, let reusable):
+    /// Sends `exchange` on `channel` (which goes back to the idle ones when it can carry another
+    /// request) and calls `then` with the response, or nil when the connection closed before any
+    /// byte of an answer.
+    private func send(_ exchange: UpstreamExchange, on channel: any Channel, to origin: Origin,
+                      then: @escaping @Sendable (Result<HTTPResponse?, any Error>) -> Void) {
+        exchange.run(on: channel).whenComplete { [self] ran in
+            switch ran {
+            case .success(.answered(let response, let reusable)):
                 release(channel, to: origin, reusable: reusable)
-                return response
-            case .failed(let error):
-                throw error
-            case .closedUnused:
+                then(.success(response))
+            case .success(.failed(let error)):
+                then(.failure(error))
+            case .success(.closedUnused):
                 channel.close(promise: nil)
-                return nil
+                then(.success(nil))
+            case .failure(let error):
+                channel.close(promise: nil)
+                then(.failure(error))
             }
         }
     }
@@ -310,7 +331,8 @@ package final class UpstreamTransport: HTTPTransport {
                     // NIO's response decoder with a request encoder of Tapedeck's own, and no header
                     // validator: ``send(_:)`` has refused what it would (a name that is not a token,
                     // a value with a control character) before the request got here; the target
-                    // comes percent-encoded from its URL.
+                    // comes percent-encoded from its URL. The head goes as bytes made beforehand
+                    // (``wireHead(of:origin:allocator:)``).
                     try sync.addHandler(UpstreamRequestEncoder())
                     try sync.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes,
                                                                                  limitConfiguration: headerLimits)))
@@ -328,21 +350,51 @@ package final class UpstreamTransport: HTTPTransport {
         host.containsByte(UInt8(ascii: ":")) || host.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
     }
 
-    /// The head sent upstream: origin-form target, the request's headers (hop-by-hop ones are
-    /// the caller's to remove), `Host` when absent, the body's length, and the encodings this
-    /// transport can decode.
-    static func head(of request: HTTPRequest, origin: Origin) -> HTTPRequestHead {
+    /// The head sent upstream, as it goes on the wire: the request line with the origin-form
+    /// target, the fields of ``forEachField(of:origin:wantsStream:_:)``, the empty line. Written
+    /// in one pass into room worked out beforehand: NIO's header list and encoder checked and
+    /// copied each field twice more.
+    static func wireHead(of request: HTTPRequest, origin: Origin, allocator: ByteBufferAllocator = ByteBufferAllocator()) -> ByteBuffer {
         let path = request.url.path(percentEncoded: true)
         let target = (path.isEmpty ? "/" : path) + (request.url.query(percentEncoded: true).map { "?" + $0 } ?? "")
-        var headers = NIOHTTP1.HTTPHeaders()
-        headers.reserveCapacity(request.headers.count + 2)
-        var hasHost = false, acceptsEncoding = false
+        let method = request.method.rawValue
         // A client asking for a stream gets it uncompressed: a compressed stream is decoded only
         // whole, so its events could not be passed on as they come.
         let wantsStream = request.headers.values(for: "Accept").contains { accept in
             let lower = accept.lowercased()
             return StreamMedia.streamTypes.contains { lower.containsBytes($0) }
         }
+        // Room for the request line (" HTTP/1.1" and its line end), each field and its four
+        // bytes, the empty line, and the three fields this transport may add (Host: at most the
+        // host, brackets and a port; Accept-Encoding; Content-Length: at most 19 digits). An
+        // Accept-Encoding narrowed may be longer than it came ("gzip,gzip" becomes "gzip, gzip":
+        // at most one byte more for each item kept, so at most twice as long), or "identity".
+        var room = method.utf8.count + target.utf8.count + 14 + origin.host.utf8.count + 100
+        for field in request.headers {
+            let value = field.value.utf8.count
+            room += field.name.utf8.count + value + 4 + (field.name.utf8.count == 15 ? max(value, 8) : 0)
+        }
+        var buffer = allocator.buffer(capacity: room)
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { raw in
+            var writer = HeadWriter(raw)
+            writer.put(method)
+            writer.put(" ")
+            writer.put(target)
+            writer.put(" HTTP/1.1\r\n")
+            forEachField(of: request, origin: origin, wantsStream: wantsStream) { name, value in writer.putField(name, value) }
+            writer.put("\r\n")
+            return writer.count
+        }
+        return buffer
+    }
+
+    /// Each field of the head sent upstream for `request`, in order: its own fields (hop-by-hop
+    /// ones are the caller's to remove) but for its framing, `Connection` and `Expect`, with
+    /// `Accept-Encoding` narrowed to what this transport can decode (`identity` when the client
+    /// `wantsStream`); then `Host` when it has none, `Accept-Encoding` when it has none, and the
+    /// body's length.
+    static func forEachField(of request: HTTPRequest, origin: Origin, wantsStream: Bool, _ body: (String, String) -> Void) {
+        var hasHost = false, acceptsEncoding = false
         for field in request.headers {
             let name = field.name
             // Compared in place, and only names of the lengths below: lower-casing each name
@@ -358,22 +410,21 @@ package final class UpstreamTransport: HTTPTransport {
             case 15:
                 if name.caseInsensitiveEquals("Accept-Encoding") {
                     acceptsEncoding = true
-                    headers.add(name: name, value: wantsStream ? "identity" : decodableEncodings(field.value))
+                    body(name, wantsStream ? "identity" : decodableEncodings(field.value))
                     continue
                 }
             default:
                 break
             }
-            headers.add(name: name, value: field.value)
+            body(name, field.value)
         }
         if !hasHost {
             let host = origin.host.bracketedIfIPv6
-            headers.replaceOrAdd(name: "Host", value: origin.port == (origin.secure ? 443 : 80) ? host : "\(host):\(origin.port)")
+            body("Host", origin.port == (origin.secure ? 443 : 80) ? host : "\(host):\(origin.port)")
         }
-        if !acceptsEncoding { headers.add(name: "Accept-Encoding", value: wantsStream ? "identity" : "gzip, deflate") }
-        let body = request.body?.count ?? 0
-        if body > 0 || [.post, .put, .patch].contains(request.method) { headers.add(name: "Content-Length", value: String(body)) }
-        return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: target, headers: headers)
+        if !acceptsEncoding { body("Accept-Encoding", wantsStream ? "identity" : "gzip, deflate") }
+        let length = request.body?.count ?? 0
+        if length > 0 || [.post, .put, .patch].contains(request.method) { body("Content-Length", String(length)) }
     }
 
     /// A client's `Accept-Encoding` narrowed to what this transport decodes (gzip, deflate,
