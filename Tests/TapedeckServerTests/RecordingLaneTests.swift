@@ -32,7 +32,7 @@ struct RecordingLaneTests {
     /// The reply `answer` gives, with the paths the journal holds when it is handed on (read on
     /// the loop, before anything else runs there).
     static func replyAndJournal(_ answer: ServerResponder.Answer, _ file: URL) async throws -> (ServerReply, [String])? {
-        guard case .pending(let coming) = answer else { return nil }
+        guard let coming = answer.pending else { return nil }
         return try await coming.map { reply in
             (reply, (try? Cassette.load(from: file).interactions.map(\.request.url.path)) ?? [])
         }.get()
@@ -56,10 +56,8 @@ struct RecordingLaneTests {
         let deck = try Self.deck(recordingTo: file, from: upstream.url)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         for number in 1...3 {
-            guard let (reply, journaled) = try await Self.replyAndJournal(try await Self.atOnce(deck, Self.get("/items/\(number)"), on: loop), file) else {
-                Issue.record("a recording on the loop is not answered from a future")
-                continue
-            }
+            let answer = try await Self.atOnce(deck, Self.get("/items/\(number)"), on: loop)
+            let (reply, journaled) = try #require(try await Self.replyAndJournal(answer, file), "a recording on the loop is answered from a future")
             #expect(reply.response.status == 200)
             #expect(String(decoding: reply.response.body, as: UTF8.self) == "/items/\(number) #\(number)\n")
             // The journal holds it when the answer is handed on: loading the file merges what a session left beside it.
@@ -70,7 +68,6 @@ struct RecordingLaneTests {
         _ = deck.finish()
         await upstream.close()
     }
-
 
     @Test("network conditions, and a cassette that replays before it records, keep the task; a replayed answer is given at once")
     func whereTheLaneApplies() async throws {
@@ -87,17 +84,11 @@ struct RecordingLaneTests {
         // Mode new: the first time it goes live, the second it is played from the cassette at once.
         let file = directory.appending(path: "new.cassette.json")
         let first = try Self.deck(recordingTo: file, from: upstream.url, mode: .new)
-        guard case .pending(let coming) = try await Self.atOnce(first, Self.get("/b"), on: loop) else {
-            Issue.record("a request the cassette does not hold goes live from the loop")
-            return
-        }
+        let coming = try #require(try await Self.atOnce(first, Self.get("/b"), on: loop).pending, "a request the cassette does not hold goes live from the loop")
         let live = try await coming.get()
         _ = first.finish()
         let second = try Self.deck(recordingTo: file, from: upstream.url, mode: .new)
-        guard case .reply(let played) = try await Self.atOnce(second, Self.get("/b"), on: loop) else {
-            Issue.record("a request the cassette holds is answered at once")
-            return
-        }
+        let played = try #require(try await Self.atOnce(second, Self.get("/b"), on: loop).reply, "a request the cassette holds is answered at once")
         #expect(played.response.body == live.response.body)
         #expect(second.status.cassettes.first?.played == 1)
         _ = second.finish()
@@ -114,10 +105,7 @@ struct RecordingLaneTests {
         try Data("x".utf8).write(to: blocker)
         let deck = try Self.deck(recordingTo: blocker.appending(path: "c.cassette.json"), from: upstream.url)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
-        guard case .pending(let coming) = try await Self.atOnce(deck, Self.get("/c"), on: loop) else {
-            Issue.record("the recording goes live from the loop")
-            return
-        }
+        let coming = try #require(try await Self.atOnce(deck, Self.get("/c"), on: loop).pending, "the recording goes live from the loop")
         let reply = try await coming.get()
         #expect(reply.response.status >= 500, "\(reply.response.status)")
         #expect(!String(decoding: reply.response.body, as: UTF8.self).contains("/c #1"), "the upstream's answer is not handed on unrecorded")
@@ -136,10 +124,8 @@ struct RecordingLaneTests {
         }
         let file = directory.appending(path: "loop.cassette.json")
         let deck = try Self.deck(recordingTo: file, from: looping.url)
-        guard let (looped, _) = try await Self.replyAndJournal(try await Self.atOnce(deck, Self.get("/around"), on: loop), file) else {
-            Issue.record("the recording goes live from the loop")
-            return
-        }
+        let around = try await Self.atOnce(deck, Self.get("/around"), on: loop)
+        let (looped, _) = try #require(try await Self.replyAndJournal(around, file), "the recording goes live from the loop")
         #expect(looped.response.status == 508)
         #expect(deck.status.cassettes.first?.recorded == 0)
         _ = deck.finish()
@@ -148,10 +134,8 @@ struct RecordingLaneTests {
         let refused = URL(string: "http://127.0.0.1:\(try Self.closedPort())")!
         let failures = directory.appending(path: "failures.cassette.json")
         let failing = try Self.deck(recordingTo: failures, from: refused, recordFailures: true)
-        guard let (failed, journaled) = try await Self.replyAndJournal(try await Self.atOnce(failing, Self.get("/down"), on: loop), failures) else {
-            Issue.record("the recording goes live from the loop")
-            return
-        }
+        let down = try await Self.atOnce(failing, Self.get("/down"), on: loop)
+        let (failed, journaled) = try #require(try await Self.replyAndJournal(down, failures), "the recording goes live from the loop")
         #expect(failed.response.status == 502, "\(failed.response.status)")
         #expect(journaled == ["/down"], "the failure is journaled before the client hears of it")
         #expect(try Cassette.load(from: failures).interactions.first?.failure != nil)
@@ -250,6 +234,11 @@ struct RecordingLaneTests {
 }
 
 extension ServerResponder.Answer {
+    /// The future the answer comes from, if it is one.
+    var pending: EventLoopFuture<ServerReply>? {
+        if case .pending(let coming) = self { coming } else { nil }
+    }
+
     /// Whether only a task can give the answer.
     var isLater: Bool {
         if case .later = self { true } else { false }
