@@ -239,7 +239,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func write(_ answer: EventLoopFuture<ServerReply>.Isolated, context: ChannelHandlerContext, head: HTTPRequestHead) {
         answer.whenSuccess { [self] reply in
             // The client left meanwhile: a stream relayed from upstream is let go of, so the upstream stops.
-            guard isOpen else { return reply.stream?.abandoned() ?? () }
+            guard isOpen else {
+                reply.stream?.abandoned()
+                return
+            }
             write(reply, context: context, head: head)
         }
     }

@@ -44,6 +44,9 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let limits: ServerLimits
+    /// Set while ``wait(for:head:context:)`` asks for an answer: one already there is taken up
+    /// in the loop's next turn.
+    private var asking = false
     private let tunnelOrigin: String?
     private let responder: ServerResponder
     private let connection: ConnectionHandler
@@ -256,7 +259,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         // An answer already there when asked for (a request refused before it went out) is taken
         // up in the loop's next turn: taken up here, each of many pipelined requests would go
         // one call deeper.
-        var asking = true
+        asking = true
         defer { asking = false }
         coming.whenSuccess { [self] reply in
             guard !asking else {

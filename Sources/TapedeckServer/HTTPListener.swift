@@ -108,7 +108,7 @@ package struct ServerResponder: Sendable {
         /// This reply, now.
         case reply(ServerReply)
         /// The reply the future gives, on the connection's own event loop (a request sent
-        /// upstream from that loop, with no task).
+        /// upstream from that loop, with no task). It never fails: a failure is a reply too.
         case pending(EventLoopFuture<ServerReply>)
         /// Only ``ServerResponder/later`` can give it.
         case later

@@ -5,12 +5,15 @@
 struct HeadWriter {
     let raw: UnsafeMutableRawBufferPointer
     private(set) var count = 0
+    /// Whether a piece did not fit whole: what was written is then cut short.
+    private(set) var overflowed = false
 
     init(_ raw: UnsafeMutableRawBufferPointer) { self.raw = raw }
 
     /// Copies `bytes`, as far as there is room (the room is worked out to be enough).
     private mutating func put(_ bytes: UnsafeRawBufferPointer) {
         let length = min(bytes.count, raw.count - count)
+        if length < bytes.count { overflowed = true }
         guard length > 0, let source = bytes.baseAddress, let target = raw.baseAddress else { return }
         target.advanced(by: count).copyMemory(from: source, byteCount: length)
         count += length
@@ -37,7 +40,10 @@ struct HeadWriter {
     mutating func putDecimal(_ value: Int) {
         let value = max(0, value)
         if value >= 10 { putDecimal(value / 10) }
-        guard count < raw.count else { return }
+        guard count < raw.count else {
+            overflowed = true
+            return
+        }
         raw[count] = UInt8(ascii: "0") + UInt8(value % 10)
         count += 1
     }

@@ -14,7 +14,6 @@ import Tapedeck
 final class JournalBatch {
     /// One answer waiting for its record to be written.
     private struct Waiting {
-        var recorder: RecordingTransport
         var interaction: StorableInteraction
         var written: (Result<Void, CassetteError>) -> Void
     }
@@ -23,9 +22,9 @@ final class JournalBatch {
     /// Each thread's batch: a thread reads and changes only its own.
     nonisolated(unsafe) private static let perThread = ThreadSpecificVariable<JournalBatch>()
 
-    /// Journals `interaction` into `recorder`'s cassette at the end of this turn of `loop`, the
+    /// Journals `interaction` into its recorder's cassette at the end of this turn of `loop`, the
     /// loop the caller runs on, then calls `written` there with how it went.
-    static func record(_ interaction: StorableInteraction, into recorder: RecordingTransport, on loop: any EventLoop,
+    static func record(_ interaction: StorableInteraction, on loop: any EventLoop,
                        then written: @escaping (Result<Void, CassetteError>) -> Void) {
         loop.assertInEventLoop()
         let batch: JournalBatch
@@ -39,16 +38,16 @@ final class JournalBatch {
             // Run after the events of this turn, so every answer they brought joins the batch.
             loop.assumeIsolated().execute { batch.writeAll() }
         }
-        batch.waiting.append(Waiting(recorder: recorder, interaction: interaction, written: written))
+        batch.waiting.append(Waiting(interaction: interaction, written: written))
     }
 
     /// Journals what waits, a write per cassette, and tells each answer how it went.
     private func writeAll() {
         var rest = waiting
         waiting = []
-        while let recorder = rest.first?.recorder {
-            let mine = rest.filter { $0.recorder === recorder }
-            rest.removeAll { $0.recorder === recorder }
+        while let recorder = rest.first?.interaction.recorder {
+            let mine = rest.filter { $0.interaction.recorder === recorder }
+            rest.removeAll { $0.interaction.recorder === recorder }
             let result: Result<Void, CassetteError>
             do {
                 try recorder.record(stored: mine.map(\.interaction))

@@ -48,7 +48,8 @@ package enum ImmediateAnswer: Sendable {
     /// or sleeps).
     case waits
     /// The reply the future gives, on the event loop the handler was asked from: the handler
-    /// sent a request from that loop with no task (a recording tape's upstream request).
+    /// sent a request from that loop with no task (a recording tape's upstream request). The
+    /// future never fails: a failure is a reply too.
     case pending(EventLoopFuture<ServerReply>)
 }
 

@@ -197,7 +197,7 @@ package struct TapesHandler: ServerHandler {
                 // A whole answer is journaled with the others of this turn of the loop.
                 do {
                     let stored = try live.storable(try LoopGuardTransport.checked(response))
-                    JournalBatch.record(stored, into: recorder, on: loop) { written in ended(written.map { response }.mapError { $0 }) }
+                    JournalBatch.record(stored, on: loop) { written in ended(written.map { response }.mapError { $0 }) }
                 } catch {
                     ended(.failure(error))
                 }

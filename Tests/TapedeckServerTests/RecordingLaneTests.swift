@@ -174,6 +174,28 @@ struct RecordingLaneTests {
         await upstream.close()
     }
 
+    @Test("requests pipelined behind ones refused before they go out are all answered, in order")
+    func pipelinedRefusals() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        // An upstream no connection can be made to: each request is refused before it goes out,
+        // so its answer is there when the lane asks for it.
+        let server = try await CassetteServer.proxy(to: URL(string: "ftp://127.0.0.1/")!, recordingTo: directory.appending(path: "refused.cassette.json"),
+                                                    mode: .all, options: DeckOptions(live: try UpstreamTransport(), environment: [:]))
+        let count = 2_000
+        let requests = String(repeating: "GET /refused HTTP/1.1\r\nHost: x\r\n\r\n", count: count)
+            + "GET /last HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        let socket = try RawSocket(port: server.url.port ?? 0)
+        async let sent: Bool = Blocking.run { socket.send(requests) }
+        let answers = String(decoding: await Blocking.run { socket.readToEnd() }, as: UTF8.self)
+        #expect(await sent)
+        _ = await server.stop()
+        let statuses = answers.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+        #expect(statuses.count == count + 1)
+        #expect(Set(statuses).count == 1, "\(Set(statuses))")
+        #expect(statuses.first.map { $0 != "200" } == true)
+    }
+
     /// `path`'s interaction as `recorder` journals it.
     static func storable(_ path: String, _ recorder: RecordingTransport) throws -> StorableInteraction {
         try recorder.beginLive(HTTPRequest(url: URL(string: "http://127.0.0.1:9\(path)")!), relay: nil)
@@ -192,7 +214,7 @@ struct RecordingLaneTests {
             let told = loop.makePromise(of: [[String]].self)
             let counts = NIOLoopBoundBox([[String]](), eventLoop: loop)
             for interaction in stored {
-                JournalBatch.record(interaction, into: recorder, on: loop) { written in
+                JournalBatch.record(interaction, on: loop) { written in
                     // What the journal holds when each is told: all three, in order, for each.
                     let held = (try? Cassette.load(from: file).interactions.map(\.request.url.path)) ?? []
                     counts.value.append(written.isSuccess ? held : ["failed"])
@@ -220,7 +242,7 @@ struct RecordingLaneTests {
             let failed = NIOLoopBoundBox(0, eventLoop: loop)
             let answered = NIOLoopBoundBox(0, eventLoop: loop)
             for interaction in stored {
-                JournalBatch.record(interaction, into: recorder, on: loop) { written in
+                JournalBatch.record(interaction, on: loop) { written in
                     if !written.isSuccess { failed.value += 1 }
                     answered.value += 1
                     if answered.value == 2 { told.succeed(failed.value) }
@@ -230,23 +252,5 @@ struct RecordingLaneTests {
         }.get().get()
         #expect(failures == 2)
         #expect(recorder.counts.recorded == 0)
-    }
-}
-
-extension ServerResponder.Answer {
-    /// The future the answer comes from, if it is one.
-    var pending: EventLoopFuture<ServerReply>? {
-        if case .pending(let coming) = self { coming } else { nil }
-    }
-
-    /// Whether only a task can give the answer.
-    var isLater: Bool {
-        if case .later = self { true } else { false }
-    }
-}
-
-extension Result {
-    var isSuccess: Bool {
-        if case .success = self { true } else { false }
     }
 }

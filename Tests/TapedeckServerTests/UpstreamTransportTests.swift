@@ -371,6 +371,16 @@ struct UpstreamTransportTests {
         #expect(written == "GET /items?q=%41&sort HTTP/1.1\r\nHost: h\r\nCookie: \(cookie)\r\nAccept-Encoding: "
             + UpstreamTransport.decodableEncodings(grown) + "\r\n\r\n")
         #expect(UpstreamTransport.decodableEncodings(grown).utf8.count > grown.utf8.count)
+        // Room that falls short: the head is written again whole, not cut short.
+        for room in [0, 10, 40] {
+            #expect(String(buffer: UpstreamTransport.wireHead(of: long, origin: origin, room: room)) == written)
+            #expect(String(buffer: UpstreamTransport.wireHead(of: request, origin: origin, room: room))
+                == String(buffer: UpstreamTransport.wireHead(of: request, origin: origin)))
+        }
+        // The narrowest values that grow: an empty Accept-Encoding, and a stream client's, become "identity".
+        let stream = HTTPRequest(method: .get, url: url, headers: HTTPHeaders([("Host", "h"), ("Accept", "text/event-stream"), ("Accept-Encoding", "")]))
+        #expect(String(buffer: UpstreamTransport.wireHead(of: stream, origin: origin))
+            == "GET /items?q=%41&sort HTTP/1.1\r\nHost: h\r\nAccept: text/event-stream\r\nAccept-Encoding: identity\r\n\r\n")
     }
 
     @Test("status lines read the same wherever the reads split them: whole, in two at every byte, or a byte at a time")

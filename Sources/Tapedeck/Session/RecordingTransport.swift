@@ -192,9 +192,9 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         try store.append(try checked(prepared(interaction)), stream: stream)
     }
 
-    /// Journals `stored`, interactions ``LiveRecording/storable(_:)`` made ready (redacted and
-    /// linted), in order and in one write; throws, counting none of them, when the journal
-    /// cannot be written.
+    /// Journals `stored`, interactions this session's ``LiveRecording/storable(_:)`` made ready
+    /// (redacted and linted; each names its ``StorableInteraction/recorder``), in order and in
+    /// one write; throws, counting none of them, when the journal cannot be written.
     package func record(stored: [StorableInteraction]) throws(CassetteError) {
         try store.append(stored.map(\.interaction))
     }
@@ -252,6 +252,8 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 /// An interaction as it is journaled, redacted and linted: only ``LiveRecording/storable(_:)``
 /// makes one, so nothing reaches ``RecordingTransport/record(stored:)`` unredacted.
 package struct StorableInteraction: Sendable {
+    /// The session that made it ready, under whose rules it was redacted: the one to journal it.
+    package let recorder: RecordingTransport
     fileprivate let interaction: Interaction
 }
 
@@ -288,7 +290,7 @@ package struct LiveRecording: Sendable {
     package func storable(_ response: HTTPResponse) throws(CassetteError) -> StorableInteraction {
         try stream?.check()
         let interaction = Interaction(request: request, response: RecordingTransport.normalized(response, for: request), recordedAt: Date())
-        return StorableInteraction(interaction: try recorder.checked(recorder.prepared(interaction)))
+        return StorableInteraction(recorder: recorder, interaction: try recorder.checked(recorder.prepared(interaction)))
     }
 
     /// The exchange failed with `error`. A transport failure is recorded as the answer with

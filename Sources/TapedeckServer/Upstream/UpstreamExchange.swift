@@ -51,7 +51,11 @@ final class UpstreamExchange: Sendable {
             state.channel = channel
             return state.cancelled
         }
-        if cancelled { return channel.eventLoop.makeSucceededFuture(.failed(.cancelled(url: request.urlText))) }
+        if cancelled {
+            // Neither sent nor kept: the connection may hold nothing for the next request.
+            channel.close(promise: nil)
+            return channel.eventLoop.makeSucceededFuture(.failed(.cancelled(url: request.urlText)))
+        }
         let promise = channel.eventLoop.makePromise(of: Outcome.self)
         let start = { @Sendable in
             guard let handler = try? channel.pipeline.syncOperations.handler(type: UpstreamHandler.self) else {

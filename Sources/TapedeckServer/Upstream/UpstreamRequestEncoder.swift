@@ -5,8 +5,7 @@ import NIOHTTP1
 /// place. The head's bytes are made beforehand, in one piece
 /// (``UpstreamTransport/wireHead(of:origin:allocator:)``), and sent as the first body part:
 /// the head part itself only tells the response decoder before this encoder which method went
-/// out (a `HEAD`'s answer has no body), and writes nothing. NIO's encoder wrote each name,
-/// separator and value on its own, forty writes for a browser's head.
+/// out (a `HEAD`'s answer has no body), and writes nothing.
 ///
 /// It frames nothing: ``UpstreamTransport/forEachField(of:origin:wantsStream:_:)`` gives every
 /// request with a body its `Content-Length`, so a request's end adds no bytes, and a request is

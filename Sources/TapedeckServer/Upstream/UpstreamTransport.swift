@@ -11,8 +11,10 @@ import Tapedeck
 ///
 /// A request costs the proxy no thread of its own and no hand-over between threads: sent from
 /// one of the transport's loops (``send(_:observer:on:)``, the recording lane), it goes out and
-/// its answer comes back on that loop; awaited (``send(_:)``), only the task that awaits it runs
-/// elsewhere. A blocking client spends most of a busy proxy's time on threads. It keeps the rules of every live transport here: redirects are not
+/// its answer comes back on that loop; awaited (``send(_:)``), only the task that awaits it may
+/// run elsewhere.
+///
+/// It keeps the rules of every live transport here: redirects are not
 /// followed (a proxy records them hop by hop), no proxy is taken from the environment, TLS is
 /// verified against the system's roots (plus ``Options/extraRoots``) unless turned off, bodies
 /// are bounded by ``BodyLimits``, a gzip or deflate body is decoded, and a streamed body (SSE,
@@ -144,7 +146,6 @@ package final class UpstreamTransport: HTTPTransport {
     /// it is sent from one of this transport's loops. Throws at once what makes it unsendable.
     private func begin(_ request: HTTPRequest, observer: ResponseObserver?, from here: (any EventLoop)?) throws
         -> (exchange: UpstreamExchange, response: EventLoopFuture<HTTPResponse>) {
-        let loop = here ?? group.next()
         let url = request.urlText
         try request.validateForSending()
         for field in request.headers {
@@ -162,8 +163,11 @@ package final class UpstreamTransport: HTTPTransport {
         // when the upstream had let it go as the request went out, goes once more on a new one.
         // Any other takes only a connection idle for under ``freshEnough``, and is never resent.
         let resendable = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(request.method.rawValue)
-        // One promise for the whole send, completed from the connection's callbacks: a future
-        // chained on another for each step cost as much again as the steps.
+        let idle = takeIdle(origin, idleFor: resendable ? nil : Self.freshEnough, on: here)
+        // The answer arrives on the loop it is sent from, else on the kept-alive connection's,
+        // so that completing it crosses no threads. One promise for the whole send, completed
+        // from the connection's callbacks.
+        let loop = here ?? idle?.eventLoop ?? group.next()
         let answered = loop.makePromise(of: HTTPResponse.self)
         let onNewConnection = { @Sendable [self] in
             connect(origin, url: request.url, on: loop).whenComplete { [self] connected in
@@ -181,7 +185,7 @@ package final class UpstreamTransport: HTTPTransport {
                 }
             }
         }
-        if let channel = takeIdle(origin, idleFor: resendable ? nil : Self.freshEnough, on: here) {
+        if let channel = idle {
             send(exchange, on: channel, to: origin) { outcome in
                 switch outcome {
                 case .success(let response?):
@@ -352,9 +356,10 @@ package final class UpstreamTransport: HTTPTransport {
 
     /// The head sent upstream, as it goes on the wire: the request line with the origin-form
     /// target, the fields of ``forEachField(of:origin:wantsStream:_:)``, the empty line. Written
-    /// in one pass into room worked out beforehand: NIO's header list and encoder checked and
-    /// copied each field twice more.
-    static func wireHead(of request: HTTPRequest, origin: Origin, allocator: ByteBufferAllocator = ByteBufferAllocator()) -> ByteBuffer {
+    /// in one pass into room worked out beforehand (`room`, when given, in its place); written
+    /// again into a buffer that grows, should the room ever fall short.
+    static func wireHead(of request: HTTPRequest, origin: Origin, allocator: ByteBufferAllocator = ByteBufferAllocator(),
+                         room given: Int? = nil) -> ByteBuffer {
         let path = request.url.path(percentEncoded: true)
         let target = (path.isEmpty ? "/" : path) + (request.url.query(percentEncoded: true).map { "?" + $0 } ?? "")
         let method = request.method.rawValue
@@ -374,17 +379,33 @@ package final class UpstreamTransport: HTTPTransport {
             let value = field.value.utf8.count
             room += field.name.utf8.count + value + 4 + (field.name.utf8.count == 15 ? max(value, 8) : 0)
         }
+        room = given ?? room
         var buffer = allocator.buffer(capacity: room)
+        var fits = true
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { raw in
-            var writer = HeadWriter(raw)
+            var writer = HeadWriter(UnsafeMutableRawBufferPointer(rebasing: raw[..<room]))
             writer.put(method)
             writer.put(" ")
             writer.put(target)
             writer.put(" HTTP/1.1\r\n")
             forEachField(of: request, origin: origin, wantsStream: wantsStream) { name, value in writer.putField(name, value) }
             writer.put("\r\n")
+            fits = !writer.overflowed
             return writer.count
         }
+        guard !fits else { return buffer }
+        buffer.clear()
+        buffer.writeString(method)
+        buffer.writeStaticString(" ")
+        buffer.writeString(target)
+        buffer.writeStaticString(" HTTP/1.1\r\n")
+        forEachField(of: request, origin: origin, wantsStream: wantsStream) { name, value in
+            buffer.writeString(name)
+            buffer.writeStaticString(": ")
+            buffer.writeString(value)
+            buffer.writeStaticString("\r\n")
+        }
+        buffer.writeStaticString("\r\n")
         return buffer
     }
 
