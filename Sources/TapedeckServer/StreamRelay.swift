@@ -14,6 +14,9 @@ final class StreamRelay: Sendable {
         var delivered: HTTPResponse??
         var clientGone = false
         var brokeOff = false
+        /// Whether ``finish()`` was called, and who waits for it (``finished()``).
+        var over = false
+        var overWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -126,6 +129,24 @@ final class StreamRelay: Sendable {
         }
         continuation?.finish()
         resolveHead(nil)
+        let waiters = state.withLock { state in
+            state.over = true
+            defer { state.overWaiters = [] }
+            return state.overWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once the exchange is over (``finish()``, which comes after its recording): what a
+    /// stop waits for before it writes the cassettes (``Deck/track(_:)``).
+    func finished() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let over = state.withLock { state in
+                if !state.over { state.overWaiters.append(waiter) }
+                return state.over
+            }
+            if over { waiter.resume() }
+        }
     }
 
     private func resolveHead(_ head: HTTPResponse?) {

@@ -162,17 +162,16 @@ package struct TapesHandler: ServerHandler {
         let relay = StreamRelay()
         let live = recorder.beginLive(request, relay: relay.observer)
         let answer = loop.makePromise(of: ServerReply.self)
-        let recorded = loop.makePromise(of: Void.self)
         relay.whenHead { head in
             guard let head else { return }
             notes?.outcome = "recorded"
-            deck.track(Task { try? await recorded.futureResult.get() })
+            // The stop waits for the stream to end and be recorded.
+            deck.track(Task { await relay.finished() })
             answer.succeed(TapesHandler.relayed(head, through: relay, for: request))
         }
         // How the exchange ended, once it is recorded: the client is answered, or a stream it
         // was already answered with is let go of.
         let ended = { @Sendable (ending: Result<HTTPResponse, any Error>) in
-            defer { recorded.succeed(()) }
             if case .failure = ending { relay.breakOff() }
             relay.finish()
             guard !relay.streamed else {

@@ -135,8 +135,8 @@ final class UpstreamHandler: ChannelInboundHandler {
         var promise: EventLoopPromise<UpstreamExchange.Outcome>
         var started = NIODeadline.now()
         var head: HTTPResponseHead?
-        /// The reason phrase as the upstream sent it, when it was read.
-        var reason: String?
+        /// The response the head describes, its body still empty: made once, when the head comes.
+        var response: HTTPResponse?
         var body = ByteBuffer()
         var bodyBytes = 0
         /// When a stream's head arrived (its chunks are kept with their times); nil for a whole body.
@@ -245,8 +245,8 @@ final class UpstreamHandler: ChannelInboundHandler {
         let sent = reasons?.reason(for: Int(head.status.code))
         guard var current, head.status.code >= 200 else { return }
         current.head = head
-        current.reason = sent
         let response = Self.response(head, for: current.exchange.request, reason: sent)
+        current.response = response
         // A stream flows as it comes. A compressed chunked answer (a gzip JSON body from most
         // servers) is decoded whole at its end; only a compressed message stream (events, NDJSON,
         // sent so despite the request's `identity`) is relayed and kept as it came, with its
@@ -331,10 +331,10 @@ final class UpstreamHandler: ChannelInboundHandler {
 
     /// Hands on the response gathered so far (after every chunk the observer is still to see).
     private func finish(_ current: Current, reusable: Bool, context: ChannelHandlerContext) {
-        guard let head = current.head else { return fail(.noResponse(url: current.exchange.request.urlText, detail: "no answer"),
-                                                         context: context) }
+        guard var response = current.response else {
+            return fail(.noResponse(url: current.exchange.request.urlText, detail: "no answer"), context: context)
+        }
         let request = current.exchange.request
-        var response = Self.response(head, for: request, reason: current.reason)
         response.duration = Double((NIODeadline.now() - current.started).nanoseconds) / 1e9
         if current.streamStart != nil {
             response.body = BodyChunk.joined(current.chunks)
