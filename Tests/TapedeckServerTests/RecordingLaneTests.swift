@@ -13,11 +13,23 @@ import Testing
 /// records are written together, in order, or not at all.
 @Suite("The recording lane")
 struct RecordingLaneTests {
-    /// An upstream answering each request with its target and number.
-    static func upstream() async throws -> HTTPListener {
-        try await UpstreamTransportTests.upstream { request, number in
-            .text(200, "\(request.target) #\(number)\n")
+    /// Runs `body` with a temporary directory and an upstream on loopback answering with
+    /// `answer` (by default each request's target and number); the upstream is closed and the
+    /// directory removed however `body` ends.
+    static func withUpstream(answering answer: @escaping @Sendable (IncomingRequest, Int) async -> ServerReply = { request, number in
+                                 .text(200, "\(request.target) #\(number)\n")
+                             },
+                             _ body: (URL, HTTPListener) async throws -> Void) async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let upstream = try await UpstreamTransportTests.upstream(answer)
+        do {
+            try await body(directory, upstream)
+        } catch {
+            await upstream.close()
+            throw error
         }
+        await upstream.close()
     }
 
     /// A deck recording `mode` into `file` from `upstream` through an ``UpstreamTransport``.
@@ -49,97 +61,87 @@ struct RecordingLaneTests {
 
     @Test("on an event loop a recording answers from a future, after its interaction is journaled; off the loops it waits for a task")
     func answersFromTheLoop() async throws {
-        let directory = try Proc.temporaryDirectory()
-        defer { Proc.cleanUp(directory) }
-        let upstream = try await Self.upstream()
-        let file = directory.appending(path: "lane.cassette.json")
-        let deck = try Self.deck(recordingTo: file, from: upstream.url)
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        for number in 1...3 {
-            let answer = try await Self.atOnce(deck, Self.get("/items/\(number)"), on: loop)
-            let (reply, journaled) = try #require(try await Self.replyAndJournal(answer, file), "a recording on the loop is answered from a future")
-            #expect(reply.response.status == 200)
-            #expect(String(decoding: reply.response.body, as: UTF8.self) == "/items/\(number) #\(number)\n")
-            // The journal holds it when the answer is handed on: loading the file merges what a session left beside it.
-            #expect(journaled == (1...number).map { "/items/\($0)" })
+        try await Self.withUpstream { directory, upstream in
+            let file = directory.appending(path: "lane.cassette.json")
+            let deck = try Self.deck(recordingTo: file, from: upstream.url)
+            let loop = MultiThreadedEventLoopGroup.singleton.next()
+            for number in 1...3 {
+                let answer = try await Self.atOnce(deck, Self.get("/items/\(number)"), on: loop)
+                let (reply, journaled) = try #require(try await Self.replyAndJournal(answer, file), "a recording on the loop is answered from a future")
+                #expect(reply.response.status == 200)
+                #expect(String(decoding: reply.response.body, as: UTF8.self) == "/items/\(number) #\(number)\n")
+                // The journal holds it when the answer is handed on: loading the file merges what a session left beside it.
+                #expect(journaled == (1...number).map { "/items/\($0)" })
+            }
+            #expect(deck.respondAtOnce(Self.get("/items/4")).isLater, "off the loops the recording waits for a task")
+            #expect(deck.status.cassettes.first?.recorded == 3)
+            _ = deck.finish()
         }
-        #expect(deck.respondAtOnce(Self.get("/items/4")).isLater, "off the loops the recording waits for a task")
-        #expect(deck.status.cassettes.first?.recorded == 3)
-        _ = deck.finish()
-        await upstream.close()
     }
 
     @Test("network conditions, and a cassette that replays before it records, keep the task; a replayed answer is given at once")
     func whereTheLaneApplies() async throws {
-        let directory = try Proc.temporaryDirectory()
-        defer { Proc.cleanUp(directory) }
-        let upstream = try await Self.upstream()
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let slow = Deck(options: DeckOptions(upstream: upstream.url, live: try UpstreamTransport(),
-                                             conditions: NetworkConditions(latency: .fixed(milliseconds: 1)), environment: [:]),
-                        origin: URL(string: "http://127.0.0.1:9")!)
-        try slow.record(path: directory.appending(path: "slow.cassette.json").path, mode: .all, upstream: upstream.url)
-        #expect(try await Self.atOnce(slow, Self.get("/a"), on: loop).isLater)
+        try await Self.withUpstream { directory, upstream in
+            let loop = MultiThreadedEventLoopGroup.singleton.next()
+            let slow = Deck(options: DeckOptions(upstream: upstream.url, live: try UpstreamTransport(),
+                                                 conditions: NetworkConditions(latency: .fixed(milliseconds: 1)), environment: [:]),
+                            origin: URL(string: "http://127.0.0.1:9")!)
+            try slow.record(path: directory.appending(path: "slow.cassette.json").path, mode: .all, upstream: upstream.url)
+            #expect(try await Self.atOnce(slow, Self.get("/a"), on: loop).isLater)
 
-        // Mode new: the first time it goes live, the second it is played from the cassette at once.
-        let file = directory.appending(path: "new.cassette.json")
-        let first = try Self.deck(recordingTo: file, from: upstream.url, mode: .new)
-        let coming = try #require(try await Self.atOnce(first, Self.get("/b"), on: loop).pending, "a request the cassette does not hold goes live from the loop")
-        let live = try await coming.get()
-        _ = first.finish()
-        let second = try Self.deck(recordingTo: file, from: upstream.url, mode: .new)
-        let played = try #require(try await Self.atOnce(second, Self.get("/b"), on: loop).reply, "a request the cassette holds is answered at once")
-        #expect(played.response.body == live.response.body)
-        #expect(second.status.cassettes.first?.played == 1)
-        _ = second.finish()
-        await upstream.close()
+            // Mode new: the first time it goes live, the second it is played from the cassette at once.
+            let file = directory.appending(path: "new.cassette.json")
+            let first = try Self.deck(recordingTo: file, from: upstream.url, mode: .new)
+            let coming = try #require(try await Self.atOnce(first, Self.get("/b"), on: loop).pending, "a request the cassette does not hold goes live from the loop")
+            let live = try await coming.get()
+            _ = first.finish()
+            let second = try Self.deck(recordingTo: file, from: upstream.url, mode: .new)
+            let played = try #require(try await Self.atOnce(second, Self.get("/b"), on: loop).reply, "a request the cassette holds is answered at once")
+            #expect(played.response.body == live.response.body)
+            #expect(second.status.cassettes.first?.played == 1)
+            _ = second.finish()
+        }
     }
 
     @Test("a recording whose journal cannot be written answers with the error, and counts nothing")
     func unwritableJournal() async throws {
-        let directory = try Proc.temporaryDirectory()
-        defer { Proc.cleanUp(directory) }
-        let upstream = try await Self.upstream()
-        // Its directory would have to be made inside a file.
-        let blocker = directory.appending(path: "blocker")
-        try Data("x".utf8).write(to: blocker)
-        let deck = try Self.deck(recordingTo: blocker.appending(path: "c.cassette.json"), from: upstream.url)
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let coming = try #require(try await Self.atOnce(deck, Self.get("/c"), on: loop).pending, "the recording goes live from the loop")
-        let reply = try await coming.get()
-        #expect(reply.response.status >= 500, "\(reply.response.status)")
-        #expect(!String(decoding: reply.response.body, as: UTF8.self).contains("/c #1"), "the upstream's answer is not handed on unrecorded")
-        #expect(deck.status.cassettes.first?.recorded == 0)
-        _ = deck.finish()
-        await upstream.close()
+        try await Self.withUpstream { directory, upstream in
+            // Its directory would have to be made inside a file.
+            let blocker = directory.appending(path: "blocker")
+            try Data("x".utf8).write(to: blocker)
+            let deck = try Self.deck(recordingTo: blocker.appending(path: "c.cassette.json"), from: upstream.url)
+            let loop = MultiThreadedEventLoopGroup.singleton.next()
+            let coming = try #require(try await Self.atOnce(deck, Self.get("/c"), on: loop).pending, "the recording goes live from the loop")
+            let reply = try await coming.get()
+            #expect(reply.response.status >= 500, "\(reply.response.status)")
+            #expect(!String(decoding: reply.response.body, as: UTF8.self).contains("/c #1"), "the upstream's answer is not handed on unrecorded")
+            #expect(deck.status.cassettes.first?.recorded == 0)
+            _ = deck.finish()
+        }
     }
 
     @Test("from the loop as from a task: a 508 that came around is answered and not recorded, a refused upstream is recorded as the failure it was")
     func loopsAndFailures() async throws {
-        let directory = try Proc.temporaryDirectory()
-        defer { Proc.cleanUp(directory) }
         let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let looping = try await UpstreamTransportTests.upstream { _, _ in
-            .text(508, "loop\n", headers: [ServerMarker.loopHeader: "elsewhere"])
-        }
-        let file = directory.appending(path: "loop.cassette.json")
-        let deck = try Self.deck(recordingTo: file, from: looping.url)
-        let around = try await Self.atOnce(deck, Self.get("/around"), on: loop)
-        let (looped, _) = try #require(try await Self.replyAndJournal(around, file), "the recording goes live from the loop")
-        #expect(looped.response.status == 508)
-        #expect(deck.status.cassettes.first?.recorded == 0)
-        _ = deck.finish()
-        await looping.close()
+        try await Self.withUpstream(answering: { _, _ in .text(508, "loop\n", headers: [ServerMarker.loopHeader: "elsewhere"]) }) { directory, looping in
+            let file = directory.appending(path: "loop.cassette.json")
+            let deck = try Self.deck(recordingTo: file, from: looping.url)
+            let around = try await Self.atOnce(deck, Self.get("/around"), on: loop)
+            let (looped, _) = try #require(try await Self.replyAndJournal(around, file), "the recording goes live from the loop")
+            #expect(looped.response.status == 508)
+            #expect(deck.status.cassettes.first?.recorded == 0)
+            _ = deck.finish()
 
-        let refused = URL(string: "http://127.0.0.1:\(try Self.closedPort())")!
-        let failures = directory.appending(path: "failures.cassette.json")
-        let failing = try Self.deck(recordingTo: failures, from: refused, recordFailures: true)
-        let down = try await Self.atOnce(failing, Self.get("/down"), on: loop)
-        let (failed, journaled) = try #require(try await Self.replyAndJournal(down, failures), "the recording goes live from the loop")
-        #expect(failed.response.status == 502, "\(failed.response.status)")
-        #expect(journaled == ["/down"], "the failure is journaled before the client hears of it")
-        #expect(try Cassette.load(from: failures).interactions.first?.failure != nil)
-        _ = failing.finish()
+            let refused = URL(string: "http://127.0.0.1:\(try Self.closedPort())")!
+            let failures = directory.appending(path: "failures.cassette.json")
+            let failing = try Self.deck(recordingTo: failures, from: refused, recordFailures: true)
+            let down = try await Self.atOnce(failing, Self.get("/down"), on: loop)
+            let (failed, journaled) = try #require(try await Self.replyAndJournal(down, failures), "the recording goes live from the loop")
+            #expect(failed.response.status == 502, "\(failed.response.status)")
+            #expect(journaled == ["/down"], "the failure is journaled before the client hears of it")
+            #expect(try Cassette.load(from: failures).interactions.first?.failure != nil)
+            _ = failing.finish()
+        }
     }
 
     /// A port nothing listens on.
@@ -152,26 +154,27 @@ struct RecordingLaneTests {
 
     @Test("through a listener: concurrent GETs on the lane and a POST with a body through the codec are all answered and recorded")
     func throughAListener() async throws {
-        let directory = try Proc.temporaryDirectory()
-        defer { Proc.cleanUp(directory) }
-        let upstream = try await UpstreamTransportTests.upstream { request, _ in
-            .text(200, "\(request.method) \(request.target) \(request.body.count)\n")
+        try await Self.withUpstream(answering: { request, _ in .text(200, "\(request.method) \(request.target) \(request.body.count)\n") }) { directory, upstream in
+            let file = directory.appending(path: "listener.cassette.json")
+            let server = try await CassetteServer.proxy(to: upstream.url, recordingTo: file, mode: .all,
+                                                        options: DeckOptions(live: try UpstreamTransport(), environment: [:]))
+            let base = server.url.absoluteString
+            let urls = (1...24).map { "\(base)/many/\($0)" }
+            let many: Proc.Result, posted: Proc.Result
+            do {
+                many = try await Proc.run(Proc.curl, ["-s", "--parallel", "--parallel-max", "12", "-w", "%{http_code}\\n"] + urls.flatMap { ["-o", "/dev/null", $0] })
+                posted = try await Proc.run(Proc.curl, ["-s", "-X", "POST", "--data-binary", "twelve bytes", "\(base)/posted"])
+            } catch {
+                _ = await server.stop()
+                throw error
+            }
+            let summary = await server.stop()
+            #expect(many.text.split(separator: "\n").filter { $0 == "200" }.count == 24, "\(many.text)")
+            #expect(posted.text == "POST /posted 12\n")
+            let recorded = try Cassette.load(from: file).interactions.map(\.request.url.path)
+            #expect(Set(recorded) == Set((1...24).map { "/many/\($0)" } + ["/posted"]))
+            #expect(summary.contains("25 recorded"), "\(summary)")
         }
-        let file = directory.appending(path: "listener.cassette.json")
-        let server = try await CassetteServer.proxy(to: upstream.url, recordingTo: file, mode: .all,
-                                                    options: DeckOptions(live: try UpstreamTransport(), environment: [:]))
-        let base = server.url.absoluteString
-        let urls = (1...24).map { "\(base)/many/\($0)" }
-        let many = try await Proc.run(Proc.curl, ["-s", "--parallel", "--parallel-max", "12", "-w", "%{http_code}\\n"]
-                                      + urls.flatMap { ["-o", "/dev/null", $0] })
-        let posted = try await Proc.run(Proc.curl, ["-s", "-X", "POST", "--data-binary", "twelve bytes", "\(base)/posted"])
-        let summary = await server.stop()
-        #expect(many.text.split(separator: "\n").filter { $0 == "200" }.count == 24, "\(many.text)")
-        #expect(posted.text == "POST /posted 12\n")
-        let recorded = try Cassette.load(from: file).interactions.map(\.request.url.path)
-        #expect(Set(recorded) == Set((1...24).map { "/many/\($0)" } + ["/posted"]))
-        #expect(summary.contains("25 recorded"), "\(summary)")
-        await upstream.close()
     }
 
     @Test("requests pipelined behind ones refused before they go out are all answered, in order")
@@ -185,7 +188,13 @@ struct RecordingLaneTests {
         let count = 2_000
         let requests = String(repeating: "GET /refused HTTP/1.1\r\nHost: x\r\n\r\n", count: count)
             + "GET /last HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-        let socket = try RawSocket(port: server.url.port ?? 0)
+        let socket: RawSocket
+        do {
+            socket = try RawSocket(port: server.url.port ?? 0)
+        } catch {
+            _ = await server.stop()
+            throw error
+        }
         async let sent: Bool = Blocking.run { socket.send(requests) }
         let answers = String(decoding: await Blocking.run { socket.readToEnd() }, as: UTF8.self)
         #expect(await sent)
