@@ -212,6 +212,65 @@ stop_s=$(awk -v n="$(( $(date +%s%N) - stop_start ))" 'BEGIN { printf "%.2f", n 
 in_cassette=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["interactions"]))' "$work/proxied.cassette.json" 2>/dev/null || echo n/a)
 recorded=$(awk '/recorded/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "recorded") { print $i; exit } }' "$work/proxy.err")
 
+# Beside it, in the same run and on the same URLs: nginx as a plain reverse proxy in front of the
+# same nginx (two workers, kept-alive upstream connections, nothing recorded: what a proxy on
+# these two cores can reach), and mitmdump recording as a reverse proxy (`-w`, its flow file).
+# sum_ticks PIDS...: the summed user and system clock ticks of several processes.
+sum_ticks() { local pid u s tu=0 ts=0; for pid in "$@"; do read -r u s < <(cpu_ticks "$pid"); [ "$u" = n/a ] && { echo "n/a n/a"; return; }; tu=$((tu + u)); ts=$((ts + s)); done; echo "$tu $ts"; }
+relay_dir="$work/relay"; mkdir -p "$relay_dir"
+relay_port=$(free_port)
+cat >"$relay_dir/nginx.conf" <<CONF
+worker_processes 2;
+daemon off;
+pid $relay_dir/nginx.pid;
+error_log $relay_dir/error.log;
+events { worker_connections 256; }
+http {
+  access_log off;
+  keepalive_requests 100000;
+  client_body_temp_path $relay_dir; proxy_temp_path $relay_dir; fastcgi_temp_path $relay_dir; uwsgi_temp_path $relay_dir; scgi_temp_path $relay_dir;
+  upstream direct { server 127.0.0.1:$NGINX_PORT; keepalive 32; }
+  server { listen 127.0.0.1:$relay_port; location / { proxy_pass http://direct; proxy_http_version 1.1; proxy_set_header Connection ""; } }
+}
+CONF
+nginx -c "$relay_dir/nginx.conf" -p "$relay_dir" >/dev/null 2>&1 &
+relay_pid=$!; pids+=("$relay_pid")
+relay_rps=n/a relay_user=n/a relay_sys=n/a
+for _ in $(seq 1 100); do
+  if curl -sf -o /dev/null "http://127.0.0.1:$relay_port/item.json?i=0"; then
+    sleep 0.2
+    relay_workers=$(pgrep -P "$relay_pid" | paste -sd' ')
+    # shellcheck disable=SC2086
+    read -r ru0 rs0 < <(sum_ticks $relay_workers)
+    relay_rps=$(wrk_rps "http://127.0.0.1:$relay_port" "$SECONDS_EACH")
+    # shellcheck disable=SC2086
+    read -r ru1 rs1 < <(sum_ticks $relay_workers)
+    relay_n=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
+    relay_user=$(per_request "$ru0" "$ru1" "$relay_n"); relay_sys=$(per_request "$rs0" "$rs1" "$relay_n")
+    break
+  fi
+  sleep 0.05
+done
+kill "$relay_pid" 2>/dev/null; wait "$relay_pid" 2>/dev/null
+mitm_rec_rps=n/a mitm_rec_user=n/a mitm_rec_sys=n/a
+if [ -x "$MITM" ]; then
+  mitm_rec_port=$(free_port)
+  "$MITM" -q --mode "reverse:http://127.0.0.1:$NGINX_PORT" --listen-host 127.0.0.1 -p "$mitm_rec_port" -w "$work/mitm.flows" >/dev/null 2>&1 &
+  mitm_rec_pid=$!; pids+=("$mitm_rec_pid")
+  for _ in $(seq 1 200); do
+    if curl -sf -o /dev/null "http://127.0.0.1:$mitm_rec_port/item.json?i=0"; then
+      read -r mu0 ms0 < <(cpu_ticks "$mitm_rec_pid")
+      mitm_rec_rps=$(wrk_rps "http://127.0.0.1:$mitm_rec_port" "$SECONDS_EACH")
+      read -r mu1 ms1 < <(cpu_ticks "$mitm_rec_pid")
+      mitm_rec_n=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
+      mitm_rec_user=$(per_request "$mu0" "$mu1" "$mitm_rec_n"); mitm_rec_sys=$(per_request "$ms0" "$ms1" "$mitm_rec_n")
+      break
+    fi
+    sleep 0.05
+  done
+  kill "$mitm_rec_pid" 2>/dev/null; wait "$mitm_rec_pid" 2>/dev/null
+fi
+
 # The cassette written at stop, at the count the target names: a fresh proxy, driven until
 # wrk's two threads have each had half of $STOP_AT answers (each thread stops itself), then
 # stopped and timed. The run above records more or fewer in its fixed time as the speed of
@@ -321,6 +380,16 @@ and through \`tapedeck proxy --record --mode all\` (redaction, lint, one journal
 | $direct_rps | $proxy_rps | $(ratio "$proxy_rps" "$direct_rps") | $proxy_rss | $in_cassette | $stop_s | $answered | $in_cassette | ${recorded:-n/a} |
 
 The proxy spent $proxy_user µs of user and $proxy_sys µs of system CPU on each request.
+
+Beside it in the same run, on the same URLs (${SECONDS_EACH} s each):
+
+| through | req/s | / nginx direct | user µs a request | system µs a request | records |
+|---|---:|---:|---:|---:|---|
+| \`tapedeck proxy --record\` | $proxy_rps | $(ratio "$proxy_rps" "$direct_rps") | $proxy_user | $proxy_sys | a cassette, redacted and linted, journaled |
+| \`mitmdump --mode reverse -w\` | $mitm_rec_rps | $(ratio "$mitm_rec_rps" "$direct_rps") | $mitm_rec_user | $mitm_rec_sys | its flow file |
+| nginx \`proxy_pass\`, 2 workers | $relay_rps | $(ratio "$relay_rps" "$direct_rps") | $relay_user | $relay_sys | nothing (a plain relay: the most any proxy reaches on these cores) |
+
+tapedeck / mitmdump: **$(ratio "$proxy_rps" "$mitm_rec_rps")**.
 (wrk counts the requests completed inside its window; a request in flight when it stops is
 answered and recorded after, so the cassette may hold a few more.) The cassette written at
 stop is also timed at the count the target names: a second proxy, stopped once wrk had
