@@ -6,27 +6,7 @@ extension ServerReply {
     /// connection or transport failure or an answer too large to take 502, anything else 500, each with
     /// ``ServerMarker/errorHeader``; logged as `error: METHOD URL: TEXT`.
     static func failure(_ error: any Error, request: HTTPRequest, log: @Sendable (String) -> Void) -> ServerReply {
-        var text = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
-        if case .tlsFailure(let host, let detail)? = error as? HTTPError {
-            // The fix is the server's own flags, not another transport.
-            text = "TLS failure with \(host): \(detail); the upstream's certificate was not accepted. If a CA of your own signed it, "
-                + "trust that CA with --upstream-ca FILE; to skip verification (a test server, never real credentials), use --insecure-upstream"
-        }
-        if case .bodyTooLarge(let url, let limit)? = error as? HTTPError {
-            // The fix is the server's own flag (or, in code, the live transport's options).
-            text = "the response body from \(Excerpt.of(url)) is larger than the limit of \(ByteCount.describe(limit)); "
-                + "if you expect bodies this large, raise it with --max-upstream-body SIZE (tapedeck serve and proxy), "
-                + "or BodyLimits.maximumBodySize in the live transport's options"
-        }
-        // The request's URL as the log and the client see it: a credential in its query or
-        // userinfo redacted, wherever the error's text names it.
-        let sent = request.urlText
-        let shown = Redactor.standard.redact(HTTPRequest(url: request.url)).url.absoluteString
-        // Messages quote a long URL by its first characters (`Excerpt`), which the whole URL
-        // would not match: both forms are replaced.
-        if shown != sent {
-            text = text.replacingOccurrences(of: sent, with: shown).replacingOccurrences(of: Excerpt.of(sent), with: Excerpt.of(shown))
-        }
+        let (text, shown) = describe(error, sending: request)
         log("error: \(request.method) \(shown): \(text)")
         if let http = error as? HTTPError {
             switch http {
@@ -45,11 +25,49 @@ extension ServerReply {
         return ServerReply.text(500, text + "\n", headers: [ServerMarker.errorHeader: "500"])
     }
 
+    /// `error`, met sending `request`, as the log and a client of the server read it: the fix
+    /// named in the server's own flags, and the request's URL (`shown`) with any credential in
+    /// its query or userinfo redacted, wherever the text names it.
+    static func describe(_ error: any Error, sending request: HTTPRequest) -> (text: String, shown: String) {
+        var text = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+        // The fixes are the server's own flags (or, in code, the live transport's options).
+        let http = error as? HTTPError
+        switch http {
+        case .timedOut?:
+            text = (http?.failure ?? text) + "; if the upstream is just slow, raise the limit with --timeout SECONDS (tapedeck serve and proxy), "
+                + "or Options.timeout in the live transport's options"
+        case .tlsFailure(let host, let detail)?:
+            text = "TLS failure with \(host): \(detail); the upstream's certificate was not accepted. If a CA of your own signed it, "
+                + "trust that CA with --upstream-ca FILE; to skip verification (a test server, never real credentials), use --insecure-upstream"
+        case .bodyTooLarge(let url, let limit)?:
+            text = "the response body from \(Excerpt.of(url)) is larger than the limit of \(ByteCount.describe(limit)); "
+                + "if you expect bodies this large, raise it with --max-upstream-body SIZE (tapedeck serve and proxy), "
+                + "or BodyLimits.maximumBodySize in the live transport's options"
+        default:
+            break
+        }
+        // The request's URL as the log and the client see it: a credential in its query or
+        // userinfo redacted, wherever the error's text names it.
+        let sent = request.urlText
+        let shown = shownURL(of: request)
+        // Messages quote a long URL by its first characters (`Excerpt`), which the whole URL
+        // would not match: both forms are replaced.
+        if shown != sent {
+            text = text.replacingOccurrences(of: sent, with: shown).replacingOccurrences(of: Excerpt.of(sent), with: Excerpt.of(shown))
+        }
+        return (text, shown)
+    }
+
+    /// `request`'s URL with any credential in its query or userinfo redacted.
+    static func shownURL(of request: HTTPRequest) -> String {
+        Redactor.standard.redact(HTTPRequest(url: request.url)).url.absoluteString
+    }
+
     /// A transport failure recorded in a cassette, as a client of the server meets it: a
     /// refused or dropped connection is a reset, a timeout never answers, an unresolved host is 502.
     static func replayedFailure(_ error: HTTPError, request: HTTPRequest, log: @Sendable (String) -> Void) -> ServerReply {
         let text = error.errorDescription ?? "\(error)"
-        log("replaying a recorded failure for \(request.method) \(request.urlText): \(text)")
+        log("replaying a recorded failure for \(request.method) \(shownURL(of: request)): \(text)")
         let placeholder = HTTPResponse(status: 502, headers: [ServerMarker.errorHeader: "502"], body: Data((text + "\n").utf8))
         switch error {
         case .cannotConnect, .noResponse: return ServerReply(response: placeholder, fault: .reset)

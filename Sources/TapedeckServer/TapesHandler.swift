@@ -55,7 +55,7 @@ package struct TapesHandler: ServerHandler {
                         HandlerNotes.current?.outcome = "recorded"
                         deck.track(Task { _ = await sending.result })
                         Task {
-                            if case .failure(let error) = await sending.result { log(TapesHandler.brokeOff(incoming, error)) }
+                            if case .failure(let error) = await sending.result { log(TapesHandler.brokeOff(incoming, request, error)) }
                         }
                         return TapesHandler.relayed(head, through: relay, for: request)
                     }
@@ -175,7 +175,7 @@ package struct TapesHandler: ServerHandler {
             if case .failure = ending { relay.breakOff() }
             relay.finish()
             guard !relay.streamed else {
-                if case .failure(let error) = ending { log(TapesHandler.brokeOff(incoming, error)) }
+                if case .failure(let error) = ending { log(TapesHandler.brokeOff(incoming, request, error)) }
                 return
             }
             answer.succeed(HandlerNotes.$current.withValue(notes) {
@@ -231,10 +231,11 @@ package struct TapesHandler: ServerHandler {
                     stream: StreamBody(relay.chunks, isComplete: { relay.isComplete }, written: { relay.written($0) }, abandoned: { relay.abandon() }))
     }
 
-    /// The log line for a stream from `incoming` that broke off with `error` after its head.
-    private static func brokeOff(_ incoming: IncomingRequest, _ error: any Error) -> String {
+    /// The log line for a stream from `incoming` (sent on as `request`) that broke off with
+    /// `error` after its head: credentials in either URL redacted.
+    private static func brokeOff(_ incoming: IncomingRequest, _ request: HTTPRequest, _ error: any Error) -> String {
         "the stream from \(Deck.redactedSummary(incoming)) broke off after its head; the client's connection was cut, and the cassette "
-            + "does not keep it as a whole answer: " + ((error as? LocalizedError)?.errorDescription ?? "\(error)")
+            + "does not keep it as a whole answer: " + ServerReply.describe(error, sending: request).text
     }
 
     /// How far a request got before a tape is asked.
