@@ -86,7 +86,9 @@ struct ServeCommandTests {
         (["serve", "x.json", "--latency", "soon"], Int32(1), "is not a latency"),
         (["serve", "x.json", "--unmatched", "forward"], Int32(1), "--unmatched forward needs --upstream"),
         (["serve", "x.json", "--mount", "v1=x.json"], Int32(1), "is not /prefix=CASSETTE"),
-        (["proxy", "not a url", "--record", "x.json"], Int32(1), "is not an upstream URL"),
+        (["proxy", "not a url", "--record", "x.json"], Int32(1), "is not an http or https URL with a host"),
+        (["serve", "x.json", "--upstream", "ftp://h/"], Int32(1), "is not an http or https URL with a host"),
+        (["serve", "x.json", "--upstream", "http://127.0.0.1:9/api#top"], Int32(1), "has a fragment"),
         (["serve", "/no/such/dir/x.cassette.json", "--port", "0"], Int32(3), "x.cassette.json"),
         (["serve", "x.json", "--control-token", "short"], Int32(1), "--control-token must be at least 16"),
         (["serve", "x.json", "--cassette-dir", "/no/such/dir"], Int32(1), "--cassette-dir '/no/such/dir' is not a folder"),
@@ -95,5 +97,15 @@ struct ServeCommandTests {
         let result = try await Proc.run(try #require(Proc.tapedeck), arguments)
         #expect(result.status == status, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("an upstream with a query is refused, never quoted: it would be dropped from every request, and it is where a key sits")
+    func upstreamWithAQuery() async throws {
+        let result = try await Proc.run(try #require(Proc.tapedeck),
+                                        ["proxy", "http://admin:hunter2@127.0.0.1:9/base?password=PWQ44&token=TOK45", "--record", "x.json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("the upstream http://admin:%3CREDACTED%3E@127.0.0.1:9/base has a query"), "\(result.stderr)")
+        #expect(result.stderr.contains("tapedeck proxy http://admin:%3CREDACTED%3E@127.0.0.1:9/base --record"), "\(result.stderr)")
+        for secret in ["PWQ44", "TOK45", "hunter2"] { #expect(!(result.text + result.stderr).contains(secret)) }
     }
 }

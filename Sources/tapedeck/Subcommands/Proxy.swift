@@ -72,11 +72,7 @@ extension TapedeckCommand {
 
         func upstreamURL() throws -> URL? {
             guard let upstream else { return nil }
-            guard let url = URL(string: upstream), url.scheme?.lowercased() == "http" || url.scheme?.lowercased() == "https",
-                  url.host?.isEmpty == false else {
-                throw ValidationError("'\(upstream)' is not an upstream URL; give scheme and host, e.g. tapedeck proxy http://127.0.0.1:8000 --record api.cassette.json")
-            }
-            return url
+            return try UpstreamArgument.parse(upstream) { "tapedeck proxy \($0) --record api.cassette.json" }
         }
 
         func matcher() throws -> Matcher {

@@ -71,10 +71,7 @@ extension TapedeckCommand {
                 do { options.unmatched = try UnmatchedPolicy(parsing: unmatched) } catch { throw ValidationError(error.errorDescription ?? "\(error)") }
             }
             if let upstream {
-                guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-                    throw ValidationError("--upstream '\(upstream)' is not a URL; write --upstream http://127.0.0.1:8000")
-                }
-                options.upstream = url
+                options.upstream = try UpstreamArgument.parse(upstream) { "--upstream \($0)" }
             }
             if options.unmatched == .forward, options.upstream == nil {
                 throw ValidationError("--unmatched forward needs --upstream URL, e.g. --upstream http://127.0.0.1:8000")
