@@ -53,7 +53,9 @@ package enum CassetteLint {
             let interaction = cassette.interactions[index]
             return (unreachable(interaction, index: index).map { [$0] } ?? [])
                 + bodyFindings(interaction.request.headers, interaction.request.body ?? Data(), side: "request", index: index)
-                + bodyFindings(interaction.response.headers, interaction.response.body, side: "response", index: index)
+                + bodyFindings(interaction.response.headers, interaction.response.body, side: "response", index: index,
+                               describesAnotherBody: HTTPResponse.lengthDescribesAnotherBody(method: interaction.request.method,
+                                                                                               status: interaction.response.status))
         }.flatMap { $0 }
         return found.sorted { ($0.interaction, $0.field) < ($1.interaction, $1.field) }
     }
@@ -169,7 +171,10 @@ package enum CassetteLint {
         interaction.response.headers.fields.lazy.filter { !$0.name.caseInsensitiveEquals("Date") }
     }
 
-    private static func bodyFindings(_ headers: HTTPHeaders, _ body: Data, side: String, index: Int) -> [Finding] {
+    /// What is wrong with a body against its headers. `describesAnotherBody`: an empty body's
+    /// `Content-Length` may be the one a GET would get (the answer to a HEAD, a 304).
+    private static func bodyFindings(_ headers: HTTPHeaders, _ body: Data, side: String, index: Int,
+                                     describesAnotherBody: Bool = false) -> [Finding] {
         var found: [Finding] = []
         func add(_ field: String, _ message: String) {
             found.append(Finding(interaction: index, field: "\(side).\(field)", kind: .undecodable, message: message))
@@ -179,7 +184,8 @@ package enum CassetteLint {
             add("headers.Content-Encoding", "\"\(encoding)\" is still set\(still); cassettes store bodies decoded "
                 + "(convert the cassette with tapedeck convert to decode it)")
         }
-        if let length = headers["Content-Length"], Int(length) != body.count, headers["Content-Encoding"] == nil {
+        if let length = headers["Content-Length"], Int(length) != body.count, headers["Content-Encoding"] == nil,
+           !(describesAnotherBody && body.isEmpty) {
             add("headers.Content-Length", "says \(length) but the body has \(body.count) bytes")
         }
         guard !body.isEmpty, let contentType = headers["Content-Type"] else { return found }

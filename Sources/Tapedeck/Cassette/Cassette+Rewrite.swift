@@ -92,7 +92,7 @@ extension Interaction {
         // A response answered at the request's URL (most) shares the rewritten one.
         copy.response.storedURL = response.storedURL.map { $0 == request.storedURL ? copy.request.storedURL : url($0) }
         copy.response.headers = headers(response.headers)
-        copy.response.mapBody(describesAnotherBody: request.method == .head || response.status == 304) { data, _ in body(data) }
+        copy.response.mapBody(describesAnotherBody: HTTPResponse.lengthDescribesAnotherBody(method: request.method, status: response.status)) { data, _ in body(data) }
         if let body = copy.request.body { CassetteCodec.fixContentLength(&copy.request.headers, count: body.count) }
         return copy
     }

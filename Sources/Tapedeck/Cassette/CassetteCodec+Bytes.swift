@@ -85,7 +85,7 @@ private struct InteractionBytes {
         }
         if let body = response.body { incoming.body = body }
         CassetteCodec.fixContentLength(&incoming.headers, count: incoming.body.count,
-                                       describesAnotherBody: method == .head || status == 304)
+                                       describesAnotherBody: HTTPResponse.lengthDescribesAnotherBody(method: method, status: status))
         return Interaction(request: outgoing, response: incoming, recordedAt: date, recordedBy: recordedBy)
     }
 

@@ -212,7 +212,7 @@ enum CassetteCodec {
         var response = interaction.response
         if let body = request.body { fixContentLength(&request.headers, count: body.count) }
         fixContentLength(&response.headers, count: response.body.count,
-                         describesAnotherBody: request.method == .head || response.status == 304)
+                         describesAnotherBody: HTTPResponse.lengthDescribesAnotherBody(method: request.method, status: response.status))
         stream.beginObject()
         stream.key("duration")
         stream.number(durationLiteral(response.duration))
@@ -338,7 +338,7 @@ enum CassetteCodec {
             }
             response.webSocket = try CassetteWebSocket.decode(frames)
         }
-        fixContentLength(&response.headers, count: response.body.count, describesAnotherBody: method == .head || status == 304)
+        fixContentLength(&response.headers, count: response.body.count, describesAnotherBody: HTTPResponse.lengthDescribesAnotherBody(method: method, status: status))
         let recordedAt = try reader.string("recordedAt")
         guard let date = RFC3339Date.parse(recordedAt).map(RFC3339Date.roundedToMilliseconds) else {
             throw .invalidField(path: reader.source, pointer: reader.pointer + "/recordedAt",

@@ -131,3 +131,12 @@ package enum MediaType {
         "har": "application/json", "tape": "text/plain",
     ]
 }
+
+extension HTTPResponse {
+    /// Whether a response's `Content-Length` may describe the body a GET would get rather than
+    /// its own (RFC 9110 §8.6): the answer to a HEAD, and a 304. The one rule for recording,
+    /// loading, every cassette format and the lint.
+    package static func lengthDescribesAnotherBody(method: HTTPMethod, status: Int) -> Bool {
+        method == .head || status == 304
+    }
+}

@@ -72,7 +72,7 @@ package enum CassetterReader {
         } catch {
             throw (try responseCursor.optional("body") ?? responseCursor).failure("the compressed body cannot be decoded: \(error.reason)")
         }
-        CassetteCodec.fixContentLength(&headers, count: body.count, describesAnotherBody: method == .head || status == 304)
+        CassetteCodec.fixContentLength(&headers, count: body.count, describesAnotherBody: HTTPResponse.lengthDescribesAnotherBody(method: method, status: status))
         var recordedAt = defaultDate
         if let date = try item.optional("recorded_at"), !date.isNull {
             guard let parsed = RFC3339Date.parse(try date.string()) else {

@@ -233,7 +233,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// and replay would otherwise announce trailers that never come.
     package static func normalized(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
         var result = response
-        let describesAnotherBody = (request.method == .head || response.status == 304) && response.body.isEmpty
+        let describesAnotherBody = HTTPResponse.lengthDescribesAnotherBody(method: request.method, status: response.status) && response.body.isEmpty
         let encoding = response.headers["Content-Encoding"]?.lowercased() ?? ""
         let body = response.body
         let stillGzip = body.count >= 2 && body[body.startIndex] == 0x1F && body[body.startIndex + 1] == 0x8B

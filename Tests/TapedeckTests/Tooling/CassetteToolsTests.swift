@@ -39,6 +39,18 @@ struct CassetteToolsTests {
         #expect(CassetteLint.findings(in: ftp).contains { $0.interaction == 1 && $0.kind == .unreachable && $0.field == "request.url" })
     }
 
+    @Test("lint takes an empty answer to a HEAD, and an empty 304, whose Content-Length is the one a GET would get, as the recorder keeps them")
+    func lengthOfAnotherBody() {
+        var head = interaction("/file", body: "", headers: ["Content-Length": "5"])
+        head.request.method = .head
+        let notModified = interaction("/file", status: 304, body: "", headers: ["Content-Length": "5"])
+        var headWithBody = interaction("/file", body: "abc", headers: ["Content-Length": "5"])
+        headWithBody.request.method = .head
+        let getEmpty = interaction("/file", body: "", headers: ["Content-Length": "5"])
+        let findings = CassetteLint.findings(in: Cassette(interactions: [head, notModified, headWithBody, getEmpty]))
+        #expect(findings.map { "\($0.interaction) \($0.field)" } == ["2 response.headers.Content-Length", "3 response.headers.Content-Length"])
+    }
+
     @Test("an unreachable URL is reported without the password in its userinfo")
     func unreachableWithoutPassword() {
         let cassette = Cassette(interactions: [.make(.get, "ftp://alice:hunter2secret@files.test/a.txt", headers: [:], body: "x")])
