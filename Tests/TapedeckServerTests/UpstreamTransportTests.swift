@@ -592,6 +592,22 @@ struct UpstreamTransportTests {
         await listener.close()
     }
 
+    @Test("an answer whose body stops short of its Content-Length says how much of it came")
+    func bodyCutShort() async throws {
+        let short = try OneShotUpstream(answer: Data("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort".utf8))
+        defer { short.stop() }
+        let transport = try UpstreamTransport(options: .init(timeout: 5))
+        defer { transport.shutdown() }
+        let url = "http://127.0.0.1:\(short.port)/cut"
+        do {
+            _ = try await transport.send(HTTPRequest(url: URL(string: url)!))
+            Issue.record("an answer cut short was taken whole")
+        } catch let error as HTTPError {
+            #expect(error == .noResponse(url: url, detail: "the upstream closed the connection after 5 of the 100 body bytes its Content-Length announced"),
+                    "\(error)")
+        }
+    }
+
     @Test("a refused port, a slow upstream, an unknown host and a cancelled task give the errors every transport gives")
     func failures() async throws {
         let closed = try await Self.upstream { _, _ in .text(200, "") }

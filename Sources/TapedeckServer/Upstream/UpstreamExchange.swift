@@ -223,6 +223,8 @@ final class UpstreamHandler: ChannelInboundHandler {
         if let current, current.head == nil, !current.exchange.isCancelled, Self.isDropped(error) {
             // A reset before any byte of an answer: the upstream had let the connection go.
             end(current, with: .closedUnused)
+        } else if let current, let head = current.head, error as? HTTPParserError == .invalidEOFState {
+            fail(.noResponse(url: current.exchange.request.urlText, detail: Self.cutShort(head, received: current.bodyBytes)), context: context)
         } else if let current {
             let request = current.exchange.request
             let origin = UpstreamTransport.Origin(request.url)
@@ -230,6 +232,15 @@ final class UpstreamHandler: ChannelInboundHandler {
                                          timeout: current.exchange.options.timeout), context: context)
         }
         context.close(promise: nil)
+    }
+
+    /// Why an answer whose head came, `received` bytes into its body, ended when the upstream
+    /// closed the connection: the body it announced was not all sent.
+    static func cutShort(_ head: HTTPResponseHead, received: Int) -> String {
+        if let length = head.headers.first(name: "Content-Length") {
+            return "the upstream closed the connection after \(received) of the \(length) body bytes its Content-Length announced"
+        }
+        return "the upstream closed the connection before the end of its chunked body (\(received) bytes received)"
     }
 
     /// Whether `error` says the connection was dropped under the request (a reset, a broken pipe).
