@@ -45,7 +45,8 @@ public enum CassetteError: Error, LocalizedError, Sendable, CustomStringConverti
                 + context.lines(for: .recordMissing(path: shown)).joined(separator: "; ")
         case .malformedJSON(let path, let line, let column, let pointer, let reason):
             return "\(path):\(line):\(column): cassette is not valid JSON at \(pointer.isEmpty ? "/" : pointer): \(reason); "
-                + "fix the file by hand or re-record it (TAPEDECK_RECORD_MODE=all)"
+                + "fix the file by hand, or move it aside and record it again (a recording never writes over a cassette it cannot read, "
+                + "in any record mode)"
         case .invalidField(let path, let pointer, let problem):
             return "\(path): \(pointer.isEmpty ? "/" : pointer): \(problem)"
         case .unsupportedVersion(let path, let version):
