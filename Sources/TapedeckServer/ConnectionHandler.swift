@@ -43,6 +43,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The reply the fast lane already has for the first request it hands over (``HTTPFastLane``).
     private var handedOver: ServerReply?
+    /// What the lane saw wrong in the head it handed over, for the codec's refusal to name.
+    private var handedOverProblem: HandedOverHead?
     /// Parts of requests that arrived while an answer's end was being written: the pipelining
     /// handler hands the next request on from inside that write. They are read after it.
     private var deferred = CircularBuffer<HTTPServerRequestPart>()
@@ -76,8 +78,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Called by the fast lane as it hands the connection over to the codec: when `reply` is
     /// given, the next request to arrive is the one it is the answer to.
-    func takeOver(_ reply: ServerReply?) {
+    func takeOver(_ reply: ServerReply?, problem: HandedOverHead? = nil) {
         handedOver = reply
+        handedOverProblem = problem
     }
 
     /// Called by the fast lane after it answered a request: the read timeout counts from now.
@@ -188,11 +191,14 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             let version = HTTPVersion(major: 1, minor: 1)
             switch state {
             case .idle, .receiving:
-                if parse == .headerOverflow {
+                if let (status, text) = handedOverProblem?.refusal(limit: limits.maxHeaderBytes, parsing: parse) {
+                    reject(context: context, version: version, status: status, text: text)
+                } else if parse == .headerOverflow {
                     reject(context: context, version: version, status: 431,
                            text: "request headers are over the limit of \(limits.maxHeaderBytes) bytes; send fewer or shorter headers\n")
                 } else {
-                    reject(context: context, version: version, status: 400, text: "malformed HTTP request: \(parse)\n")
+                    reject(context: context, version: version, status: 400,
+                           text: "malformed HTTP request: \(parse); check the request line, the header lines and the body's framing\n")
                 }
             case .responding:
                 // The pipelining handler hands this on once the answer's end is written: the
@@ -209,6 +215,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: Responding
 
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) {
+        handedOverProblem = nil
         // A request the fast lane already asked the responder about: its answer, not a second asking.
         if let reply = handedOver.take() {
             write(reply, context: context, head: head)

@@ -63,6 +63,8 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// Set when the client closed its side (a half-close): what it sent is answered, then
     /// the connection closes.
     private var inputEnded = false
+    /// Set when the server stops (``drain(context:)``): nothing more is read.
+    private var draining = false
     /// The answers the handlers would give again (``AnswerAgain``) that this loop's lanes keep,
     /// by the bytes of the head that asked; set when the lane is added, on its loop.
     private var book: AnswerBook?
@@ -98,10 +100,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if mode == .answering, context.channel.isWritable {
             answer(context: context)
-            if readHeld, mode == .answering {
-                readHeld = false
-                context.read()
-            }
+            if mode == .answering { resumeReading(context: context) }
             endIfInputEnded(context: context)
         }
         context.fireChannelWritabilityChanged()
@@ -123,13 +122,30 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// The server is stopping: nothing more is read, the requests already read are answered in
+    /// order, and the connection closes once their answers are written. A client is never cut
+    /// off from an answer its request was recorded for.
+    func drain(context: ChannelHandlerContext) {
+        draining = true
+        switch mode {
+        case .passing:
+            context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        case .closing:
+            return
+        case .answering, .waiting:
+            inputEnded = true
+            endIfInputEnded(context: context)
+        }
+    }
+
     /// After the client closed its side: once every whole request it sent is answered, closes
     /// when the answers are written; bytes left that never became a whole request go to the
-    /// codec with the half-close, which refuses them as it would on a connection of its own.
+    /// codec with the half-close, which refuses them as it would on a connection of its own
+    /// (when the server stops, they are dropped: the client is still sending).
     private func endIfInputEnded(context: ChannelHandlerContext) {
         // Still answering (the socket did not take everything yet) or waiting: this is called again.
         guard inputEnded, mode == .answering, context.channel.isWritable else { return }
-        if let pending, pending.readableBytes > 0 { return handOver(nil, context: context) }
+        if !draining, let pending, pending.readableBytes > 0 { return handOver(nil, context: context) }
         mode = .closing
         context.closeOnceWritten()
     }
@@ -138,6 +154,10 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// for its answer once another has come, so that requests wait in the socket rather than
     /// in memory; the codec's pipelining handler does it once it has the connection.
     func read(context: ChannelHandlerContext) {
+        if draining {
+            readHeld = true
+            return
+        }
         switch mode {
         case .answering where !context.channel.isWritable:
             readHeld = true
@@ -146,6 +166,13 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         default:
             context.read()
         }
+    }
+
+    /// Reads again, when a read was held back, unless the server is stopping.
+    private func resumeReading(context: ChannelHandlerContext) {
+        guard readHeld, !draining else { return }
+        readHeld = false
+        context.read()
     }
 
     /// Answers the complete plain requests in ``pending``, in order, while the socket takes
@@ -282,10 +309,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         guard Self.isPlain(reply) else { return handOver(reply, context: context) }
         guard send(reply, to: head, context: context) else { return }
         context.flush()
-        if readHeld {
-            readHeld = false
-            context.read()
-        }
+        resumeReading(context: context)
         answer(context: context)
         endIfInputEnded(context: context)
     }
@@ -294,17 +318,15 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// the reply the lane already has for it, if any.
     private func handOver(_ reply: ServerReply?, context: ChannelHandlerContext) {
         mode = .passing
-        if readHeld {
-            readHeld = false
-            context.read()
-        }
+        resumeReading(context: context)
         do {
             try HTTPPipeline.installCodec(on: context.pipeline.syncOperations, after: self, limits: limits)
         } catch {
             context.close(promise: nil)
             return
         }
-        connection.takeOver(reply)
+        let problem = pending?.withUnsafeReadableBytes { HandedOverHead.problem(in: $0, maxBytes: limits.maxHeaderBytes) }
+        connection.takeOver(reply, problem: problem)
         let rest = pending
         pending = nil
         if let rest, rest.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(rest)) }

@@ -92,10 +92,28 @@ package final class HTTPListener: Sendable {
         }
     }
 
-    /// Stops accepting and closes every open connection.
-    package func close() async {
+    /// Stops accepting, lets each open connection answer the requests it already read (no more
+    /// is read), closing it once they are written, and closes what is still open after `grace`
+    /// seconds. An answer whose interaction was recorded reaches its client, so a recording
+    /// stopped under load holds no answer a client did not get.
+    package func close(grace: Double = 3) async {
         try? await channel.close()
         let open = connections.channels.withLock { Array($0.values) }
+        for connection in open {
+            connection.eventLoop.execute {
+                let pipeline = connection.pipeline.syncOperations
+                guard let lane = try? pipeline.handler(type: HTTPFastLane.self), let context = try? pipeline.context(handlerType: HTTPFastLane.self) else {
+                    return connection.close(promise: nil)
+                }
+                lane.drain(context: context)
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for connection in open { try? await connection.closeFuture.get() } }
+            group.addTask { try? await Task.sleep(for: .seconds(grace)) }
+            await group.next()
+            group.cancelAll()
+        }
         for connection in open { try? await connection.close() }
     }
 }

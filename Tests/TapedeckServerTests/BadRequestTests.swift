@@ -54,6 +54,21 @@ struct BadRequestTests {
         }
     }
 
+    @Test("a URL longer than the head's limit gets 414 saying the URL is too long; a head with two framings gets 400 naming them")
+    func namedRefusals() async throws {
+        try await Self.withServer(limits: ServerLimits()) { server in
+            let long = "GET /ok/" + String(repeating: "a", count: 100_000) + " HTTP/1.1\r\nHost: x\r\n\r\n"
+            let tooLong = try #require(RawResponse(try await Self.exchange(server.listener.port, Data(long.utf8))))
+            #expect(tooLong.status == 414)
+            #expect(String(decoding: tooLong.body, as: UTF8.self).contains("the URL is too long"), "\(String(decoding: tooLong.body, as: UTF8.self))")
+            let both = "POST /ok HTTP/1.1\r\nHost: x\r\ncontent-length: 3\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+            let framed = try #require(RawResponse(try await Self.exchange(server.listener.port, Data(both.utf8))))
+            #expect(framed.status == 400)
+            #expect(String(decoding: framed.body, as: UTF8.self).contains("both Content-Length and Transfer-Encoding"),
+                    "\(String(decoding: framed.body, as: UTF8.self))")
+        }
+    }
+
     @Test("a body over the limit gets 413, by Content-Length or as it streams in chunks")
     func bodyTooLarge() async throws {
         try await Self.withServer(limits: ServerLimits(maxBodyBytes: 1000)) { server in

@@ -177,6 +177,27 @@ struct RecordingLaneTests {
         }
     }
 
+    @Test("a stop while answers are on their way lets them reach their clients, on the lane and through the codec, and records each once")
+    func stopDrains() async throws {
+        try await Self.withUpstream(answering: { request, _ in
+            try? await Task.sleep(for: .milliseconds(600))
+            return .text(200, "\(request.method) \(request.target)\n")
+        }) { directory, upstream in
+            let file = directory.appending(path: "drain.cassette.json")
+            let server = try await CassetteServer.proxy(to: upstream.url, recordingTo: file, mode: .all,
+                                                        options: DeckOptions(live: try UpstreamTransport(), environment: [:]))
+            let base = server.url.absoluteString
+            async let got = Proc.run(Proc.curl, ["-s", "-w", " %{http_code}", "\(base)/got"])
+            async let posted = Proc.run(Proc.curl, ["-s", "-w", " %{http_code}", "-X", "POST", "--data-binary", "x", "\(base)/posted"])
+            try await Task.sleep(for: .milliseconds(250))
+            let summary = await server.stop()
+            #expect(try await got.text == "GET /got\n 200")
+            #expect(try await posted.text == "POST /posted\n 200")
+            #expect(Set(try Cassette.load(from: file).interactions.map(\.request.url.path)) == ["/got", "/posted"])
+            #expect(summary.contains("2 recorded"), "\(summary)")
+        }
+    }
+
     @Test("requests pipelined behind ones refused before they go out are all answered, in order")
     func pipelinedRefusals() async throws {
         let directory = try Proc.temporaryDirectory()
