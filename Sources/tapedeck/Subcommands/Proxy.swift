@@ -29,8 +29,9 @@ extension TapedeckCommand {
                 stores UPSTREAM as the cassette's base URL, so it replays through tapedeck
                 serve, tapedeck run --replay and URLSession.replaying. --mode new replays
                 what is recorded and records the rest; once (the default) records when the
-                cassette is missing; all re-records. Ctrl-C or SIGTERM writes the cassette,
-                prints the tape summary and exits 0.
+                cassette is missing; all re-records. Ctrl-C or SIGTERM answers the requests
+                already read (up to 3 s), writes the cassette, prints the tape summary and
+                exits 0.
                 """)
         )
 
