@@ -19,6 +19,25 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
+# nginx_conf DIR WORKERS HTTP SERVER: an nginx configuration (no daemon, no access log, keep-alive,
+# its files in DIR) with WORKERS worker processes, HTTP inside its http block and SERVER after it.
+nginx_conf() {
+  cat <<CONF
+worker_processes $2;
+daemon off;
+pid $1/nginx.pid;
+error_log $1/error.log;
+events { worker_connections 256; }
+http {
+  access_log off;
+  keepalive_requests 100000;
+  $3
+  client_body_temp_path $1; proxy_temp_path $1; fastcgi_temp_path $1; uwsgi_temp_path $1; scgi_temp_path $1;
+  $4
+}
+CONF
+}
+
 # start_nginx DIR: serves DIR on a free loopback port with keep-alive and no access log; sets
 # NGINX_PORT, stops the server on exit and removes DIR. Exits if nginx does not answer.
 start_nginx() {
@@ -28,20 +47,8 @@ start_nginx() {
   # mktemp -d makes DIR 0700; nginx's worker (user nobody) must read the files below it, or
   # every request is a 403.
   chmod 755 "$dir"
-  cat >"$dir/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $dir/nginx.pid;
-error_log $dir/error.log;
-events { worker_connections 256; }
-http {
-  access_log off;
-  keepalive_requests 100000;
-  types { application/json json; text/plain txt; }
-  client_body_temp_path $dir; proxy_temp_path $dir; fastcgi_temp_path $dir; uwsgi_temp_path $dir; scgi_temp_path $dir;
-  server { listen 127.0.0.1:$NGINX_PORT; root $dir; location / { } }
-}
-CONF
+  nginx_conf "$dir" 1 "types { application/json json; text/plain txt; }" \
+    "server { listen 127.0.0.1:$NGINX_PORT; root $dir; location / { } }" >"$dir/nginx.conf"
   nginx -c "$dir/nginx.conf" -p "$dir" >/dev/null 2>&1 &
   NGINX_PID=$!
   trap 'kill $NGINX_PID 2>/dev/null; wait $NGINX_PID 2>/dev/null; rm -rf "'"$dir"'"' EXIT

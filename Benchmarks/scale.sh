@@ -217,57 +217,42 @@ recorded=$(awk '/recorded/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "recorded
 # these two cores can reach), and mitmdump recording as a reverse proxy (`-w`, its flow file).
 # sum_ticks PIDS...: the summed user and system clock ticks of several processes.
 sum_ticks() { local pid u s tu=0 ts=0; for pid in "$@"; do read -r u s < <(cpu_ticks "$pid"); [ "$u" = n/a ] && { echo "n/a n/a"; return; }; tu=$((tu + u)); ts=$((ts + s)); done; echo "$tu $ts"; }
+# through PORT PID...: "req/s user_us sys_us" from wrk through the proxy on PORT (distinct URLs,
+# $SECONDS_EACH s), the CPU summed over the processes PID...
+through() {
+  local port=$1 u0 s0 u1 s1 rps n
+  shift
+  read -r u0 s0 < <(sum_ticks "$@")
+  rps=$(wrk_rps "http://127.0.0.1:$port" "$SECONDS_EACH")
+  read -r u1 s1 < <(sum_ticks "$@")
+  n=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
+  echo "$rps $(per_request "$u0" "$u1" "$n") $(per_request "$s0" "$s1" "$n")"
+}
+# answering PORT: whether the proxy on PORT answers within 10 s.
+answering() {
+  for _ in $(seq 1 200); do curl -sf -o /dev/null "http://127.0.0.1:$1/item.json?i=0" && return 0; sleep 0.05; done
+  return 1
+}
 relay_dir="$work/relay"; mkdir -p "$relay_dir"
 relay_port=$(free_port)
-cat >"$relay_dir/nginx.conf" <<CONF
-worker_processes 2;
-daemon off;
-pid $relay_dir/nginx.pid;
-error_log $relay_dir/error.log;
-events { worker_connections 256; }
-http {
-  access_log off;
-  keepalive_requests 100000;
-  client_body_temp_path $relay_dir; proxy_temp_path $relay_dir; fastcgi_temp_path $relay_dir; uwsgi_temp_path $relay_dir; scgi_temp_path $relay_dir;
-  upstream direct { server 127.0.0.1:$NGINX_PORT; keepalive 32; }
-  server { listen 127.0.0.1:$relay_port; location / { proxy_pass http://direct; proxy_http_version 1.1; proxy_set_header Connection ""; } }
-}
-CONF
+nginx_conf "$relay_dir" 2 "upstream direct { server 127.0.0.1:$NGINX_PORT; keepalive 32; }" \
+  "server { listen 127.0.0.1:$relay_port; location / { proxy_pass http://direct; proxy_http_version 1.1; proxy_set_header Connection \"\"; } }" \
+  >"$relay_dir/nginx.conf"
 nginx -c "$relay_dir/nginx.conf" -p "$relay_dir" >/dev/null 2>&1 &
 relay_pid=$!; pids+=("$relay_pid")
-relay_rps=n/a relay_user=n/a relay_sys=n/a
-for _ in $(seq 1 100); do
-  if curl -sf -o /dev/null "http://127.0.0.1:$relay_port/item.json?i=0"; then
-    sleep 0.2
-    relay_workers=$(pgrep -P "$relay_pid" | paste -sd' ')
-    # shellcheck disable=SC2086
-    read -r ru0 rs0 < <(sum_ticks $relay_workers)
-    relay_rps=$(wrk_rps "http://127.0.0.1:$relay_port" "$SECONDS_EACH")
-    # shellcheck disable=SC2086
-    read -r ru1 rs1 < <(sum_ticks $relay_workers)
-    relay_n=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
-    relay_user=$(per_request "$ru0" "$ru1" "$relay_n"); relay_sys=$(per_request "$rs0" "$rs1" "$relay_n")
-    break
-  fi
-  sleep 0.05
-done
+read -r relay_rps relay_user relay_sys <<<"n/a n/a n/a"
+if answering "$relay_port"; then
+  sleep 0.2
+  # shellcheck disable=SC2046
+  read -r relay_rps relay_user relay_sys < <(through "$relay_port" $(pgrep -P "$relay_pid"))
+fi
 kill "$relay_pid" 2>/dev/null; wait "$relay_pid" 2>/dev/null
-mitm_rec_rps=n/a mitm_rec_user=n/a mitm_rec_sys=n/a
+read -r mitm_rec_rps mitm_rec_user mitm_rec_sys <<<"n/a n/a n/a"
 if [ -x "$MITM" ]; then
   mitm_rec_port=$(free_port)
   "$MITM" -q --mode "reverse:http://127.0.0.1:$NGINX_PORT" --listen-host 127.0.0.1 -p "$mitm_rec_port" -w "$work/mitm.flows" >/dev/null 2>&1 &
   mitm_rec_pid=$!; pids+=("$mitm_rec_pid")
-  for _ in $(seq 1 200); do
-    if curl -sf -o /dev/null "http://127.0.0.1:$mitm_rec_port/item.json?i=0"; then
-      read -r mu0 ms0 < <(cpu_ticks "$mitm_rec_pid")
-      mitm_rec_rps=$(wrk_rps "http://127.0.0.1:$mitm_rec_port" "$SECONDS_EACH")
-      read -r mu1 ms1 < <(cpu_ticks "$mitm_rec_pid")
-      mitm_rec_n=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
-      mitm_rec_user=$(per_request "$mu0" "$mu1" "$mitm_rec_n"); mitm_rec_sys=$(per_request "$ms0" "$ms1" "$mitm_rec_n")
-      break
-    fi
-    sleep 0.05
-  done
+  answering "$mitm_rec_port" && read -r mitm_rec_rps mitm_rec_user mitm_rec_sys < <(through "$mitm_rec_port" "$mitm_rec_pid")
   kill "$mitm_rec_pid" 2>/dev/null; wait "$mitm_rec_pid" 2>/dev/null
 fi
 
