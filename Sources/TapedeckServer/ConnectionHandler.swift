@@ -57,6 +57,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Set when the client closed its side (a half-close, `shutdown(SHUT_WR)`): the requests
     /// it sent are still answered, then the connection closes.
     private var inputEnded = false
+    /// Set when the server stops (``ServerStopping``): a request not read whole is not answered.
+    private var stopping = false
     /// Set while a `hang` fault holds the answer back for good.
     private var hanging = false
     /// The most deferred requests read in one turn of the event loop before the others on it
@@ -80,6 +82,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// given, the next request to arrive is the one it is the answer to.
     func takeOver(_ reply: ServerReply?, problem: HandedOverHead? = nil) {
         handedOver = reply
+        handedOverProblem = problem
+    }
+
+    /// The fast lane found, in bytes it passed on after the handover, what is wrong with the
+    /// head it handed over.
+    func noteHandedOver(_ problem: HandedOverHead) {
         handedOverProblem = problem
     }
 
@@ -126,6 +134,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func receive(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
         switch part {
         case .head(let head):
+            // The head handed over was read whole: a later refusal is about another.
+            handedOverProblem = nil
             guard case .idle = state else { return }
             if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limits.maxBodyBytes {
                 reject(context: context, head: head, status: 413, text: Self.bodyTooLarge(length, limits: limits))
@@ -157,7 +167,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// answer that never ends on its own (a `hang` fault, a stream) ends with it, as before
     /// half-closes were kept open.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard case .inputClosed? = event as? ChannelEvent else { return context.fireUserInboundEventTriggered(event) }
+        if event is ServerStopping { stopping = true }
+        guard event is ServerStopping || (event as? ChannelEvent) == .inputClosed else { return context.fireUserInboundEventTriggered(event) }
         inputEnded = true
         if hanging || streaming != nil { return context.close(promise: nil) }
         closeIfAnswered(context: context)
@@ -187,6 +198,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A stopping server reads nothing more: what was cut short is not the client's fault.
+        if stopping { return context.close(promise: nil) }
         if let parse = error as? HTTPParserError, isOpen {
             let version = HTTPVersion(major: 1, minor: 1)
             switch state {
@@ -215,7 +228,6 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: Responding
 
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) {
-        handedOverProblem = nil
         // A request the fast lane already asked the responder about: its answer, not a second asking.
         if let reply = handedOver.take() {
             write(reply, context: context, head: head)

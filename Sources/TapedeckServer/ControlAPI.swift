@@ -55,9 +55,14 @@ struct ControlAPI {
                 case .refused(let refusal): return refusal
                 }
                 let mode = try RecordMode(parsing: values("mode").first ?? "new", source: "mode=")
-                guard let upstreamText = values("upstream").first ?? deck.options.upstream?.absoluteString,
-                      let upstream = URL(string: upstreamText), upstream.host != nil else {
+                guard let upstreamText = values("upstream").first ?? deck.options.upstream?.absoluteString else {
                     return missing("upstream", example: "record/start?cassette=\(path)&upstream=http://127.0.0.1:8000")
+                }
+                let upstream: URL
+                do {
+                    upstream = try UpstreamURL.parse(upstreamText) { "record/start?cassette=\(path)&upstream=\($0)" }
+                } catch {
+                    return .text(400, error.message + "\n", headers: [ServerMarker.errorHeader: "400"])
                 }
                 try deck.startRecording(path: path, mode: mode, upstream: upstream, mount: values("mount").first ?? "")
                 return .json(200, try Self.encode(deck.status))
@@ -72,7 +77,8 @@ struct ControlAPI {
             }
         } catch {
             let text = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
-            deck.options.log("control: \(incoming.method) \(incoming.target): \(text)")
+            // The path only: a parameter (an upstream's URL) may carry a credential.
+            deck.options.log("control: \(incoming.method) \(incoming.path): \(text)")
             // What a file holds never goes back to the client: only the server's log says why
             // a cassette could not be read. A bad parameter's own message is safe to return.
             switch error as? CassetteError {

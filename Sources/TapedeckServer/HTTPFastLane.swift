@@ -65,6 +65,9 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     private var inputEnded = false
     /// Set when the server stops (``drain(context:)``): nothing more is read.
     private var draining = false
+    /// How many bytes of the handed-over request's line have passed with no line end, while
+    /// they are counted (``watchRequestLine(_:)``).
+    private var lineUnended: Int?
     /// The answers the handlers would give again (``AnswerAgain``) that this loop's lanes keep,
     /// by the bytes of the head that asked; set when the lane is added, on its loop.
     private var book: AnswerBook?
@@ -83,6 +86,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch mode {
         case .passing:
+            if lineUnended != nil { watchRequestLine(unwrapInboundIn(data)) }
             context.fireChannelRead(data)
         case .closing:
             return
@@ -122,14 +126,15 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// The server is stopping: nothing more is read, the requests already read are answered in
-    /// order, and the connection closes once their answers are written. A client is never cut
-    /// off from an answer its request was recorded for.
+    /// The server is stopping: nothing more is read, the whole requests already read are
+    /// answered in order, and the connection closes once their answers are written. Once the
+    /// codec reads the connection, the ``ConnectionHandler`` is told (``ServerStopping``): a
+    /// stream or a hanging answer ends at once, and a request not read whole is not answered.
     func drain(context: ChannelHandlerContext) {
         draining = true
         switch mode {
         case .passing:
-            context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+            context.fireUserInboundEventTriggered(ServerStopping())
         case .closing:
             return
         case .answering, .waiting:
@@ -141,7 +146,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// After the client closed its side: once every whole request it sent is answered, closes
     /// when the answers are written; bytes left that never became a whole request go to the
     /// codec with the half-close, which refuses them as it would on a connection of its own
-    /// (when the server stops, they are dropped: the client is still sending).
+    /// (when the server stops, they are not answered: the client is still sending).
     private func endIfInputEnded(context: ChannelHandlerContext) {
         // Still answering (the socket did not take everything yet) or waiting: this is called again.
         guard inputEnded, mode == .answering, context.channel.isWritable else { return }
@@ -154,7 +159,8 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// for its answer once another has come, so that requests wait in the socket rather than
     /// in memory; the codec's pipelining handler does it once it has the connection.
     func read(context: ChannelHandlerContext) {
-        if draining {
+        // Once closing, reads go on: a TLS connection reads the client's close_notify.
+        if draining, mode != .closing {
             readHeld = true
             return
         }
@@ -327,10 +333,29 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let problem = pending?.withUnsafeReadableBytes { HandedOverHead.problem(in: $0, maxBytes: limits.maxHeaderBytes) }
         connection.takeOver(reply, problem: problem)
+        // A request line not ended yet (a long URL arriving) is counted as it passes on.
+        if problem == nil, let pending, pending.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) == nil {
+            lineUnended = pending.readableBytes
+        }
         let rest = pending
         pending = nil
         if let rest, rest.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(rest)) }
         if inputEnded { context.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
+    }
+
+    /// Counts `bytes`, passed on after the handover, toward the handed-over request's line: at
+    /// the limit for a whole head with no line end, the ``ConnectionHandler`` learns the URL is too long.
+    private func watchRequestLine(_ bytes: ByteBuffer) {
+        guard let counted = lineUnended else { return }
+        if let end = bytes.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+            lineUnended = nil
+            if counted + (end - bytes.readerIndex) >= limits.maxHeaderBytes { connection.noteHandedOver(.targetTooLong) }
+        } else if counted + bytes.readableBytes >= limits.maxHeaderBytes {
+            lineUnended = nil
+            connection.noteHandedOver(.targetTooLong)
+        } else {
+            lineUnended = counted + bytes.readableBytes
+        }
     }
 
     /// The reply's bytes as the codec would write them: the status line, the headers as sent
@@ -366,3 +391,7 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// empty line (2), rounded up.
     private static let headRoom = 128
 }
+
+/// The event the fast lane passes on to the codec's side of a connection when the server stops
+/// (``HTTPFastLane/drain(context:)``).
+struct ServerStopping {}

@@ -92,10 +92,11 @@ package final class HTTPListener: Sendable {
         }
     }
 
-    /// Stops accepting, lets each open connection answer the requests it already read (no more
-    /// is read), closing it once they are written, and closes what is still open after `grace`
-    /// seconds. An answer whose interaction was recorded reaches its client, so a recording
-    /// stopped under load holds no answer a client did not get.
+    /// Stops accepting, lets each open connection answer the plain requests it already read (no
+    /// more is read; ``HTTPFastLane/drain(context:)``), closing it once they are written, and
+    /// closes whatever is still open after `grace` seconds (an upstream slower than that, a
+    /// stream, a client that does not read). So a recording stopped under load holds no plain
+    /// answer its client did not get, and a stop never waits longer than `grace`.
     package func close(grace: Double = 3) async {
         try? await channel.close()
         let open = connections.channels.withLock { Array($0.values) }
@@ -108,13 +109,16 @@ package final class HTTPListener: Sendable {
                 lane.drain(context: context)
             }
         }
+        // Waiting for a close future ignores cancellation: the grace ends by closing what is open.
         await withTaskGroup(of: Void.self) { group in
             group.addTask { for connection in open { try? await connection.closeFuture.get() } }
-            group.addTask { try? await Task.sleep(for: .seconds(grace)) }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(grace))
+                for connection in open { connection.close(promise: nil) }
+            }
             await group.next()
             group.cancelAll()
         }
-        for connection in open { try? await connection.close() }
     }
 }
 

@@ -13,7 +13,7 @@ enum HandedOverHead: Equatable {
     static func problem(in bytes: UnsafeRawBufferPointer, maxBytes: Int) -> HandedOverHead? {
         let window = bytes.prefix(maxBytes)
         guard let lineEnd = window.firstIndex(of: UInt8(ascii: "\n")) else {
-            return bytes.count > maxBytes ? .targetTooLong : nil
+            return bytes.count >= maxBytes ? .targetTooLong : nil
         }
         var hasLength = false, hasEncoding = false
         var start = lineEnd + 1
@@ -48,6 +48,8 @@ enum HandedOverHead: Equatable {
             return (414, "the request line is over the limit of \(limit) bytes for a request's head: the URL is too long; "
                 + "shorten it (send long data in a POST body, not the query)\n")
         case .framingConflict:
+            // Where llhttp's refusal of the pair lands; any other error is about something else.
+            guard error == .unexpectedContentLength || error == .unknown else { return nil }
             return (400, "the request has both Content-Length and Transfer-Encoding, which RFC 9112 §6.1 does not allow "
                 + "(the two could frame its body differently); send only one of them\n")
         }

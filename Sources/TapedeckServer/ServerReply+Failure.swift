@@ -34,7 +34,7 @@ extension ServerReply {
         let http = error as? HTTPError
         switch http {
         case .timedOut?:
-            text = (http?.failure ?? text) + "; if the upstream is just slow, raise the limit with --timeout SECONDS (tapedeck serve and proxy), "
+            text = (http?.failure ?? text) + "; if the upstream is just slow, raise the limit with --timeout SECONDS (tapedeck proxy), "
                 + "or Options.timeout in the live transport's options"
         case .tlsFailure(let host, let detail)?:
             text = "TLS failure with \(host): \(detail); the upstream's certificate was not accepted. If a CA of your own signed it, "
@@ -46,28 +46,25 @@ extension ServerReply {
         default:
             break
         }
-        // The request's URL as the log and the client see it: a credential in its query or
-        // userinfo redacted, wherever the error's text names it.
-        let sent = request.urlText
-        let shown = shownURL(of: request)
-        // Messages quote a long URL by its first characters (`Excerpt`), which the whole URL
-        // would not match: both forms are replaced.
-        if shown != sent {
-            text = text.replacingOccurrences(of: sent, with: shown).replacingOccurrences(of: Excerpt.of(sent), with: Excerpt.of(shown))
-        }
-        return (text, shown)
+        return redacted(text, sending: request)
     }
 
-    /// `request`'s URL with any credential in its query or userinfo redacted.
-    static func shownURL(of request: HTTPRequest) -> String {
-        Redactor.standard.redact(HTTPRequest(url: request.url)).url.absoluteString
+    /// `text` as the log and a client may see it, with `request`'s URL (`shown`) redacted
+    /// (a credential in its query or userinfo) wherever it names it.
+    static func redacted(_ text: String, sending request: HTTPRequest) -> (text: String, shown: String) {
+        let sent = request.urlText
+        let shown = Redactor.standard.redact(HTTPRequest(url: request.url)).url.absoluteString
+        guard shown != sent else { return (text, shown) }
+        // Messages quote a long URL by its first characters (`Excerpt`), which the whole URL
+        // would not match: both forms are replaced.
+        return (text.replacingOccurrences(of: sent, with: shown).replacingOccurrences(of: Excerpt.of(sent), with: Excerpt.of(shown)), shown)
     }
 
     /// A transport failure recorded in a cassette, as a client of the server meets it: a
     /// refused or dropped connection is a reset, a timeout never answers, an unresolved host is 502.
     static func replayedFailure(_ error: HTTPError, request: HTTPRequest, log: @Sendable (String) -> Void) -> ServerReply {
-        let text = error.errorDescription ?? "\(error)"
-        log("replaying a recorded failure for \(request.method) \(shownURL(of: request)): \(text)")
+        let (text, shown) = redacted(error.errorDescription ?? "\(error)", sending: request)
+        log("replaying a recorded failure for \(request.method) \(shown): \(text)")
         let placeholder = HTTPResponse(status: 502, headers: [ServerMarker.errorHeader: "502"], body: Data((text + "\n").utf8))
         switch error {
         case .cannotConnect, .noResponse: return ServerReply(response: placeholder, fault: .reset)

@@ -57,6 +57,21 @@ struct ControlAccessTests {
         _ = await server.stop()
     }
 
+    @Test("record/start takes an upstream by the rule the command line takes it: one with a query is refused, its key never quoted")
+    func upstreamRule() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let (server, _) = try await Self.server(in: directory)
+        let upstream = "http://127.0.0.1:9/api%3Fapi_key%3DKEY0451"
+        let started = try await ControlEndpointTests.control(server, "POST", "record/start?cassette=new.cassette.json&upstream=\(upstream)")
+        let body = String(decoding: started.body, as: UTF8.self)
+        #expect(started.status == 400, "\(body)")
+        #expect(body.contains("the upstream http://127.0.0.1:9/api has a query"), "\(body)")
+        #expect(!body.contains("KEY0451"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("new.cassette.json").path))
+        _ = await server.stop()
+    }
+
     @Test("a file inside that is not a cassette is refused without quoting a byte of it")
     func noContentInErrors() async throws {
         let directory = try Proc.temporaryDirectory()

@@ -1,7 +1,8 @@
 import Foundation
+import Synchronization
 import Tapedeck
 import TapedeckCurl
-import TapedeckServer
+@testable import TapedeckServer
 import TapedeckTesting
 import Testing
 #if canImport(FoundationNetworking)
@@ -97,6 +98,18 @@ struct RecordedFailureTests {
                 #expect(error.code == .timedOut)
             }
         }
+    }
+
+    @Test("a replayed failure's log line and answer show the request's URL with its credential redacted")
+    func replayedFailureRedacted() throws {
+        let url = "http://127.0.0.1:9/users?password=PW0339"
+        let request = HTTPRequest(url: try #require(URL(string: url)))
+        let lines = Mutex<[String]>([])
+        let reply = ServerReply.replayedFailure(.noResponse(url: url, detail: "the upstream reset the connection"), request: request,
+                                                log: { line in lines.withLock { $0.append(line) } })
+        let logged = lines.withLock { $0.joined(separator: "\n") }
+        #expect(logged.contains("password=%3CREDACTED%3E"), "\(logged)")
+        #expect(!logged.contains("PW0339") && !String(decoding: reply.response.body, as: UTF8.self).contains("PW0339"), "\(logged)")
     }
 
     @Test("without --record-failures nothing is stored for a refused connection")

@@ -179,7 +179,9 @@ struct RecordingLaneTests {
 
     @Test("a stop while answers are on their way lets them reach their clients, on the lane and through the codec, and records each once")
     func stopDrains() async throws {
+        let asked = Mutex(0)
         try await Self.withUpstream(answering: { request, _ in
+            asked.withLock { $0 += 1 }
             try? await Task.sleep(for: .milliseconds(600))
             return .text(200, "\(request.method) \(request.target)\n")
         }) { directory, upstream in
@@ -189,12 +191,34 @@ struct RecordingLaneTests {
             let base = server.url.absoluteString
             async let got = Proc.run(Proc.curl, ["-s", "-w", " %{http_code}", "\(base)/got"])
             async let posted = Proc.run(Proc.curl, ["-s", "-w", " %{http_code}", "-X", "POST", "--data-binary", "x", "\(base)/posted"])
-            try await Task.sleep(for: .milliseconds(250))
+            // Stopped once both requests are on their way upstream.
+            for _ in 0..<500 where asked.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
             let summary = await server.stop()
             #expect(try await got.text == "GET /got\n 200")
             #expect(try await posted.text == "POST /posted\n 200")
             #expect(Set(try Cassette.load(from: file).interactions.map(\.request.url.path)) == ["/got", "/posted"])
             #expect(summary.contains("2 recorded"), "\(summary)")
+        }
+    }
+
+    @Test("a stop waits no longer than its grace for an answer that does not come")
+    func stopGrace() async throws {
+        let asked = Mutex(0)
+        try await Self.withUpstream(answering: { _, _ in
+            asked.withLock { $0 += 1 }
+            try? await Task.sleep(for: .seconds(20))
+            return .text(200, "late\n")
+        }) { directory, upstream in
+            let server = try await CassetteServer.proxy(to: upstream.url, recordingTo: directory.appending(path: "grace.cassette.json"), mode: .all,
+                                                        options: DeckOptions(live: try UpstreamTransport(options: .init(timeout: 60)), environment: [:]))
+            async let waiting = Proc.run(Proc.curl, ["-s", "-w", "%{http_code}", server.url.absoluteString + "/slow"])
+            for _ in 0..<500 where asked.withLock({ $0 }) < 1 { try await Task.sleep(for: .milliseconds(10)) }
+            let started = ContinuousClock.now
+            _ = await server.listener.close(grace: 0.5)
+            let waited = ContinuousClock.now - started
+            _ = await server.stop()
+            #expect(waited < .seconds(3), "\(waited)")
+            #expect(try await waiting.text == "000", "the client's connection was closed")
         }
     }
 

@@ -73,7 +73,7 @@ extension TapedeckCommand {
 
         func upstreamURL() throws -> URL? {
             guard let upstream else { return nil }
-            return try UpstreamArgument.parse(upstream) { "tapedeck proxy \($0) --record api.cassette.json" }
+            do { return try UpstreamURL.parse(upstream) { "tapedeck proxy \($0) --record api.cassette.json" } } catch { throw ValidationError(error.message) }
         }
 
         func matcher() throws -> Matcher {

@@ -71,7 +71,7 @@ extension TapedeckCommand {
                 do { options.unmatched = try UnmatchedPolicy(parsing: unmatched) } catch { throw ValidationError(error.errorDescription ?? "\(error)") }
             }
             if let upstream {
-                options.upstream = try UpstreamArgument.parse(upstream) { "--upstream \($0)" }
+                do { options.upstream = try UpstreamURL.parse(upstream) { "--upstream \($0)" } } catch { throw ValidationError(error.message) }
             }
             if options.unmatched == .forward, options.upstream == nil {
                 throw ValidationError("--unmatched forward needs --upstream URL, e.g. --upstream http://127.0.0.1:8000")

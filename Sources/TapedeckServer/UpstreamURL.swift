@@ -1,0 +1,39 @@
+import Foundation
+import Tapedeck
+
+/// The upstream a server sends requests on to (`tapedeck proxy UPSTREAM`, `tapedeck serve
+/// --upstream URL`, `/__tapedeck/record/start?upstream=`): an http or https URL with a host
+/// and, at most, a path prefix. One rule for every door an upstream comes in by.
+package enum UpstreamURL {
+    /// Why a text is not an upstream, quoting it without a credential.
+    package struct Refusal: Error, Sendable {
+        /// The whole message, with the fix.
+        package let message: String
+    }
+
+    /// `text` as an upstream URL, or why not; `example` is the usage an example shows, given an upstream.
+    package static func parse(_ text: String, example: (String) -> String) throws(Refusal) -> URL {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+            throw Refusal(message: "the upstream '\(quoted(text))' is not an http or https URL with a host; give scheme and host, "
+                + "e.g. \(example("http://127.0.0.1:8000"))")
+        }
+        // A query or fragment would be dropped from every request sent on, and a query is where
+        // an API key sits: refused, never quoted.
+        guard url.query == nil, url.fragment == nil else {
+            let prefix = quoted(text)
+            throw Refusal(message: "the upstream \(prefix) has a \(url.query != nil ? "query (?…)" : "fragment (#…)"), which would be dropped: "
+                + "each request keeps its own path and query, sent on under the upstream's scheme, host and path prefix. "
+                + "Give the upstream without it, e.g. \(example(prefix)); to add a credential to every request, send it from the client")
+        }
+        return url
+    }
+
+    /// `text` as it may be shown: without its query and fragment, and with the password of its
+    /// userinfo redacted (or, when it does not parse, without any userinfo).
+    static func quoted(_ text: String) -> String {
+        let bare = String(text.prefix { $0 != "?" && $0 != "#" })
+        if let url = URL(string: bare), url.host != nil { return Redactor.redactingPassword(url).absoluteString }
+        guard let scheme = bare.range(of: "://"), let at = bare[scheme.upperBound...].lastIndex(of: "@") else { return Excerpt.of(bare) }
+        return Excerpt.of(String(bare[..<scheme.upperBound]) + String(bare[bare.index(after: at)...]))
+    }
+}
