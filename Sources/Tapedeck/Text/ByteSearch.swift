@@ -83,24 +83,50 @@ enum ByteSearch {
         return nil
     }
 
-    /// `bytes` with every `needle` replaced by `replacement`, left to right, as Foundation's
-    /// `replacingOccurrences` does; nil when `bytes` holds none (nothing is copied then).
+    /// `bytes` with every `needle` that stands whole (``isWholeAuthority(_:in:)``) replaced by
+    /// `replacement`, left to right; nil when `bytes` holds none (nothing is copied then).
     static func replacingAll(_ needle: [UInt8], with replacement: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var result: [UInt8] = []
         var copied = 0
-        while let found = firstMatch(needle, in: bytes, from: copied) {
+        var from = 0
+        while let found = firstMatch(needle, in: bytes, from: from) {
+            from = found + 1
+            guard isWholeAuthority(found..<found + needle.count, in: bytes) else { continue }
             if result.isEmpty { result.reserveCapacity(bytes.count + max(0, replacement.count - needle.count) * 4) }
             result.append(contentsOf: bytes[copied..<found])
             result.append(contentsOf: replacement)
             copied = found + needle.count
+            from = copied
         }
         guard copied > 0 else { return nil }
         result.append(contentsOf: bytes[copied...])
         return result
     }
 
-    /// `text` with each pair's first replaced by its second, pair after pair; `text` itself
-    /// when it holds none of them.
+    /// Whether the origin or authority at `range` stands whole: not part of a longer host name
+    /// (`app` in `application` or `apple.com`, `1.2.3.4` in `11.2.3.4`) and not followed by a
+    /// port of its own (`app` in `app:8000`).
+    static func isWholeAuthority(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isHostByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
+        if range.lowerBound > 0, isHostByte(bytes[range.lowerBound - 1]) { return false }
+        guard range.upperBound < bytes.count else { return true }
+        let next = bytes[range.upperBound]
+        if isHostByte(next) { return false }
+        if next == UInt8(ascii: ":"), range.upperBound + 1 < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[range.upperBound + 1]) {
+            return false
+        }
+        return true
+    }
+
+    /// `text` with each pair's first (an origin or an authority) replaced by its second, pair
+    /// after pair, wherever it stands whole (``isWholeAuthority(_:in:)``); `text` itself when it
+    /// holds none of them.
     static func replacing(_ replacements: [(String, String)], in text: String) -> String {
         replacing(ByteReplacements(replacements), in: text)
     }

@@ -3,28 +3,45 @@ import Testing
 @testable import Tapedeck
 
 /// Serving a cassette at another origin rewrites URLs, headers and text bodies byte by byte,
-/// as Foundation's `replacingOccurrences` would, and leaves what holds no origin untouched.
+/// wherever the origin or its authority stands whole, and leaves what holds no origin untouched.
 @Suite("Origin rewrite")
 struct OriginRewriteTests {
     static let recorded = URL(string: "http://api.example.com:8081")!
     static let served = URL(string: "http://127.0.0.1:9")!
 
-    @Test("every occurrence is replaced, at the start, the end and side by side, and the authority alone too")
+    @Test("every whole occurrence is replaced, at the start, the end and side by side, and the authority alone too")
     func replacesEveryOccurrence() {
         let pairs = Cassette.originReplacements(from: Self.recorded, to: Self.served)
         let cases = [
-            "http://api.example.com:8081/a",
-            "see http://api.example.com:8081",
-            "http://api.example.com:8081http://api.example.com:8081",
-            "host api.example.com:8081, é, http://api.example.com:808",
-            "nothing here",
-            "",
-            "api.example.com:8081api.example.com:8081",
+            ("http://api.example.com:8081/a", "http://127.0.0.1:9/a"),
+            ("see http://api.example.com:8081", "see http://127.0.0.1:9"),
+            ("http://api.example.com:8081 http://api.example.com:8081", "http://127.0.0.1:9 http://127.0.0.1:9"),
+            ("host api.example.com:8081, é, http://api.example.com:808", "host 127.0.0.1:9, é, http://api.example.com:808"),
+            ("nothing here", "nothing here"),
+            ("", ""),
+            ("[\"api.example.com:8081\",\"api.example.com:8081\"]", "[\"127.0.0.1:9\",\"127.0.0.1:9\"]"),
         ]
-        for text in cases {
-            let expected = pairs.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+        for (text, expected) in cases {
             #expect(Cassette.apply(pairs, to: text) == expected, "\(text)")
             #expect(ByteSearch.replacing(ByteReplacements(pairs), in: Data(text.utf8)) == Data(expected.utf8), "\(text)")
+        }
+    }
+
+    @Test("an origin or authority is replaced only where it stands whole: never inside a longer host name or word, or before another port")
+    func wholeAuthoritiesOnly() throws {
+        let pairs = Cassette.originReplacements(from: try #require(URL(string: "http://app")), to: try #require(URL(string: "http://127.0.0.1:8090")))
+        let cases = [
+            ("application/json", "application/json"),
+            ("{\"role\":\"application admin\"}", "{\"role\":\"application admin\"}"),
+            ("http://app/users", "http://127.0.0.1:8090/users"),
+            ("app", "127.0.0.1:8090"),
+            ("http://app:8000/x", "http://app:8000/x"),
+            ("http://apple.com/", "http://apple.com/"),
+            ("ws.app and my-app", "ws.app and my-app"),
+            ("see http://app, then http://app?q=1", "see http://127.0.0.1:8090, then http://127.0.0.1:8090?q=1"),
+        ]
+        for (text, expected) in cases {
+            #expect(Cassette.apply(pairs, to: text) == expected, "\(text)")
         }
     }
 
