@@ -53,7 +53,7 @@ extension ServerReply {
     /// (a credential in its query or userinfo) wherever it names it.
     static func redacted(_ text: String, sending request: HTTPRequest) -> (text: String, shown: String) {
         let sent = request.urlText
-        let shown = Redactor.standard.redact(HTTPRequest(url: request.url)).url.absoluteString
+        let shown = Redactor.shown(request.url)
         guard shown != sent else { return (text, shown) }
         // Messages quote a long URL by its first characters (`Excerpt`), which the whole URL
         // would not match: both forms are replaced.

@@ -166,6 +166,12 @@ public struct Redactor: Sendable, Hashable {
         return components.url ?? url
     }
 
+    /// `url` as a log line or a message may show it: a credential in its query or userinfo
+    /// redacted by the standard rules.
+    package static func shown(_ url: URL) -> String {
+        standard.redact(HTTPRequest(url: url)).url.absoluteString
+    }
+
     /// `url` with its userinfo password replaced (what cassettes, logs and banners show of it).
     package static func redactingPassword(_ url: URL) -> URL {
         var ignored: [String] = []

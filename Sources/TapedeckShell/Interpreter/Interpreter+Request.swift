@@ -51,8 +51,9 @@ extension Interpreter {
         state.lastResponse = response
         state.notePaths(in: response, to: request)
         if let log = options.requestLog {
-            let landed = response.storedURL.map(\.text).flatMap { $0 == request.urlText ? nil : " at \($0)" } ?? ""
-            log.line("\(location)  \(request.method) \(request.urlText) → \(Exchange.summary(of: response))\(landed)")
+            // A credential in a URL is not printed (the reports redact it too).
+            let landed = response.storedURL.flatMap { $0.text == request.urlText ? nil : " at \(Redactor.shown($0.url))" } ?? ""
+            log.line("\(location)  \(request.method) \(Redactor.shown(request.url)) → \(Exchange.summary(of: response))\(landed)")
         }
         guard options.echoResponses else { return warnAgainstOpenAPI(request, response) }
         defer { warnAgainstOpenAPI(request, response) }

@@ -42,7 +42,7 @@ extension Interpreter {
     private var lastExchange: String? {
         guard let request = state.lastRequest, let response = state.lastResponse else { return nil }
         let reason = response.reason.isEmpty ? HTTPResponse.reasonPhrase(for: response.status) : response.reason
-        return "\(request.method) \(request.urlText) → \(response.status) \(reason)"
+        return "\(request.method) \(Redactor.shown(request.url)) → \(response.status) \(reason)"
     }
 
     /// Runs a `capture`: the query's value becomes a variable (strings raw, others as JSON).

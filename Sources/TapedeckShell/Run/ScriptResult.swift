@@ -22,9 +22,20 @@ public struct ScriptResult: Sendable {
     /// JSON members, URL passwords, and this script's known secrets wherever they appear).
     public func redactedExchange(_ index: Int) -> (request: HTTPRequest, response: HTTPResponse) {
         let exchange = exchanges[index]
-        let interaction = Redactor.standard.redact(Interaction(request: exchange.request, response: exchange.response, recordedAt: Date()),
+        var interaction = Redactor.standard.redact(Interaction(request: exchange.request, response: exchange.response, recordedAt: Date()),
                                                    knownSecrets: secrets).interaction
+        // A text body of any type also loses what free text does: bearer tokens, JWTs and
+        // credential pairs (`password=…`) that no field rule names.
+        interaction.request.body = interaction.request.body.map(redactedText)
+        interaction.response.body = redactedText(interaction.response.body)
         return (interaction.request, interaction.response)
+    }
+
+    /// `body` with ``redacted(_:)`` applied when it is UTF-8 text; as it is otherwise.
+    private func redactedText(_ body: Data) -> Data {
+        guard !body.isEmpty, let text = String(validating: body, as: UTF8.self) else { return body }
+        let redacted = redacted(text)
+        return redacted == text ? body : Data(redacted.utf8)
     }
 
     /// The text as a report may write it: credentials replaced as in cassettes (``Redactor``),

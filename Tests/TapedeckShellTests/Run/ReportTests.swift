@@ -90,6 +90,27 @@ struct ReportTests {
         }
     }
 
+    @Test("a text body's bearer token, JWT and password pair leave the JSON and HTML reports, and a URL's password every failure text")
+    func reportsRedactTextBodies() async throws {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefghijklmnop"
+        let script = "base http://api.test\npost /c --raw 'Authorization: Bearer sekrit_bearer_123456 password=hunter2secret3 \(jwt)'\n"
+            + "get /x?password=hunter2secret4\nexpect 201\n"
+        var options = ScriptRunner.Options()
+        options.keepsExchanges = true
+        let runner = ScriptRunner(transport: EchoServer().transport, output: .discarding, errors: .discarding, options: options)
+        let summary = await runner.run([ScriptSource(name: "bodies.tape", text: script)])
+        let pages = RunReport.html(for: summary).values.map { String(decoding: $0, as: UTF8.self) }
+        let reports = [String(decoding: RunReport.json(for: summary), as: UTF8.self), JUnitReport.xml(for: summary), TAPReport.text(for: summary)] + pages
+        for report in reports {
+            for secret in ["sekrit_bearer_123456", "hunter2secret3", "hunter2secret4", jwt] {
+                #expect(!report.contains(secret), "\(secret) in \(report.prefix(400))")
+            }
+        }
+        #expect(summary.results.first?.exchanges.count == 2)
+        let failure = try #require(summary.results.first?.failures.first)
+        #expect(!failure.localizedDescription.contains("hunter2secret4"), "\(failure.localizedDescription)")
+    }
+
     @Test("the TAP report has a plan, one line per script and a YAML block per failure")
     func tap() async {
         let lines = TAPReport.text(for: await summary()).split(separator: "\n").map(String.init)
