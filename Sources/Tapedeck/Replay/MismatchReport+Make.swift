@@ -19,8 +19,10 @@ extension MismatchReport {
             if url.path != incoming.path { score += 4 }
             return (score, index)
         }.sorted { $0 < $1 }.prefix(24)
+        // Compared as shown: a cassette that was never redacted (a browser's HAR) shows no
+        // credential it holds, as `request` shows none.
         let diffs = preRanked.map { _, index in
-            (index, RequestDiff(recorded: interactions[index].request, incoming: request, matcher: matcher))
+            (index, RequestDiff(recorded: Redactor.standard.redact(interactions[index].request), incoming: request, matcher: matcher))
         }.filter { !exact.contains($0.0) }.sorted { ($0.1.distance, $0.0) < ($1.1.distance, $1.0) }.prefix(3)
         let nearest = diffs.map { index, diff in
             Candidate(index: index, summary: summary(interactions[index].request) + (uses[index] > 0 ? " (played \(uses[index])×)" : ""),
@@ -64,7 +66,9 @@ extension MismatchReport {
         return nil
     }
 
+    /// `METHOD URL` of a request as reports show it: a credential in its URL redacted (a
+    /// cassette that was never redacted, such as a browser's HAR, may hold one).
     static func summary(_ request: HTTPRequest) -> String {
-        "\(request.method) \(request.urlText)"
+        "\(request.method) \(Redactor.shown(request.url))"
     }
 }

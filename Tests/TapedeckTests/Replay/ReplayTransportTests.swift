@@ -47,6 +47,23 @@ struct ReplayTransportTests {
         #expect(replay.unusedReport() == "1 of 2 interactions in u.json were never played:\n  #1 GET http://api.test/other")
     }
 
+    @Test("a cassette never redacted (a browser's HAR) shows none of its credentials in a mismatch report or the unused report")
+    func reportsOfAnUnredactedCassette() async throws {
+        let secretURL = "http://api.test/login?password=hunter2secret&api_key=AKIAIOSFODNN7EXAMPLE"
+        let replay = ReplayTransport(cassette: Cassette(interactions: [.make(.get, secretURL)]), path: "har.json")
+        do {
+            _ = try await replay.send(request(.get, "http://api.test/login?password=other"))
+            Issue.record("a request with another password matched")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains("no recorded interaction matches"), "\(text)")
+            for secret in ["hunter2secret", "AKIAIOSFODNN7EXAMPLE"] { #expect(!text.contains(secret), "\(text)") }
+        }
+        let unused = replay.unusedReport()
+        #expect(unused.contains("api.test/login"), "\(unused)")
+        for secret in ["hunter2secret", "AKIAIOSFODNN7EXAMPLE"] { #expect(!unused.contains(secret), "\(unused)") }
+    }
+
     @Test("lists at most five never-played interactions, then how many more and where to see them")
     func unusedReportIsShort() {
         let interactions = (0..<8).map { Interaction.make(.get, "http://api.test/item/\($0)") }
