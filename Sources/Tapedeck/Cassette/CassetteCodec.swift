@@ -298,7 +298,7 @@ enum CassetteCodec {
         let methodName = try requestReader.string("method")
         guard let method = try? HTTPMethod(validating: methodName) else {
             throw .invalidField(path: reader.source, pointer: requestReader.pointer + "/method",
-                                problem: "'\(methodName)' is not a valid HTTP method")
+                                problem: "'\(Excerpt.of(TextVisibility.escaped(methodName, nonASCII: true)))' is not a valid HTTP method")
         }
         let request = try decodeRequest(requestReader, method: method, url: url, sharing: strings)
         let status = try responseReader.int("status")
@@ -363,7 +363,8 @@ enum CassetteCodec {
         let url = try requestReader.storedURL("url")
         let methodName = try requestReader.string("method")
         guard let method = try? HTTPMethod(validating: methodName) else {
-            throw .invalidField(path: reader.source, pointer: requestReader.pointer + "/method", problem: "'\(methodName)' is not a valid HTTP method")
+            throw .invalidField(path: reader.source, pointer: requestReader.pointer + "/method",
+                                problem: "'\(Excerpt.of(TextVisibility.escaped(methodName, nonASCII: true)))' is not a valid HTTP method")
         }
         let kindName = try failureReader.string("kind")
         guard let kind = TransportFailure.Kind(rawValue: kindName) else {

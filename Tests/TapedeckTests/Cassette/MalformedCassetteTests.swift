@@ -38,6 +38,13 @@ struct MalformedCassetteTests {
             + "it cannot read, in any record mode)"), "\(message)")
     }
 
+    @Test("a method holding control characters is named escaped, so a terminal shows them as text")
+    func controlCharactersInAMethod() throws {
+        let message = try message(loading: Self.valid.replacingOccurrences(of: #""method": "GET""#, with: #""method": "GET\u001b]0;PWNED\u0007""#))
+        #expect(message.contains("is not a valid HTTP method"), "\(message)")
+        #expect(!message.unicodeScalars.contains { $0.value < 0x20 }, "\(message.debugDescription)")
+    }
+
     @Test("a wrong type names the JSON path and what was expected")
     func wrongType() throws {
         let message = try message(loading: Self.valid.replacingOccurrences(of: #""status": 200"#, with: #""status": "200""#))
