@@ -161,17 +161,19 @@ public final class Deck: Sendable {
         for tape in old { try tape.session.finish(environment: options.environment) }
     }
 
-    /// Turns recording off: each recording tape is written and replayed from its file from now on.
-    /// Returns the summaries of the recordings.
+    /// Turns recording off: each recording tape is written and replayed from its file from now on
+    /// (one that recorded nothing, and so wrote no file, is taken off its mount). Returns the
+    /// summaries of the recordings.
     @discardableResult
     public func stopRecording() throws(CassetteError) -> [String] {
         let recording = tapes.withLock { $0.filter(\.isRecording) }
         var summaries: [String] = []
         for old in recording {
             summaries.append(try old.session.finish(environment: options.environment))
-            let replay = try tape(path: old.path, mount: old.mount)
+            let replay = FileManager.default.fileExists(atPath: old.path) ? try tape(path: old.path, mount: old.mount) : nil
             changeTapes { tapes in
-                if let index = tapes.firstIndex(where: { $0.path == old.path && $0.isRecording }) { tapes[index] = replay }
+                guard let index = tapes.firstIndex(where: { $0.path == old.path && $0.isRecording }) else { return }
+                if let replay { tapes[index] = replay } else { tapes.remove(at: index) }
             }
         }
         return summaries

@@ -222,6 +222,20 @@ struct RecordingLaneTests {
         }
     }
 
+    @Test("stopping a recording that recorded nothing stops it, and takes its tape off the mount")
+    func stopRecordingNothing() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let deck = Deck(options: DeckOptions(environment: [:]), origin: URL(string: "http://127.0.0.1:9")!)
+        let file = directory.appending(path: "empty.cassette.json")
+        try deck.startRecording(path: file.path, mode: .new, upstream: URL(string: "http://127.0.0.1:9")!)
+        #expect(deck.status.cassettes.contains { $0.recording })
+        let summaries = try deck.stopRecording()
+        #expect(summaries.count == 1 && summaries[0].contains("0 recorded"), "\(summaries)")
+        #expect(!deck.status.cassettes.contains { $0.recording })
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test("requests pipelined behind ones refused before they go out are all answered, in order")
     func pipelinedRefusals() async throws {
         let directory = try Proc.temporaryDirectory()
