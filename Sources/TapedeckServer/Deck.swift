@@ -349,7 +349,9 @@ public final class Deck: Sendable {
     /// ``status`` and the log show of a request (one redaction for every channel).
     static func redactedSummary(_ incoming: IncomingRequest) -> String {
         guard let url = URL(string: "http://summary.local" + incoming.pathAndQuery) else { return "\(incoming.method) (unreadable target)" }
-        let redacted = Redactor.standard.redact(HTTPRequest(url: url)).url
+        // A credential the request carries in a header (a bearer token) is scrubbed where its
+        // target repeats it (`/sessions/TOKEN`), as the log's report scrubs it.
+        let redacted = Redactor.standard.redact(HTTPRequest(url: url, headers: incoming.headers), knownSecrets: []).request.url
         let path = redacted.path(percentEncoded: true)
         let query = redacted.query(percentEncoded: true).map { "?" + $0 } ?? ""
         return "\(incoming.method) \(path.isEmpty ? "/" : path)\(query)"

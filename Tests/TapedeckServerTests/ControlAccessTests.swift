@@ -72,6 +72,15 @@ struct ControlAccessTests {
         _ = await server.stop()
     }
 
+    @Test("the summary status and the inspector show of a request scrubs a header's credential where its target repeats it")
+    func summaryScrubsHeaderSecrets() {
+        let incoming = IncomingRequest(method: "GET", target: "/sessions/sekrit_bearer_123456?password=pw0451",
+                                       headers: HTTPHeaders([HTTPHeader(name: "Authorization", value: "Bearer sekrit_bearer_123456")]))
+        let summary = Deck.redactedSummary(incoming)
+        #expect(summary.hasPrefix("GET /sessions/"), "\(summary)")
+        #expect(!summary.contains("sekrit_bearer_123456") && !summary.contains("pw0451"), "\(summary)")
+    }
+
     @Test("a file inside that is not a cassette is refused without quoting a byte of it")
     func noContentInErrors() async throws {
         let directory = try Proc.temporaryDirectory()
