@@ -66,7 +66,8 @@ public struct MismatchReport: Sendable, CustomStringConvertible {
         }
         lines.append("")
         if nearest.isEmpty {
-            lines.append("the cassette is empty: nothing to compare with")
+            lines.append(interactionCount == 0 ? "the cassette is empty: nothing to compare with"
+                : "no other recorded interaction to compare with: the ones that match were already played (above)")
         } else {
             lines.append("nearest recorded interactions (recorded → sent):")
             for (rank, candidate) in nearest.enumerated() {

@@ -31,6 +31,9 @@ struct ReplayTransportTests {
             #expect(report.skipped == ["#1 GET http://api.test/items was already played (2 of 2 used); identical requests are served in recorded order"])
             #expect(report.suggested.first == .allowRepeats(path: "order.cassette.json", mode: nil))
             #expect(report.fixes.first == "allow reusing the last match: set CassetteConfiguration.allowRepeats = true")
+            // Every interaction that matches was played: the cassette is not called empty.
+            #expect(report.description.contains("no other recorded interaction to compare with"), "\(report)")
+            #expect(!report.description.contains("the cassette is empty"), "\(report)")
         }
         let repeating = ReplayTransport(cassette: cassette, configuration: .init(URL(fileURLWithPath: "<memory>"), allowRepeats: true))
         for expected in ["first", "second", "second", "second"] {
