@@ -28,6 +28,9 @@ struct ControlAPI {
         let query = URLComponents(string: "http://control" + incoming.pathAndQuery)?.queryItems ?? []
         func values(_ key: String) -> [String] { query.filter { $0.name == key }.compactMap(\.value).filter { !$0.isEmpty } }
         let method = incoming.method.uppercased()
+        if let mount = values("mount").first, let problem = Deck.mountProblem(mount) {
+            return .text(400, "mount=: \(problem)\n", headers: [ServerMarker.errorHeader: "400"])
+        }
         do {
             switch (name, method) {
             case ("status", "GET"):

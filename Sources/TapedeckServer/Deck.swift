@@ -218,6 +218,23 @@ public final class Deck: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// Why `mount` cannot be a mount prefix, or nil: a path (`/v1`, `/api/v2`) of segments in
+    /// URL path characters, with no `.` or `..` segment. One rule for `--mount` and the control
+    /// endpoints' `mount=`.
+    package static func mountProblem(_ mount: String) -> String? {
+        let trimmed = normalizedMount(mount)
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@%/".utf8)
+        if let bad = trimmed.utf8.first(where: { !allowed.contains($0) }) {
+            let shown = bad < 0x20 || bad == 0x7F ? String(format: "the control character 0x%02X", bad)
+                : bad >= 0x80 ? "a character past ASCII (percent-encode it)" : "'\(Character(Unicode.Scalar(bad)))'"
+            return "a mount prefix is a URL path, and this one holds \(shown); write it as /v1 or /api/v2"
+        }
+        if trimmed.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) {
+            return "a mount prefix has no . or .. segment; write it as /v1 or /api/v2"
+        }
+        return nil
+    }
+
     static func normalizedMount(_ mount: String) -> String {
         var trimmed = mount.trimmingCharacters(in: .whitespaces)
         while trimmed.hasSuffix("/") { trimmed.removeLast() }

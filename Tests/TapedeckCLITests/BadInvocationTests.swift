@@ -42,6 +42,13 @@ struct BadInvocationTests {
                     ["--report-junit \(underFile)", "\(folder.path("plain")) is not a directory"])
         expectUsage(try CLI.run(["run", "--record", folder.url.path, folder.path("script.tape")]),
                     ["--record \(folder.url.path): it is a directory"])
+        #if os(Linux)
+        // A file system that takes no new files, whatever its permission bits say (and to a superuser).
+        expectUsage(try CLI.run(["run", "--report-junit", "/proc/j.xml", folder.path("script.tape")]),
+                    ["--report-junit /proc/j.xml: files cannot be made in /proc"])
+        expectUsage(try CLI.run(["run", "--record", "/proc/x.cassette.json", folder.path("script.tape")]),
+                    ["--record /proc/x.cassette.json: files cannot be made in /proc"])
+        #endif
     }
 
     @Test("every output creates its missing parent directories: reports and convert's OUT (as cassettes do)")

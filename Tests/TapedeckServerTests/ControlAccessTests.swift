@@ -72,6 +72,19 @@ struct ControlAccessTests {
         _ = await server.stop()
     }
 
+    @Test("a mount prefix is a URL path: one with a line break or a .. segment is refused, and the served cassettes stay")
+    func mountRule() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let (server, cassette) = try await Self.server(in: directory)
+        for mount in ["%0d%0aX:y", "/../x"] {
+            let loaded = try await ControlEndpointTests.control(server, "POST", "load?cassette=\(cassette.lastPathComponent)&mount=\(mount)")
+            #expect(loaded.status == 400, "\(mount): \(String(decoding: loaded.body, as: UTF8.self))")
+        }
+        #expect(try await Proc.run(Proc.curl, ["-s", server.url.absoluteString + "/greeting"]).text == "hello")
+        _ = await server.stop()
+    }
+
     @Test("the summary status and the inspector show of a request scrubs a header's credential where its target repeats it")
     func summaryScrubsHeaderSecrets() {
         let incoming = IncomingRequest(method: "GET", target: "/sessions/sekrit_bearer_123456?password=pw0451",

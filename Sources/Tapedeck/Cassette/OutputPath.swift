@@ -31,6 +31,16 @@ package enum OutputPath {
         guard access(ancestor.path, W_OK | X_OK) == 0 else {
             return "the directory \(ancestor.path) is not writable (permission denied); choose another path"
         }
+        // Permission bits say nothing of a file system that takes no new files (/proc, /sys, a
+        // read-only mount) or of a superuser: a file of a name no one uses is made and removed.
+        guard FileKind.of(url.path) == nil else { return nil }
+        let probe = ancestor.appendingPathComponent(".tapedeck-write-check-\(getpid())")
+        let made = open(probe.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard made >= 0 else {
+            return "files cannot be made in \(ancestor.path) (\(String(cString: strerror(errno)))); choose another path"
+        }
+        close(made)
+        unlink(probe.path)
         return nil
     }
 

@@ -58,7 +58,9 @@ extension TapedeckCommand {
                 guard let equals = mount.firstIndex(of: "="), mount.hasPrefix("/"), equals != mount.index(before: mount.endIndex) else {
                     throw ValidationError("--mount '\(mount)' is not /prefix=CASSETTE; write --mount /v1=Sessions/v1.cassette.json")
                 }
-                return (String(mount[..<equals]), URL(fileURLWithPath: String(mount[mount.index(after: equals)...])))
+                let prefix = String(mount[..<equals])
+                if let problem = Deck.mountProblem(prefix) { throw ValidationError("--mount: \(problem)") }
+                return (prefix, URL(fileURLWithPath: String(mount[mount.index(after: equals)...])))
             }
         }
 
