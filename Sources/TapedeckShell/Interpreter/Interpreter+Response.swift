@@ -22,9 +22,11 @@ extension Interpreter {
                 shownNote = "count needs an array, an object or a string; compare the value itself with == instead"
             }
         }
+        // A long expected value is cut as the actual one is: a 5 MB `contains` is not printed
+        // twice into the log and every report.
         throw .assertionFailed(AssertionFailure(
-            assertion: shown.description, query: assertion.query.description,
-            expected: (assertion.negated ? "not " : "") + predicate.description,
+            assertion: Excerpt.of(shown.description, limit: Self.shownAssertion), query: assertion.query.description,
+            expected: Excerpt.of((assertion.negated ? "not " : "") + predicate.description, limit: Self.shownAssertion),
             actual: shownActual, note: shownNote, location: location,
             exchange: lastExchange
         ))
@@ -37,6 +39,9 @@ extension Interpreter {
         guard let response = state.lastResponse else { throw .noResponse(command: command, at: location) }
         return response
     }
+
+    /// The most characters of an assertion, or of what it expected, a failure message quotes.
+    static let shownAssertion = 400
 
     /// `GET http://host/json → 200 OK` for the last request and response.
     private var lastExchange: String? {

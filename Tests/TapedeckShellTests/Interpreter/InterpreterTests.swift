@@ -122,6 +122,19 @@ struct InterpreterTests {
         #expect(failed.message.hasPrefix("t.tape:3:1: expect failed"))
     }
 
+    @Test("a very long expected value is cut in the failure as a long actual value is")
+    func longExpectedValue() async throws {
+        let shell = shell()
+        let long = String(repeating: "x", count: 100_000)
+        let error = await failure(shell, "base http://api.test\nget /x\nexpect body contains \"\(long)\"\n")
+        guard case .assertionFailed(let failed)? = error else {
+            Issue.record("expected an assertion failure, got \(String(describing: error))")
+            return
+        }
+        #expect(failed.message.count < 2_000, "\(failed.message.count) characters")
+        #expect(failed.expected.contains("more characters)"), "\(failed.expected.suffix(80))")
+    }
+
     @Test("capture stores a value that later lines interpolate")
     func captures() async throws {
         let shell = shell()
