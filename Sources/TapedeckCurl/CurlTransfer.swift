@@ -283,6 +283,15 @@ final class CurlTransfer: Sendable {
         return response
     }
 
+    /// Request headers that come to about this many bytes are more than libcurl sends: it
+    /// refuses them with "Out of memory" before anything goes out.
+    static let requestHeadLimit = 1_000_000
+
+    /// The bytes of the request's target and header lines.
+    private var requestHeadBytes: Int {
+        request.urlText.utf8.count + request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+    }
+
     private func error(for code: CURLcode, detail: String) -> HTTPError {
         let url = request.urlText
         let host = request.url.host ?? "?"
@@ -299,6 +308,12 @@ final class CurlTransfer: Sendable {
             return .tlsFailure(host: host, detail: message)
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE:
             return .noResponse(url: url, detail: message)
+        case CURLE_OUT_OF_MEMORY where received.withLock({ $0.statusLine.isEmpty }) && requestHeadBytes >= CurlTransfer.requestHeadLimit:
+            // Nothing came back: it is the request's own head that libcurl could not take.
+            let longest = request.headers.max { $0.value.utf8.count < $1.value.utf8.count }
+            return .transport(url: url, detail: "the request's headers come to \(ByteCount.describe(requestHeadBytes))"
+                + (longest.map { " (\(Excerpt.of($0.name)) alone \(ByteCount.describe($0.value.utf8.count)))" } ?? "")
+                + ", more than libcurl sends (about 1 MiB); send large data in the body instead")
         case CURLE_OUT_OF_MEMORY where !received.withLock({ $0.headComplete }):
             // libcurl refuses a header line over 100 KiB (or headers over 300 KiB) with "Out of memory".
             return .headerTooLarge(url: url, detail: "a header line is over libcurl's limit of 100 KiB")

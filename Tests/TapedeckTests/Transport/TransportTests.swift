@@ -57,6 +57,20 @@ struct TransportTests {
         }
     }
 
+    @Test("headers more than libcurl sends are named as the request's, with the longest, not as a response's")
+    func requestHeadersTooLarge() async throws {
+        let server = try SilentServer()
+        let request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(server.port)/x")!, headers: ["X-Big": String(repeating: "b", count: 1_100_000)])
+        do {
+            _ = try await CurlTransport(options: .init(timeout: 5)).send(request)
+            Issue.record("1.1 MB of headers were sent")
+        } catch let error as HTTPError {
+            let text = error.localizedDescription
+            #expect(text.contains("the request's headers come to 1.0 MiB (X-Big alone 1.0 MiB), more than libcurl sends"), "\(text)")
+            #expect(!text.contains("response headers"), "\(text)")
+        }
+    }
+
     @Test("cancelling the task stops a request in flight: the server has the connection and never answers",
           .timeLimit(.minutes(1)), arguments: TransportKind.allCases)
     func cancelInFlight(_ kind: TransportKind) async throws {
