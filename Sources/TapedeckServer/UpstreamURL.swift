@@ -6,11 +6,9 @@ import Tapedeck
 /// and, at most, a path prefix. One rule for every door an upstream comes in by.
 package enum UpstreamURL {
     /// Why a text is not an upstream, quoting it without a credential.
-    package struct Refusal: LocalizedError, Sendable {
+    package struct Refusal: Error, Sendable {
         /// The whole message, with the fix.
         package let message: String
-
-        package var errorDescription: String? { message }
     }
 
     /// `text` as an upstream URL, or why not; `example` is the usage an example shows, given an upstream.
