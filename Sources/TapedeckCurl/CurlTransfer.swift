@@ -184,6 +184,10 @@ final class CurlTransfer: Sendable {
                 }
                 // curl would otherwise add `Expect: 100-continue` to large bodies.
                 if !request.headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
+                // Nor does a POST with no body say it sends a form (curl adds that type to every POST).
+                if request.method == .post, request.body == nil, !request.headers.contains("Content-Type") {
+                    headerList = curl_slist_append(headerList, "Content-Type:")
+                }
                 _ = tapedeck_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
                 return withBody(easy) { curl_easy_perform(easy) }
             }
@@ -253,7 +257,12 @@ final class CurlTransfer: Sendable {
     /// Hands the body to curl for the duration of `perform`.
     private func withBody(_ easy: UnsafeMutableRawPointer, _ perform: () -> CURLcode) -> CURLcode {
         guard let body = request.body else {
-            if request.method == .post { _ = tapedeck_curl_setopt_string(easy, CURLOPT_POSTFIELDS, "") }
+            // An empty body, copied by curl: a literal passed as POSTFIELDS lives only as long as
+            // the call, and curl read past it (a POST sent bytes no one gave it).
+            if request.method == .post {
+                _ = tapedeck_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
+                _ = tapedeck_curl_setopt_string(easy, CURLOPT_COPYPOSTFIELDS, "")
+            }
             return perform()
         }
         return body.withUnsafeBytes { bytes in

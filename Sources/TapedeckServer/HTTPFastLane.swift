@@ -155,6 +155,12 @@ final class HTTPFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         context.closeOnceWritten()
     }
 
+    /// The server stops and its grace is over: the connection closes now, whatever it was doing.
+    func closeNow(context: ChannelHandlerContext) {
+        mode = .closing
+        context.close(promise: nil)
+    }
+
     /// Holds reads back while the client does not take its answers, and while a request waits
     /// for its answer once another has come, so that requests wait in the socket rather than
     /// in memory; the codec's pipelining handler does it once it has the connection.

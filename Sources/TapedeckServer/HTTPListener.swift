@@ -96,28 +96,33 @@ package final class HTTPListener: Sendable {
     /// more is read; ``HTTPFastLane/drain(context:)``), closing it once they are written, and
     /// closes whatever is still open after `grace` seconds (an upstream slower than that, a
     /// stream, a client that does not read). So a recording stopped under load holds no plain
-    /// answer its client did not get, and a stop never waits longer than `grace`.
+    /// answer its client did not get, and a stop waits no longer than `grace` (and a TLS
+    /// connection, the TLS handler's wait for its client's close_notify).
     package func close(grace: Double = 3) async {
         try? await channel.close()
         let open = connections.channels.withLock { Array($0.values) }
-        for connection in open {
-            connection.eventLoop.execute {
-                let pipeline = connection.pipeline.syncOperations
-                guard let lane = try? pipeline.handler(type: HTTPFastLane.self), let context = try? pipeline.context(handlerType: HTTPFastLane.self) else {
-                    return connection.close(promise: nil)
-                }
-                lane.drain(context: context)
-            }
-        }
+        for connection in open { Self.onLane(of: connection) { $0.drain(context: $1) } }
         // Waiting for a close future ignores cancellation: the grace ends by closing what is open.
         await withTaskGroup(of: Void.self) { group in
             group.addTask { for connection in open { try? await connection.closeFuture.get() } }
             group.addTask {
                 try? await Task.sleep(for: .seconds(grace))
-                for connection in open { connection.close(promise: nil) }
+                for connection in open { Self.onLane(of: connection) { $0.closeNow(context: $1) } }
             }
             await group.next()
             group.cancelAll()
+        }
+    }
+
+    /// Calls `body` on `connection`'s loop with its fast lane and the lane's context; closes the
+    /// connection when it has no lane (a WebSocket, a tunnel relayed byte for byte).
+    private static func onLane(of connection: any Channel, _ body: @escaping @Sendable (HTTPFastLane, ChannelHandlerContext) -> Void) {
+        connection.eventLoop.execute {
+            let pipeline = connection.pipeline.syncOperations
+            guard let lane = try? pipeline.handler(type: HTTPFastLane.self), let context = try? pipeline.context(handlerType: HTTPFastLane.self) else {
+                return connection.close(promise: nil)
+            }
+            body(lane, context)
         }
     }
 }

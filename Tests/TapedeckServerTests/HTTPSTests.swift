@@ -343,6 +343,25 @@ struct HTTPSTests {
         _ = await server.stop(signal: SIGINT)
     }
 
+    @Test("a TLS server stopped while an answer is on its way answers it, and exits")
+    func tlsStopDrains() async throws {
+        let scratch = try Scratch()
+        defer { Proc.cleanUp(scratch.directory) }
+        let file = try SampleCassettes.write(SampleCassettes.api(), to: scratch.directory)
+        let server = try await ServerProcess(["serve", file.path, "--tls", "--repeat", "--latency", "800"], environment: scratch.environment)
+        let port = server.url.port ?? 0
+        async let answered = Proc.run(Proc.curl, ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", scratch.tapedeckCA,
+                                                  "https://localhost:\(port)/users"])
+        try await Task.sleep(for: .milliseconds(400))
+        let started = ContinuousClock.now
+        let (status, stderr) = await server.stop(signal: SIGINT)
+        let waited = ContinuousClock.now - started
+        #expect(status == 0, "\(stderr)")
+        #expect(try await answered.text == "200", "the answer on its way reached its client")
+        // The grace (3 s), then the TLS handler's wait for the client's close_notify (up to 5 s).
+        #expect(waited < .seconds(9), "\(waited)")
+    }
+
     @Test("ca trust prints the simulator command off macOS, and installs into an Android emulator through adb under OpenSSL's old subject hash")
     func trustCommands() async throws {
         let scratch = try Scratch()

@@ -592,6 +592,21 @@ struct UpstreamTransportTests {
         await listener.close()
     }
 
+    @Test("a POST with no body goes out with Content-Length 0 and no type, from curl as from the upstream transport")
+    func emptyPost() async throws {
+        let upstream = try await Self.upstream { request, _ in
+            .text(200, "\(request.headers["Content-Length"] ?? "none") \(request.headers["Content-Type"] ?? "none") \(request.body.count)")
+        }
+        let request = HTTPRequest(method: .post, url: URL(string: "http://127.0.0.1:\(upstream.port)/empty")!)
+        for transport in [CurlTransport() as any HTTPTransport, try UpstreamTransport() as any HTTPTransport] {
+            for _ in 0..<20 {
+                let response = try await transport.send(request)
+                #expect(String(decoding: response.body, as: UTF8.self) == "0 none 0", "\(type(of: transport))")
+            }
+        }
+        await upstream.close()
+    }
+
     @Test("an answer whose body stops short of its Content-Length says how much of it came")
     func bodyCutShort() async throws {
         let short = try OneShotUpstream(answer: Data("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort".utf8))
