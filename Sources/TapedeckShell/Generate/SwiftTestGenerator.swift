@@ -44,6 +44,10 @@ public enum SwiftTestGenerator {
         var body: [String] = []
         var count = 0
         var jsonDecoded = false
+        // The test is written as a cassette is: a credential the script sends (typed in it, or
+        // from a variable) is redacted, in the requests and in the lines quoted; replay matches
+        // a redacted request as it matches the real one.
+        var secrets: [String] = []
         for statement in statements {
             _ = try await interpreter.execute(statement)
             switch statement.command {
@@ -51,9 +55,13 @@ public enum SwiftTestGenerator {
                 guard let request = interpreter.state.lastRequest else { continue }
                 count += 1
                 jsonDecoded = false
+                let (shown, found) = Redactor.standard.redact(request, knownSecrets: secrets)
+                secrets += found
+                let source = String(statement.source.split(separator: "\n").first ?? "")
+                let quoted = Redactor.standard.redact(text: CommandRedaction.redact(source).text, knownSecrets: secrets)
                 body.append("")
-                body.append("        // \(comment(statement.location.file)):\(statement.location.line)  \(comment(statement.source.split(separator: "\n").first ?? ""))")
-                body += requestLines(request, number: count)
+                body.append("        // \(comment(statement.location.file)):\(statement.location.line)  \(comment(quoted))")
+                body += requestLines(shown, number: count)
             case .expect(let assertion):
                 guard count > 0 else { continue }
                 let line = try expectLine(assertion, number: count, interpreter: interpreter)

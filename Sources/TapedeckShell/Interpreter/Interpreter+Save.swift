@@ -55,10 +55,9 @@ extension Interpreter {
             throw .cassette((error as? any LocalizedError)?.errorDescription ?? "\(error)", at: location)
         }
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
+            try OutputPath.write(Data(text.utf8), to: url)
         } catch {
-            throw .writeFailed(path: url.path, reason: error.localizedDescription, at: location)
+            throw .writeFailed(path: url.path, reason: error.reason, at: location)
         }
         output.line("saved a Swift test replaying \(cassette) to \(url.path)")
     }

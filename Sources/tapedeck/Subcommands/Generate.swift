@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Tapedeck
 import TapedeckShell
 
 extension TapedeckCommand {
@@ -68,10 +69,9 @@ extension TapedeckCommand.Generate {
                 throw ExitCode(Self.exitStatus(for: error))
             }
             do {
-                try FileManager.default.createDirectory(at: outputURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: outputURL, options: .atomic)
+                try OutputPath.write(Data(text.utf8), to: outputURL)
             } catch {
-                Console.error("cannot write \(output): \(error.localizedDescription)")
+                Console.error("cannot write \(output): \(error.reason)")
                 throw ExitCode(ExitStatus.transport)
             }
             Console.write("wrote \(output)\n")
