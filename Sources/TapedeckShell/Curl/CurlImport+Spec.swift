@@ -26,6 +26,8 @@ extension CurlImport {
         var notes: [String] = []
 
         mutating func setURL(_ text: String) throws(CurlImportError) {
+            // An empty argument (curl '') names no URL.
+            guard !text.isEmpty else { return }
             if let url { throw .severalURLs(url, text) }
             url = text.contains("://") ? text : "http://" + text
         }
@@ -65,6 +67,8 @@ extension CurlImport {
             guard Parser.methodNames.contains(method.lowercased()) else {
                 throw .unsupported("-X \(method)", hint: "Tapedeck sends " + Parser.methodNames.map { $0.uppercased() }.joined(separator: ", "))
             }
+            func control(_ text: some StringProtocol) -> UInt8? { text.utf8.first { $0 < 0x20 || $0 == 0x7F } }
+            if let code = control(url) { throw .controlCharacter(place: "URL", code: code) }
             var words = [method.lowercased(), CurlImport.quote(url)]
             var items: [String] = []
             for header in headers {
@@ -73,6 +77,10 @@ extension CurlImport {
                 }
                 let name = header[..<colon].trimmingCharacters(in: .whitespaces)
                 let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                if let code = control(name + value) {
+                    let shown = name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }.joined()
+                    throw .controlCharacter(place: "header \(Excerpt.of(shown))", code: code)
+                }
                 items.append(CurlImport.quote(name + ":" + value))
             }
             if let user {

@@ -14,6 +14,9 @@ public enum CurlImportError: Error, LocalizedError, Sendable, Equatable {
     case missingURL
     /// More than one URL was given.
     case severalURLs(String, String)
+    /// A header or the URL holds a control character (a line break would start another line
+    /// of the script); `place` names it without quoting it.
+    case controlCharacter(place: String, code: UInt8)
 
     public var errorDescription: String? {
         switch self {
@@ -29,6 +32,9 @@ public enum CurlImportError: Error, LocalizedError, Sendable, Equatable {
             return "the curl command has no URL; add it, e.g. curl 'http://localhost:8080/get'"
         case let .severalURLs(first, second):
             return "the curl command has two URLs (\(first) and \(second)); send them as two commands"
+        case let .controlCharacter(place, code):
+            return "the curl command's \(place) holds the control character \(String(format: "0x%02X", code)), which no request line or header "
+                + "may carry; remove it (or percent-encode it in the URL)"
         }
     }
 }

@@ -31,6 +31,15 @@ struct CurlImportUnitTests {
         #expect(throws: CurlImportError.self) { try CurlImport.convert("curl http://x -d @body.json") }
     }
 
+    @Test("a header or URL with a control character is refused, never written as a second line; an empty URL is no URL")
+    func controlCharacters() {
+        #expect(throws: CurlImportError.controlCharacter(place: "header X-A", code: 0x0A)) {
+            try CurlImport.convert("curl http://127.0.0.1:1/x -H $'X-A: a\\npost http://127.0.0.1:18431/pwn\\n'")
+        }
+        #expect(throws: CurlImportError.controlCharacter(place: "URL", code: 0x1B)) { try CurlImport.convert("curl $'http://127.0.0.1:1/\\x1b[2Jx'") }
+        #expect(throws: CurlImportError.missingURL) { try CurlImport.convert("curl ''") }
+    }
+
     @Test("a curl line in a script becomes the request, continuations joined; save keeps the Tapedeck command")
     func script() throws {
         let statements = try Parser.parseScript("curl 'http://x/a' \\\n  -H 'Accept: text/plain' -k\nexpect 200\n", file: "s.tape")
