@@ -89,9 +89,12 @@ enum ByteSearch {
         var result: [UInt8] = []
         var copied = 0
         var from = 0
+        // A single-label host with no port (`app`, `api`) is also a word: it is replaced only
+        // where a URL or a Host field puts it (after `//` or `@`, or as the whole text).
+        let bare = !needle.contains(UInt8(ascii: ".")) && !needle.contains(UInt8(ascii: ":"))
         while let found = firstMatch(needle, in: bytes, from: from) {
             from = found + 1
-            guard isWholeAuthority(found..<found + needle.count, in: bytes) else { continue }
+            guard isWholeAuthority(found..<found + needle.count, in: bytes, bare: bare) else { continue }
             if result.isEmpty { result.reserveCapacity(bytes.count + max(0, replacement.count - needle.count) * 4) }
             result.append(contentsOf: bytes[copied..<found])
             result.append(contentsOf: replacement)
@@ -105,8 +108,9 @@ enum ByteSearch {
 
     /// Whether the origin or authority at `range` stands whole: not part of a longer host name
     /// (`app` in `application` or `apple.com`, `1.2.3.4` in `11.2.3.4`) and not followed by a
-    /// port of its own (`app` in `app:8000`).
-    static func isWholeAuthority(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// port of its own (`app` in `app:8000`). A `bare` one (a single label, no port) stands whole
+    /// only after `//` or `@`, or as the whole text.
+    static func isWholeAuthority(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, bare: Bool = false) -> Bool {
         func isHostByte(_ byte: UInt8) -> Bool {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -114,13 +118,22 @@ enum ByteSearch {
             default: false
             }
         }
-        if range.lowerBound > 0, isHostByte(bytes[range.lowerBound - 1]) { return false }
-        guard range.upperBound < bytes.count else { return true }
-        let next = bytes[range.upperBound]
-        if isHostByte(next) { return false }
-        if next == UInt8(ascii: ":"), range.upperBound + 1 < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[range.upperBound + 1]) {
-            return false
+        func isDigit(_ index: Int) -> Bool { index < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) }
+        func isLetterOrDigit(_ index: Int) -> Bool { index < bytes.count && isHostByte(bytes[index]) && bytes[index] != UInt8(ascii: ".") }
+        let start = range.lowerBound, end = range.upperBound
+        if bare {
+            let afterSlashes = start >= 2 && bytes[start - 1] == UInt8(ascii: "/") && bytes[start - 2] == UInt8(ascii: "/")
+            let afterAt = start >= 1 && bytes[start - 1] == UInt8(ascii: "@")
+            guard afterSlashes || afterAt || (start == 0 && end == bytes.count) else { return false }
         }
+        // What comes before: a percent escape (`%2F` in an encoded URL) ends a name as a byte would.
+        if start > 0, isHostByte(bytes[start - 1]), !(start >= 3 && bytes[start - 3] == UInt8(ascii: "%")) { return false }
+        guard end < bytes.count else { return true }
+        let next = bytes[end]
+        // A dot ends the name when no name goes on after it (`see http://app.`).
+        if next == UInt8(ascii: ".") { return !isLetterOrDigit(end + 1) }
+        if isHostByte(next) { return false }
+        if next == UInt8(ascii: ":"), isDigit(end + 1) { return false }
         return true
     }
 
