@@ -43,11 +43,13 @@ struct BadInvocationTests {
         expectUsage(try CLI.run(["run", "--record", folder.url.path, folder.path("script.tape")]),
                     ["--record \(folder.url.path): it is a directory"])
         #if os(Linux)
-        // A file system that takes no new files, whatever its permission bits say (and to a superuser).
-        expectUsage(try CLI.run(["run", "--report-junit", "/proc/j.xml", folder.path("script.tape")]),
-                    ["--report-junit /proc/j.xml: files cannot be made in /proc"])
-        expectUsage(try CLI.run(["run", "--record", "/proc/x.cassette.json", folder.path("script.tape")]),
-                    ["--record /proc/x.cassette.json: files cannot be made in /proc"])
+        // A file system that takes no new files, whatever its permission bits say (to a superuser,
+        // they say it is writable).
+        for (option, path) in [("--report-junit", "/proc/j.xml"), ("--record", "/proc/x.cassette.json")] {
+            let result = try CLI.run(["run", option, path, folder.path("script.tape")])
+            expectUsage(result, ["\(option) \(path): "])
+            #expect(result.stderr.contains("files cannot be made in /proc") || result.stderr.contains("/proc is not writable"), "\(result.stderr)")
+        }
         #endif
     }
 

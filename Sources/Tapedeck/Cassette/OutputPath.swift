@@ -34,7 +34,7 @@ package enum OutputPath {
         // Permission bits say nothing of a file system that takes no new files (/proc, /sys, a
         // read-only mount) or of a superuser: a file of a name no one uses is made and removed.
         guard FileKind.of(url.path) == nil else { return nil }
-        let probe = ancestor.appendingPathComponent(".tapedeck-write-check-\(getpid())")
+        let probe = ancestor.appendingPathComponent(".tapedeck-write-check-\(getpid())-\(UUID().uuidString)")
         let made = open(probe.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard made >= 0 else {
             return "files cannot be made in \(ancestor.path) (\(String(cString: strerror(errno)))); choose another path"

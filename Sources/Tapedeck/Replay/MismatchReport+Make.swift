@@ -11,7 +11,7 @@ extension MismatchReport {
         }
         // Cheap pre-ranking on method and path, then full diffs for the closest few.
         let incoming = NormalizedURL(request.storedURL)
-        let preRanked = interactions.indices.lazy.map { index -> (Int, Int) in
+        let preRanked = interactions.indices.lazy.filter { !exact.contains($0) }.map { index -> (Int, Int) in
             let recorded = interactions[index].request
             var score = recorded.method == request.method ? 0 : 10
             let url = NormalizedURL(recorded.storedURL)
@@ -23,7 +23,7 @@ extension MismatchReport {
         // credential it holds, as `request` shows none.
         let diffs = preRanked.map { _, index in
             (index, RequestDiff(recorded: Redactor.standard.redact(interactions[index].request), incoming: request, matcher: matcher))
-        }.filter { !exact.contains($0.0) }.sorted { ($0.1.distance, $0.0) < ($1.1.distance, $1.0) }.prefix(3)
+        }.sorted { ($0.1.distance, $0.0) < ($1.1.distance, $1.0) }.prefix(3)
         let nearest = diffs.map { index, diff in
             Candidate(index: index, summary: summary(interactions[index].request) + (uses[index] > 0 ? " (played \(uses[index])×)" : ""),
                       differences: diff.lines)
