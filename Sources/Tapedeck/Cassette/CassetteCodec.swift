@@ -279,6 +279,12 @@ enum CassetteCodec {
         stream.end()
     }
 
+    /// A value from the file as an error quotes it: in quotes, control characters escaped, cut
+    /// short when long, so a hostile cassette writes nothing raw to a terminal.
+    static func shown(_ value: String) -> String {
+        "'" + Excerpt.of(TextVisibility.escaped(value, nonASCII: true)) + "'"
+    }
+
     /// Seconds rounded to microseconds, written as Swift's shortest literal (valid JSON).
     static func durationLiteral(_ seconds: TimeInterval) -> String {
         guard seconds.isFinite, seconds > 0 else { return "0" }
@@ -298,7 +304,7 @@ enum CassetteCodec {
         let methodName = try requestReader.string("method")
         guard let method = try? HTTPMethod(validating: methodName) else {
             throw .invalidField(path: reader.source, pointer: requestReader.pointer + "/method",
-                                problem: "'\(Excerpt.of(TextVisibility.escaped(methodName, nonASCII: true)))' is not a valid HTTP method")
+                                problem: "\(shown(methodName)) is not a valid HTTP method")
         }
         let request = try decodeRequest(requestReader, method: method, url: url, sharing: strings)
         let status = try responseReader.int("status")
@@ -342,7 +348,7 @@ enum CassetteCodec {
         let recordedAt = try reader.string("recordedAt")
         guard let date = RFC3339Date.parse(recordedAt).map(RFC3339Date.roundedToMilliseconds) else {
             throw .invalidField(path: reader.source, pointer: reader.pointer + "/recordedAt",
-                                problem: "'\(recordedAt)' is not an ISO-8601 date such as 2026-01-02T10:00:00.123Z")
+                                problem: "\(shown(recordedAt)) is not an ISO-8601 date such as 2026-01-02T10:00:00.123Z")
         }
         return Interaction(request: request, response: response, recordedAt: date, recordedBy: try reader.optionalString("recordedBy"))
     }
@@ -364,18 +370,18 @@ enum CassetteCodec {
         let methodName = try requestReader.string("method")
         guard let method = try? HTTPMethod(validating: methodName) else {
             throw .invalidField(path: reader.source, pointer: requestReader.pointer + "/method",
-                                problem: "'\(Excerpt.of(TextVisibility.escaped(methodName, nonASCII: true)))' is not a valid HTTP method")
+                                problem: "\(shown(methodName)) is not a valid HTTP method")
         }
         let kindName = try failureReader.string("kind")
         guard let kind = TransportFailure.Kind(rawValue: kindName) else {
             throw .invalidField(path: reader.source, pointer: failureReader.pointer + "/kind",
-                                problem: "'\(kindName)' is not a transport failure; use one of "
+                                problem: "\(shown(kindName)) is not a transport failure; use one of "
                                     + TransportFailure.Kind.allCases.map(\.rawValue).joined(separator: ", "))
         }
         let recordedAt = try reader.string("recordedAt")
         guard let date = RFC3339Date.parse(recordedAt).map(RFC3339Date.roundedToMilliseconds) else {
             throw .invalidField(path: reader.source, pointer: reader.pointer + "/recordedAt",
-                                problem: "'\(recordedAt)' is not an ISO-8601 date such as 2026-01-02T10:00:00.123Z")
+                                problem: "\(shown(recordedAt)) is not an ISO-8601 date such as 2026-01-02T10:00:00.123Z")
         }
         var response = HTTPResponse(status: 0, reason: "", duration: try reader.optionalDouble("duration") ?? 0)
         response.storedURL = url

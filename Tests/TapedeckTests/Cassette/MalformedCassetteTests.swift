@@ -43,6 +43,10 @@ struct MalformedCassetteTests {
         let message = try message(loading: Self.valid.replacingOccurrences(of: #""method": "GET""#, with: #""method": "GET\u001b]0;PWNED\u0007""#))
         #expect(message.contains("is not a valid HTTP method"), "\(message)")
         #expect(!message.unicodeScalars.contains { $0.value < 0x20 }, "\(message.debugDescription)")
+        // And a date, as every value an error quotes from the file.
+        let date = try self.message(loading: Self.valid.replacingOccurrences(of: #""recordedAt": "2026-01-02T10:00:00.123Z""#, with: #""recordedAt": "\u001b[2J""#))
+        #expect(date.contains("is not an ISO-8601 date"), "\(date)")
+        #expect(!date.unicodeScalars.contains { $0.value < 0x20 }, "\(date.debugDescription)")
     }
 
     @Test("a wrong type names the JSON path and what was expected")
