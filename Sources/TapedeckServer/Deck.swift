@@ -229,7 +229,8 @@ public final class Deck: Sendable {
                 : bad >= 0x80 ? "a character past ASCII (percent-encode it)" : "'\(Character(Unicode.Scalar(bad)))'"
             return "a mount prefix is a URL path, and this one holds \(shown); write it as /v1 or /api/v2"
         }
-        if trimmed.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) {
+        // Read as a client's path is read: `%2e%2e` is `..`.
+        if (trimmed.removingPercentEncoding ?? trimmed).split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) {
             return "a mount prefix has no . or .. segment; write it as /v1 or /api/v2"
         }
         return nil

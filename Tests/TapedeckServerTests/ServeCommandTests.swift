@@ -88,6 +88,7 @@ struct ServeCommandTests {
         (["serve", "x.json", "--mount", "v1=x.json"], Int32(1), "is not /prefix=CASSETTE"),
         (["serve", "x.json", "--mount", "/a\r\nb=x.json"], Int32(1), "holds the control character 0x0D"),
         (["serve", "x.json", "--mount", "/v1/../x=x.json"], Int32(1), "no . or .. segment"),
+        (["serve", "x.json", "--mount", "/v1/%2e%2e/x=x.json"], Int32(1), "no . or .. segment"),
         (["proxy", "not a url", "--record", "x.json"], Int32(1), "is not an http or https URL with a host"),
         (["serve", "x.json", "--upstream", "ftp://h/"], Int32(1), "is not an http or https URL with a host"),
         (["serve", "x.json", "--upstream", "http://127.0.0.1:9/api#top"], Int32(1), "has a fragment"),
