@@ -177,14 +177,32 @@ struct RecordingLaneTests {
         }
     }
 
-    @Test("a stop while answers are on their way lets them reach their clients, on the lane and through the codec, and records each once")
-    func stopDrains() async throws {
-        let asked = Mutex(0)
-        try await Self.withUpstream(answering: { request, _ in
-            asked.withLock { $0 += 1 }
-            try? await Task.sleep(for: .milliseconds(600))
+    /// ``withUpstream(answering:_:)`` with an upstream that answers each request (its method
+    /// and target) after `delay`; `body` also gets a wait until the upstream was asked `count` times.
+    static func withSlowUpstream(_ delay: Duration,
+                                 _ body: (URL, HTTPListener, _ askedFor: @Sendable (Int) async throws -> Void) async throws -> Void) async throws {
+        let asked = Counter()
+        try await withUpstream(answering: { request, _ in
+            asked.add()
+            try? await Task.sleep(for: delay)
             return .text(200, "\(request.method) \(request.target)\n")
         }) { directory, upstream in
+            try await body(directory, upstream) { count in
+                for _ in 0..<500 where asked.value < count { try await Task.sleep(for: .milliseconds(10)) }
+            }
+        }
+    }
+
+    /// How many times the slow upstream was asked.
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        var value: Int { count.withLock { $0 } }
+        func add() { count.withLock { $0 += 1 } }
+    }
+
+    @Test("a stop while answers are on their way lets them reach their clients, on the lane and through the codec, and records each once")
+    func stopDrains() async throws {
+        try await Self.withSlowUpstream(.milliseconds(600)) { directory, upstream, askedFor in
             let file = directory.appending(path: "drain.cassette.json")
             let server = try await CassetteServer.proxy(to: upstream.url, recordingTo: file, mode: .all,
                                                         options: DeckOptions(live: try UpstreamTransport(), environment: [:]))
@@ -192,7 +210,7 @@ struct RecordingLaneTests {
             async let got = Proc.run(Proc.curl, ["-s", "-w", " %{http_code}", "\(base)/got"])
             async let posted = Proc.run(Proc.curl, ["-s", "-w", " %{http_code}", "-X", "POST", "--data-binary", "x", "\(base)/posted"])
             // Stopped once both requests are on their way upstream.
-            for _ in 0..<500 where asked.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            try await askedFor(2)
             let summary = await server.stop()
             #expect(try await got.text == "GET /got\n 200")
             #expect(try await posted.text == "POST /posted\n 200")
@@ -203,16 +221,11 @@ struct RecordingLaneTests {
 
     @Test("a stop waits no longer than its grace for an answer that does not come")
     func stopGrace() async throws {
-        let asked = Mutex(0)
-        try await Self.withUpstream(answering: { _, _ in
-            asked.withLock { $0 += 1 }
-            try? await Task.sleep(for: .seconds(20))
-            return .text(200, "late\n")
-        }) { directory, upstream in
+        try await Self.withSlowUpstream(.seconds(20)) { directory, upstream, askedFor in
             let server = try await CassetteServer.proxy(to: upstream.url, recordingTo: directory.appending(path: "grace.cassette.json"), mode: .all,
                                                         options: DeckOptions(live: try UpstreamTransport(options: .init(timeout: 60)), environment: [:]))
             async let waiting = Proc.run(Proc.curl, ["-s", "-w", "%{http_code}", server.url.absoluteString + "/slow"])
-            for _ in 0..<500 where asked.withLock({ $0 }) < 1 { try await Task.sleep(for: .milliseconds(10)) }
+            try await askedFor(1)
             let started = ContinuousClock.now
             _ = await server.listener.close(grace: 0.5)
             let waited = ContinuousClock.now - started
