@@ -37,10 +37,15 @@ public final class CassetteServer: Sendable {
     }
 
     /// Serves `cassettes` (native JSON, vcrpy YAML or HAR) and `mounts` (path prefix → cassette)
-    /// on `host:port`; port 0 picks a free one.
+    /// on `host:port`; port 0 picks a free one. A mount prefix is a URL path (`/v1`) with no
+    /// `.` or `..` segment; another throws ``ServerError/refused(message:)``.
     public static func serve(_ cassettes: [URL], mounts: [(prefix: String, cassette: URL)] = [], host: String = "127.0.0.1",
                              port: Int = 0, options: DeckOptions = DeckOptions()) async throws -> CassetteServer {
-        try await start(host: host, port: port, options: options) { deck in
+        // The rule `--mount` and the control endpoints' `mount=` follow.
+        for mount in mounts {
+            if let problem = Deck.mountProblem(mount.prefix) { throw ServerError.refused(message: "mount \(Excerpt.visible(mount.prefix)): \(problem)") }
+        }
+        return try await start(host: host, port: port, options: options) { deck in
             for cassette in cassettes { try deck.load(path: cassette.relativePath) }
             for mount in mounts { try deck.load(path: mount.cassette.relativePath, mount: mount.prefix) }
         }
@@ -51,8 +56,17 @@ public final class CassetteServer: Sendable {
     ///
     /// With no `upstream`, it is a forward proxy only: it records what clients send through
     /// it as their proxy (`HTTP_PROXY`, and `HTTPS_PROXY` with ``HTTPSOptions/intercept``).
+    /// An upstream with a query or fragment throws ``ServerError/refused(message:)``: each
+    /// request keeps its own query, so the upstream's would be dropped.
     public static func proxy(to upstream: URL?, recordingTo cassette: URL, mode: RecordMode = .once, host: String = "127.0.0.1",
                              port: Int = 0, options: DeckOptions = DeckOptions()) async throws -> CassetteServer {
+        // An upstream with a query or fragment is refused as `tapedeck proxy` refuses it. (Its
+        // scheme is not checked here: a request sent on to one that is not http is answered 502.)
+        if let upstream {
+            do { try UpstreamURL.checkPrefix(upstream) { "CassetteServer.proxy(to: URL(string: \"\($0)\"), …)" } } catch {
+                throw ServerError.refused(message: error.message)
+            }
+        }
         var options = options
         options.upstream = upstream
         return try await start(host: host, port: port, options: options) { deck in

@@ -6,6 +6,8 @@ public enum ServerError: Error, LocalizedError, Sendable, Equatable {
     case cannotListen(host: String, port: Int, reason: String)
     /// An option value is not valid.
     case invalidOption(option: String, value: String, expected: String)
+    /// An argument given in code is refused; the message quotes it (redacted) and names the fix.
+    case refused(message: String)
 
     /// The whole message.
     public var errorDescription: String? {
@@ -14,6 +16,8 @@ public enum ServerError: Error, LocalizedError, Sendable, Equatable {
             return "cannot listen on \(host):\(port): \(reason); pick another port with --port N, or --port 0 for a free one"
         case let .invalidOption(option, value, expected):
             return "\(option) '\(value)' is not valid; \(expected)"
+        case let .refused(message):
+            return message
         }
     }
 }

@@ -17,23 +17,31 @@ package enum UpstreamURL {
             throw Refusal(message: "the upstream '\(quoted(text))' is not an http or https URL with a host; give scheme and host, "
                 + "e.g. \(example("http://127.0.0.1:8000"))")
         }
+        try checkPrefix(url, example: example)
+        return url
+    }
+
+    /// Refuses an upstream with a query or fragment: the part of the rule that an upstream
+    /// given in code (``CassetteServer/proxy(to:recordingTo:mode:host:port:options:)``) meets
+    /// too, whatever its scheme.
+    package static func checkPrefix(_ url: URL, example: (String) -> String) throws(Refusal) {
         // A query or fragment would be dropped from every request sent on, and a query is where
         // an API key sits: refused, never quoted.
         guard url.query == nil, url.fragment == nil else {
-            let prefix = quoted(text)
+            let prefix = quoted(url.absoluteString)
             throw Refusal(message: "the upstream \(prefix) has a \(url.query != nil ? "query (?…)" : "fragment (#…)"), which would be dropped: "
                 + "each request keeps its own path and query, sent on under the upstream's scheme, host and path prefix. "
                 + "Give the upstream without it, e.g. \(example(prefix)); to add a credential to every request, send it from the client")
         }
-        return url
     }
 
     /// `text` as it may be shown: without its query and fragment, and with the password of its
     /// userinfo redacted (or, when it does not parse, without any userinfo).
+    /// Control characters are escaped: the text may be anything typed.
     static func quoted(_ text: String) -> String {
         let bare = String(text.prefix { $0 != "?" && $0 != "#" })
-        if let url = URL(string: bare), url.host != nil { return Redactor.redactingPassword(url).absoluteString }
-        guard let scheme = bare.range(of: "://"), let at = bare[scheme.upperBound...].lastIndex(of: "@") else { return Excerpt.of(bare) }
-        return Excerpt.of(String(bare[..<scheme.upperBound]) + String(bare[bare.index(after: at)...]))
+        if let url = URL(string: bare), url.host != nil { return Excerpt.visible(Redactor.redactingPassword(url).absoluteString) }
+        guard let scheme = bare.range(of: "://"), let at = bare[scheme.upperBound...].lastIndex(of: "@") else { return Excerpt.visible(bare) }
+        return Excerpt.visible(String(bare[..<scheme.upperBound]) + String(bare[bare.index(after: at)...]))
     }
 }

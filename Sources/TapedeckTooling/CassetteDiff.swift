@@ -28,7 +28,10 @@ package struct CassetteDiff: Sendable {
     package private(set) var unchanged = 0
 
     /// Diffs `old` against `new`, ignoring the named headers (case-insensitive) on both sides.
+    /// Both are compared redacted, a credential either holds replaced in both: the diff never
+    /// shows one, and a token rotated by a re-record is no difference.
     package init(_ old: Cassette, _ new: Cassette, ignoredHeaders: Set<String> = []) {
+        let (old, new) = Redactor.standard.redactingPair(old, new)
         let ignored = Set(ignoredHeaders.map { $0.lowercased() })
         var queues: [String: [Int]] = [:]
         for (index, interaction) in old.interactions.enumerated() { queues[Self.key(interaction), default: []].append(index) }

@@ -19,12 +19,15 @@ package enum CassetteTable {
     /// The table's lines, each ending in a newline, handed to `write` in blocks and in order: a
     /// table of 100,000 rows is never held whole as text (once as lines, joined, and copied for
     /// the terminal, it was a fifth of `cassette show`'s peak memory).
+    /// URLs are shown as redaction would write them (a cassette from elsewhere, a browser's HAR,
+    /// may hold credentials in them).
     package static func write(_ cassette: Cassette, urlWidth: Int? = 60, now: Date = Date(), to write: ([UInt8]) -> Void) {
+        let urls = Redactor.standard.listedURLs(of: cassette)
         let header = ["#", "METHOD", "URL", "STATUS", "BODY", "RECORDED AT", "AGE"].map(Cell.init(ascii:))
         // Two passes: the columns' widths first, then each block's cells again, written. Rows of
         // cells kept for the whole table were a sixth of `cassette show`'s peak memory.
         let widths = ChunkedWork.map(cassette.interactions.count) { index in
-            Self.widths(of: cassette.interactions[index], at: index, urlWidth: urlWidth, now: now)
+            Self.widths(of: cassette.interactions[index], url: urls[index], at: index, urlWidth: urlWidth, now: now)
         }.reduce(Self.widths(of: header)) { $0.replacing(with: $1, where: $1 .> $0) }
         let rightAligned: [Bool] = header.indices.map { [0, 3, 4, 6].contains($0) }
         let lineCapacity = Int(widths.wrappedSum()) + 2 * header.count + 1
@@ -47,7 +50,7 @@ package enum CassetteTable {
             let end = min(start + linesPerBlock, cassette.interactions.count)
             // Each line is written as bytes on its own core, then the block is joined once.
             let lines = ChunkedWork.map(end - start) { [start] offset in
-                line(cells(of: cassette.interactions[start + offset], at: start + offset, urlWidth: urlWidth, now: now))
+                line(cells(of: cassette.interactions[start + offset], url: urls[start + offset], at: start + offset, urlWidth: urlWidth, now: now))
             }
             var block: [UInt8] = []
             block.reserveCapacity(lines.reduce(0) { $0 + $1.count })
@@ -58,11 +61,11 @@ package enum CassetteTable {
     }
 
     /// One interaction's row.
-    private static func cells(of interaction: Interaction, at index: Int, urlWidth: Int?, now: Date) -> [Cell] {
+    private static func cells(of interaction: Interaction, url: String, at index: Int, urlWidth: Int?, now: Date) -> [Cell] {
         [
             Cell(ascii: String(index)),
             Cell(ascii: interaction.request.method.rawValue),
-            Cell(shorten(interaction.request.urlText, to: urlWidth)),
+            Cell(shorten(url, to: urlWidth)),
             Cell(ascii: status(of: interaction)),
             Cell(ascii: byteCount(interaction.response.body.count)),
             Cell(ascii: String(decoding: RFC3339Date.format(interaction.recordedAt, fractionDigits: 6).utf8.prefix(dateWidth)
@@ -71,13 +74,13 @@ package enum CassetteTable {
         ]
     }
 
-    /// The widths of ``cells(of:at:urlWidth:now:)``, working out only what varies in width
+    /// The widths of ``cells(of:url:at:urlWidth:now:)``, working out only what varies in width
     /// (the first pass over a table of 100,000 rows).
-    private static func widths(of interaction: Interaction, at index: Int, urlWidth: Int?, now: Date) -> SIMD8<Int32> {
+    private static func widths(of interaction: Interaction, url: String, at index: Int, urlWidth: Int?, now: Date) -> SIMD8<Int32> {
         var digits = 1, rest = index
         while rest >= 10 { digits += 1; rest /= 10 }
         return SIMD8(Int32(digits), Int32(interaction.request.method.rawValue.utf8.count),
-                     Int32(Cell(shorten(interaction.request.urlText, to: urlWidth)).width), Int32(status(of: interaction).utf8.count),
+                     Int32(Cell(shorten(url, to: urlWidth)).width), Int32(status(of: interaction).utf8.count),
                      Int32(byteCount(interaction.response.body.count).utf8.count), Int32(dateWidth),
                      Int32(MaxAge.describe(now.timeIntervalSince(interaction.recordedAt)).utf8.count), 0)
     }

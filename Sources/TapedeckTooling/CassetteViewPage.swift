@@ -12,8 +12,8 @@ import Tapedeck
 package enum CassetteViewPage {
     /// The viewer page for `cassette`, titled `name`.
     package static func html(for cassette: Cassette, name: String, now: Date = Date()) -> String {
-        let rows: [JSONValue] = cassette.interactions.enumerated().map { index, recorded in
-            let interaction = Redactor.standard.redact(recorded)
+        // Redacted whole: a value replaced in one interaction is replaced in every other.
+        let rows: [JSONValue] = Redactor.standard.redact(cassette).interactions.enumerated().map { index, interaction in
             let request = interaction.request, response = interaction.response
             let status: JSONValue = interaction.failure.map { .string($0.kind.rawValue) } ?? JSONValue(response.status)
             return .object([

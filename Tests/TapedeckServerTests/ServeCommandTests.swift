@@ -1,5 +1,6 @@
 import Foundation
 import Tapedeck
+import TapedeckServer
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -110,5 +111,26 @@ struct ServeCommandTests {
         #expect(result.stderr.contains("the upstream http://admin:%3CREDACTED%3E@127.0.0.1:9/base has a query"), "\(result.stderr)")
         #expect(result.stderr.contains("tapedeck proxy http://admin:%3CREDACTED%3E@127.0.0.1:9/base --record"), "\(result.stderr)")
         for secret in ["PWQ44", "TOK45", "hunter2"] { #expect(!(result.text + result.stderr).contains(secret)) }
+        // An upstream that does not parse is quoted with its control characters escaped.
+        let typed = try await Proc.run(try #require(Proc.tapedeck), ["proxy", "\u{1B}]0;owned\u{07}nope", "--record", "x.json"])
+        #expect(typed.status == 1, "\(typed.stderr)")
+        #expect(typed.stderr.contains(#"'\u{1b}]0;owned\u{7}nope'"#) && !typed.stderr.contains("\u{1B}"), "\(typed.stderr)")
+    }
+
+    @Test("in code, an upstream with a query and a mount prefix with a .. segment are refused as on the command line, and nothing listens")
+    func libraryRefusals() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let upstream = try #require(URL(string: "http://127.0.0.1:9/base?api_key=KEY46"))
+        let proxied = await #expect(throws: ServerError.self) {
+            try await CassetteServer.proxy(to: upstream, recordingTo: directory.appending(path: "x.json"))
+        }
+        let proxyMessage = proxied?.errorDescription ?? ""
+        #expect(proxyMessage.contains("the upstream http://127.0.0.1:9/base has a query") && !proxyMessage.contains("KEY46"), "\(proxyMessage)")
+        let cassette = try SampleCassettes.write(SampleCassettes.api(), to: directory)
+        let served = await #expect(throws: ServerError.self) {
+            try await CassetteServer.serve([], mounts: [(prefix: "/v1/%2e%2e", cassette: cassette)])
+        }
+        #expect(served?.errorDescription?.contains("no . or .. segment") == true, "\(String(describing: served))")
     }
 }

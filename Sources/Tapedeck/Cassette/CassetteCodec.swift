@@ -282,7 +282,7 @@ enum CassetteCodec {
     /// A value from the file as an error quotes it: in quotes, control characters escaped, cut
     /// short when long, so a hostile cassette writes nothing raw to a terminal.
     static func shown(_ value: String) -> String {
-        "'" + Excerpt.of(TextVisibility.escaped(value, nonASCII: true)) + "'"
+        "'" + Excerpt.visible(value) + "'"
     }
 
     /// Seconds rounded to microseconds, written as Swift's shortest literal (valid JSON).

@@ -45,7 +45,7 @@ extension HTTPHeaders {
         do {
             try validate(name: name)
         } catch {
-            return "the header name \(Excerpt.of(TextVisibility.escaped(name, nonASCII: true))) has characters a header name cannot hold "
+            return "the header name \(Excerpt.visible(name)) has characters a header name cannot hold "
                 + "(letters, digits and !#$%&'*+-.^_`|~ only); rename or remove the header"
         }
         do {

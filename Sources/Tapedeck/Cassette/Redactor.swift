@@ -202,6 +202,12 @@ public struct Redactor: Sendable, Hashable {
     /// anywhere replaced everywhere else in it too. `knownSecrets` are values learned elsewhere
     /// (an earlier recording session) that must not appear either. Idempotent.
     public func redact(_ cassette: Cassette, knownSecrets: [String] = []) -> Cassette {
+        redacting(cassette, knownSecrets: knownSecrets).cassette
+    }
+
+    /// The cassette redacted as ``redact(_:knownSecrets:)`` redacts it, with every value it
+    /// replaced: what must not appear in another cassette shown beside this one (`cassette diff`).
+    package func redacting(_ cassette: Cassette, knownSecrets: [String] = []) -> (cassette: Cassette, secrets: [String]) {
         let redacted = ChunkedWork.map(cassette.interactions.count) { index in
             var found: [String] = []
             return (interaction: redactFields(cassette.interactions[index], collecting: &found), found: found)
@@ -212,7 +218,49 @@ public struct Redactor: Sendable, Hashable {
         result.interactions = redacted.map(\.interaction)
         let scrubbing = SecretScrubber(secrets)
         if !scrubbing.isEmpty { result.interactions = ChunkedWork.map(result.interactions, scrubbing.scrub) }
-        return result
+        return (result, secrets)
+    }
+
+    /// Each request's URL as redaction would write the cassette (`cassette show` lists them):
+    /// credentials in its userinfo and query replaced, and every value the cassette holds in a
+    /// credential field anywhere scrubbed from it. Read without copying the cassette redacted.
+    package func listedURLs(of cassette: Cassette) -> [String] {
+        let each = ChunkedWork.map(cassette.interactions.count) { index in
+            var found: [String] = []
+            let url = listedURL(of: cassette.interactions[index], collecting: &found)
+            return (url: url, found: found)
+        }
+        let scrubbing = SecretScrubber(each.flatMap(\.found))
+        return ChunkedWork.map(each.count) { index in
+            scrubbing.isEmpty ? each[index].url.text : scrubbing.scrub(url: each[index].url).text
+        }
+    }
+
+    /// The request's URL redacted, adding every value the interaction's fields would have
+    /// replaced to `secrets`: ``redactFields(_:collecting:)`` without building the interaction
+    /// redacted (a listing of 100,000 spent a third of its time copying them).
+    private func listedURL(of interaction: Interaction, collecting secrets: inout [String]) -> StoredURL {
+        let request = interaction.request, response = interaction.response
+        let url = redact(request.storedURL, collecting: &secrets)
+        _ = redact(request.headers, collecting: &secrets)
+        if let body = request.body { _ = redactBody(body, contentType: request.headers["Content-Type"], collecting: &secrets) }
+        _ = redact(response.headers, collecting: &secrets)
+        if let own = response.storedURL, own != request.storedURL { _ = redact(own, collecting: &secrets) }
+        if response.chunks == nil, response.webSocket == nil {
+            _ = redactBody(response.body, contentType: response.headers["Content-Type"], collecting: &secrets)
+        } else {
+            var copy = response
+            _ = copy.mapBody { body, contentType in redactBody(body, contentType: contentType, collecting: &secrets) }
+        }
+        return url
+    }
+
+    /// `old` and `new` redacted for showing side by side: a value either holds in a credential
+    /// field is replaced in both. (A credential rotated by a re-record is then no difference.)
+    package func redactingPair(_ old: Cassette, _ new: Cassette) -> (old: Cassette, new: Cassette) {
+        let first = redacting(old)
+        let second = redacting(new, knownSecrets: first.secrets)
+        return (Redactor.scrub(first.cassette, secrets: second.secrets), second.cassette)
     }
 
     /// The cassette with every occurrence of `secrets` replaced (no field rules applied).

@@ -42,11 +42,13 @@ public enum SecretLint {
         if !found.isEmpty { throw .secretsFound(path: path, findings: found, context: context) }
     }
 
-    /// Every credential in the cassette, in interaction order; then every field that
-    /// redacting the cassette again would still change (redaction is idempotent, so a cassette
-    /// Tapedeck saved has none: a value redacted in one place but left in another is found here).
+    /// Every credential in the cassette, in interaction order (cookie values included); then
+    /// every field that redacting the cassette again would still change (redaction is
+    /// idempotent, so a cassette Tapedeck saved has none: a value redacted in one place but
+    /// left in another is found here).
     public static func findings(in cassette: Cassette) -> [Finding] {
-        // Cookies are redacted when recording but, as above, not findings in a cassette from elsewhere.
+        // Cookie values are found by ``cookieFindings(in:index:)``, named as cookies, rather
+        // than as fields redaction would change.
         let redactor = Redactor(headers: Redactor.defaultHeaders.subtracting(["cookie", "set-cookie"]))
         // Each interaction is read once, across cores, for its credentials and for what its
         // fields' redaction changes. Only a value that redaction replaces in one place is
@@ -54,7 +56,7 @@ public enum SecretLint {
         // redacting the cassette again would change, and the cassette is never copied redacted.
         let each = ChunkedWork.map(cassette.interactions.count) { index in
             let interaction = cassette.interactions[index]
-            let found = findings(in: interaction, index: index)
+            let found = findings(in: interaction, index: index) + cookieFindings(in: interaction, index: index)
             var secrets: [String] = []
             let redacted = redactor.redactFields(interaction, collecting: &secrets)
             return (found: found, scrubs: !secrets.isEmpty, changed: unredacted(interaction, again: redacted, index: index, besides: found))
@@ -131,6 +133,31 @@ public enum SecretLint {
         }
         for (number, frame) in (interaction.response.webSocket ?? []).enumerated() where frame.kind == .text {
             found += bodyFindings(frame.data, contentType: "application/json", side: "WebSocket frame \(number)", index: index)
+        }
+        return found
+    }
+
+    /// The cookie values an interaction's `Cookie` and `Set-Cookie` fields hold unredacted, of
+    /// at least ``Redactor/minimumScrubLength`` bytes: a session cookie is a credential. (Recording redacts them by default; a session that
+    /// keeps them on purpose, with its own redactor, is not refused for them.)
+    static func cookieFindings(in interaction: Interaction, index: Int) -> [Finding] {
+        var found: [Finding] = []
+        for (side, headers) in [("request", interaction.request.headers), ("response", interaction.response.headers)] {
+            for field in headers {
+                let isCookie = field.name.caseInsensitiveEquals("cookie"), isSetCookie = field.name.caseInsensitiveEquals("set-cookie")
+                guard isCookie || isSetCookie else { continue }
+                // A Set-Cookie's first pair is the cookie; the rest are its attributes.
+                let pairs = field.value.split(separator: ";", omittingEmptySubsequences: true).prefix(isSetCookie ? 1 : .max)
+                for pair in pairs {
+                    guard let equals = pair.firstIndex(of: "=") else { continue }
+                    let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+                    let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                    // A value too short to be a session's (`lang=en`, `seen=1`) is not one.
+                    guard value.utf8.count >= Redactor.minimumScrubLength, !isPlaceholder(value) else { continue }
+                    found.append(Finding(interaction: index, field: "\(side) header \(field.name)", kind: "cookie value",
+                                         excerpt: "\(Excerpt.visible(name))=\(mask(value))"))
+                }
+            }
         }
         return found
     }

@@ -60,7 +60,7 @@ public enum HTTPError: Error, LocalizedError, CustomStringConvertible, Sendable,
         case .invalidURL(let input, let reason):
             return "cannot build a URL from '\(Excerpt.of(input))': \(reason)"
         case .invalidMethod(let method):
-            return "'\(Excerpt.of(TextVisibility.escaped(method, nonASCII: true)))' is not a valid HTTP method; use GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or a token of letters, digits and !#$%&'*+-.^_`|~"
+            return "'\(Excerpt.visible(method))' is not a valid HTTP method; use GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or a token of letters, digits and !#$%&'*+-.^_`|~"
         case .invalidHeaderName(let name):
             return "'\(Excerpt.of(name))' is not a valid header name; names are letters, digits and !#$%&'*+-.^_`|~ with no spaces or colons"
         case .invalidHeaderValue(let name, let value):

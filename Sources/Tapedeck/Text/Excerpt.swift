@@ -20,4 +20,11 @@ package enum Excerpt {
         let more = text[end...].count
         return String(text[..<end]) + "… (\(more) more characters)"
     }
+
+    /// `text` from outside (a file, a request, an argument) as a message quotes it: control
+    /// and non-ASCII characters escaped (`\u{1B}`), then cut short, so nothing raw reaches a
+    /// terminal.
+    package static func visible(_ text: some StringProtocol) -> String {
+        of(TextVisibility.escaped(String(text), nonASCII: true))
+    }
 }

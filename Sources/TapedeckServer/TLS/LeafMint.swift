@@ -37,6 +37,9 @@ package final class LeafMint: Sendable {
     /// How long a leaf is valid, counted from a day before it was minted.
     static let validity: TimeInterval = 397 * 86_400
 
+    /// How long a TLS connection the server closes waits for its client's close_notify.
+    static let closeNoticeWait = TimeAmount.seconds(1)
+
     /// Creates a mint signing with `authority`.
     package init(authority: LocalCA) throws(LocalCAError) {
         self.authority = authority
@@ -98,6 +101,10 @@ package final class LeafMint: Sendable {
             var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(leaf)],
                                                                          privateKey: .privateKey(sslKey))
             configuration.applicationProtocols = ["http/1.1"]
+            // A connection the server closes (a stop, `Connection: close`) waits this long for
+            // the client's close_notify. A client that just drops the socket is not waited for
+            // its default 5 s, so a stop ends within its grace and this.
+            configuration.shutdownTimeout = LeafMint.closeNoticeWait
             // A client that names another host in SNI than the tunnel's (CONNECT to an
             // address, SNI with the name) gets that name's leaf.
             configuration.sslContextCallback = { [weak self] values, promise in

@@ -94,6 +94,52 @@ struct CassetteToolsTests {
         #expect(CassetteDiff(old, old).isEmpty)
     }
 
+    /// A cassette from elsewhere (a browser's HAR) that was never redacted: a key in a query,
+    /// a password in a userinfo, a bearer token its path repeats, a session cookie.
+    private func unredacted() -> Cassette {
+        Cassette(interactions: [
+            interaction("/login?api_key=sk_query_secret_1", requestHeaders: ["Authorization": "Bearer tok_header_secret_22"]),
+            Interaction(request: HTTPRequest(url: URL(string: "https://alice:pw_userinfo_333@api.example.com/sessions/tok_header_secret_22")!,
+                                             headers: ["Cookie": "sid=cookie_secret_4444"]),
+                        response: HTTPResponse(status: 200, headers: ["Set-Cookie": "sid=cookie_secret_4444; Path=/; HttpOnly"], body: Data("ok".utf8)),
+                        recordedAt: InteropFixtures.date),
+        ])
+    }
+    private let secrets = ["sk_query_secret_1", "tok_header_secret_22", "pw_userinfo_333", "cookie_secret_4444"]
+
+    @Test("show, diff (text and HTML) and the viewer never print a credential a never-redacted cassette holds, even where another interaction repeats it")
+    func viewsRedact() {
+        let cassette = unredacted()
+        var rotated = cassette
+        rotated.interactions[0].request.headers["Authorization"] = "Bearer tok_rotated_secret_55"
+        rotated.interactions[1].response.status = 404
+        let diff = CassetteDiff(cassette, rotated)
+        let shown = [
+            CassetteTable.render(cassette, urlWidth: nil),
+            diff.render(oldName: "a.har", newName: "b.har"),
+            CassetteViewPage.html(for: diff, oldName: "a.har", newName: "b.har"),
+            CassetteViewPage.html(for: cassette, name: "a.har"),
+        ]
+        for text in shown {
+            for secret in secrets + ["tok_rotated_secret_55"] { #expect(!text.contains(secret), "\(secret) in \(text)") }
+        }
+        #expect(shown[0].contains("/sessions/%3CREDACTED%3E"), "\(shown[0])")
+        #expect(shown[0].contains("api_key=%3CREDACTED%3E"), "\(shown[0])")
+        // A rotated token is no difference; the status still is.
+        #expect(shown[1].contains("response.status: 200 → 404"), "\(shown[1])")
+        #expect(!shown[1].contains("Authorization"), "\(shown[1])")
+    }
+
+    @Test("lint names unredacted Cookie and Set-Cookie values, masked, and not placeholders or a cassette Tapedeck redacted")
+    func lintCookies() {
+        let findings = CassetteLint.findings(in: unredacted()).filter { $0.message.hasPrefix("cookie value") }
+        #expect(findings.map { "\($0.interaction) \($0.field)" } == ["1 request.headers.Cookie", "1 response.headers.Set-Cookie"], "\(findings)")
+        #expect(findings.allSatisfy { $0.message.contains("sid=cookie_s…(18 chars)") && !$0.message.contains("cookie_secret_4444") }, "\(findings)")
+        #expect(CassetteLint.findings(in: Redactor.standard.redact(unredacted())).isEmpty)
+        // Recording with a redactor that keeps cookies on purpose is not refused for them.
+        #expect(SecretLint.findings(in: unredacted().interactions[1], index: 1).allSatisfy { !$0.kind.hasPrefix("cookie") })
+    }
+
     @Test("show renders #, method, URL, status, body size, recorded-at and age columns")
     func table() throws {
         let now = try #require(RFC3339Date.parse("2024-05-31T12:00:00Z"))
