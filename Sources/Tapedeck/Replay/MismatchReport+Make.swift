@@ -1,12 +1,15 @@
 import Foundation
 
 extension MismatchReport {
-    /// Builds the report for `request` (already redacted) against `interactions`.
+    /// Builds the report for `request` (already redacted by `redactor`) against `interactions`.
     static func make(request: HTTPRequest, interactions: [Interaction], uses: [Int], exact: [Int],
-                     path: String, matcher: Matcher, mode: RecordMode?, context: any FixWording) -> MismatchReport {
+                     path: String, matcher: Matcher, redactor: Redactor = .standard, mode: RecordMode?, context: any FixWording) -> MismatchReport {
+        // Recorded requests are shown as `request` is: a cassette that was never redacted (a
+        // browser's HAR) shows no credential it holds, by the session's own rules.
+        func shown(_ index: Int) -> HTTPRequest { redactor.redact(interactions[index].request) }
         var skipped: [String] = []
         if let last = exact.last {
-            skipped.append("#\(last) \(summary(interactions[last].request)) was already played "
+            skipped.append("#\(last) \(summary(shown(last))) was already played "
                 + "(\(exact.count) of \(exact.count) used); identical requests are served in recorded order")
         }
         // Cheap pre-ranking on method and path, then full diffs for the closest few.
@@ -19,14 +22,15 @@ extension MismatchReport {
             if url.path != incoming.path { score += 4 }
             return (score, index)
         }.sorted { $0 < $1 }.prefix(24)
-        // Compared as shown: a cassette that was never redacted (a browser's HAR) shows no
-        // credential it holds, as `request` shows none.
         let diffs = preRanked.map { _, index in
-            (index, RequestDiff(recorded: Redactor.standard.redact(interactions[index].request), incoming: request, matcher: matcher))
+            let recorded = shown(index)
+            return (index, RequestDiff(recorded: recorded, incoming: request, matcher: matcher), recorded)
         }.sorted { ($0.1.distance, $0.0) < ($1.1.distance, $1.0) }.prefix(3)
-        let nearest = diffs.map { index, diff in
-            Candidate(index: index, summary: summary(interactions[index].request) + (uses[index] > 0 ? " (played \(uses[index])×)" : ""),
-                      differences: diff.lines)
+        let nearest = diffs.map { index, diff, recorded in
+            // Not a match, yet nothing differs as shown: what differs is a credential the
+            // cassette holds unredacted, and both sides show it replaced.
+            Candidate(index: index, summary: summary(recorded) + (uses[index] > 0 ? " (played \(uses[index])×)" : ""),
+                      differences: diff.lines.isEmpty ? [credentialOnly] : diff.lines)
         }
         var fixes: [CassetteFix] = []
         let shown = DisplayPath.relative(path)
@@ -34,7 +38,7 @@ extension MismatchReport {
         if let change = matcherChange(diffs.first?.1, matcher) {
             fixes.append(.changeMatcher(reason: change.reason, option: change.option, spec: change.spec, path: shown, mode: mode))
         }
-        if let (index, best) = diffs.first, best.kinds == [.origin] {
+        if let (index, best, _) = diffs.first, best.kinds == [.origin] {
             fixes.append(.serveAtOrigin(recorded: NormalizedURL(interactions[index].request.storedURL).origin, sent: incoming.origin,
                                         path: shown, mode: mode))
         }
@@ -68,6 +72,11 @@ extension MismatchReport {
 
     /// `METHOD URL` of a request as reports show it: a credential in its URL redacted (a
     /// cassette that was never redacted, such as a browser's HAR, may hold one).
+    /// What a candidate that differs only in a credential says, and the fix.
+    static let credentialOnly = "only a credential differs, shown redacted on both sides: the cassette holds it unredacted; "
+        + "redact the cassette (tapedeck convert, or Redactor.redact) and replay matches any value in its place"
+
+    /// `METHOD URL` of a recorded request (redacted).
     static func summary(_ request: HTTPRequest) -> String {
         "\(request.method) \(Redactor.shown(request.url))"
     }

@@ -252,7 +252,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     public func report(for request: HTTPRequest) -> MismatchReport {
         MismatchReport.make(request: secrets.redact(request, with: configuration.redactor), interactions: cassette.interactions,
                             uses: uses.withLock { $0 }, exact: reportedCandidates(for: request), path: path, matcher: configuration.matcher,
-                            mode: mode, context: configuration.wording)
+                            redactor: configuration.redactor, mode: mode, context: configuration.wording)
     }
 
     /// Every recorded interaction `request` matches (played or not), for the report's "skipped" list.

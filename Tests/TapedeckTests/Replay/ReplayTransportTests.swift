@@ -67,6 +67,22 @@ struct ReplayTransportTests {
         for secret in ["hunter2secret", "AKIAIOSFODNN7EXAMPLE"] { #expect(!unused.contains(secret), "\(unused)") }
     }
 
+    @Test("a mismatch report shows recorded requests redacted by the session's own redactor, and says when only a credential differs")
+    func reportsBySessionRedactor() async throws {
+        let configuration = CassetteConfiguration(URL(fileURLWithPath: "<memory>"), redactor: Redactor(queryItems: ["sid"]))
+        let replay = ReplayTransport(cassette: Cassette(interactions: [.make(.get, "http://api.test/feed?sid=SID0RAW0VALUE77")]),
+                                     configuration: configuration)
+        let error = await #expect(throws: CassetteError.self) {
+            try await replay.send(request(.get, "http://api.test/feed?sid=another-session-1"))
+        }
+        let text = "\(String(describing: error))"
+        #expect(text.contains("api.test/feed?sid=%3CREDACTED%3E"), "\(text)")
+        #expect(!text.contains("SID0RAW0VALUE77"), "\(text)")
+        // Both sides show the value replaced: the report says a credential differs, and the
+        // fix, not "identical".
+        #expect(text.contains("only a credential differs, shown redacted on both sides") && !text.contains("identical as compared"), "\(text)")
+    }
+
     @Test("lists at most five never-played interactions, then how many more and where to see them")
     func unusedReportIsShort() {
         let interactions = (0..<8).map { Interaction.make(.get, "http://api.test/item/\($0)") }
