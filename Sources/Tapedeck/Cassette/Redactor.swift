@@ -16,7 +16,9 @@ import Foundation
 /// reused in `/sessions/<token>`). The placeholder is always ``placeholder``; inside URLs and
 /// form bodies it is percent-encoded (``encodedPlaceholder``), as any `<` or `>` must be there,
 /// so a client that sends a replayed placeholder back in a URL sends exactly what was recorded.
-/// Values shorter than ``minimumScrubLength`` bytes are replaced in their own field only.
+/// Values shorter than ``minimumScrubLength`` bytes, and plain words of letters under 16
+/// (`enabled`), are replaced in their own field only; elsewhere a value is replaced only where
+/// it stands whole, not inside a longer run of letters and digits.
 ///
 /// Replay applies the same redactor to incoming requests before matching, so a request that
 /// carries the real token matches the recorded placeholder. Redacting twice changes nothing.
@@ -210,7 +212,18 @@ public struct Redactor: Sendable, Hashable {
     package func redacting(_ cassette: Cassette, knownSecrets: [String] = []) -> (cassette: Cassette, secrets: [String]) {
         let redacted = ChunkedWork.map(cassette.interactions.count) { index in
             var found: [String] = []
-            return (interaction: redactFields(cassette.interactions[index], collecting: &found), found: found)
+            var fields = redactFields(cassette.interactions[index], collecting: &found)
+            // A token only its shape gives away (a vendor key in a text body, a JWT in a URL)
+            // is replaced too: what the secret lint finds, a cassette redacted whole never holds.
+            // The lint names one token of a kind in a field, so it reads the field again until
+            // it finds none (a few rounds at most).
+            var shaped = SecretLint.values(in: fields)
+            for _ in 0..<8 where !shaped.isEmpty {
+                found += shaped
+                fields = SecretScrubber(shaped).scrub(fields)
+                shaped = SecretLint.values(in: fields).filter { !found.contains($0) }
+            }
+            return (interaction: fields, found: found)
         }
         var secrets = knownSecrets
         for each in redacted { secrets += each.found }
@@ -236,12 +249,24 @@ public struct Redactor: Sendable, Hashable {
         }
     }
 
+    /// Every value the cassette holds in a credential field, or as a token in a URL: what a
+    /// report that shows its requests one by one scrubs from each. Read without copying the
+    /// cassette redacted.
+    package func secrets(in cassette: Cassette) -> [String] {
+        ChunkedWork.map(cassette.interactions.count) { index in
+            var found: [String] = []
+            _ = listedURL(of: cassette.interactions[index], collecting: &found)
+            return found
+        }.flatMap { $0 }
+    }
+
     /// The request's URL redacted, adding every value the interaction's fields would have
     /// replaced to `secrets`: ``redactFields(_:collecting:)`` without building the interaction
     /// redacted (a listing of 100,000 spent a third of its time copying them).
     private func listedURL(of interaction: Interaction, collecting secrets: inout [String]) -> StoredURL {
         let request = interaction.request, response = interaction.response
         let url = redact(request.storedURL, collecting: &secrets)
+        secrets += SecretLint.urlValues(url)
         _ = redact(request.headers, collecting: &secrets)
         if let body = request.body { _ = redactBody(body, contentType: request.headers["Content-Type"], collecting: &secrets) }
         _ = redact(response.headers, collecting: &secrets)
@@ -335,6 +360,12 @@ public struct Redactor: Sendable, Hashable {
         response.storedURL = response.storedURL.map { $0 == interaction.request.storedURL ? result.request.storedURL : redact($0, collecting: &secrets) }
         response.mapBody { body, contentType in redactBody(body, contentType: contentType, collecting: &secrets) }
         result.response = response
+        // A recorded failure's words may quote the URL or a header (`… ?access_token=… with
+        // Bearer …`): free-text rules, then the values the fields held.
+        if var failure = interaction.failure, !failure.detail.isEmpty {
+            failure.detail = TextRedaction.redact(failure.detail, redactor: self, collecting: &secrets)
+            result.failure = failure
+        }
         return result
     }
 

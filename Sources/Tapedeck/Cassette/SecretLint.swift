@@ -102,37 +102,70 @@ public enum SecretLint {
 
     /// The credentials in one interaction.
     public static func findings(in interaction: Interaction, index: Int) -> [Finding] {
-        var found: [Finding] = []
+        credentials(in: interaction).map { Finding(interaction: index, field: $0.field, kind: $0.kind, excerpt: mask($0.value)) }
+    }
+
+    /// The values ``findings(in:index:)`` finds, whole (a bearer token without its scheme):
+    /// what redacting a whole cassette replaces beside its field rules, so a token only its
+    /// shape gives away (a vendor key in a text body, a JWT) is not written or shown either.
+    package static func values(in interaction: Interaction) -> [String] {
+        credentials(in: interaction).map { credential in
+            let value = credential.value
+            guard value.utf8.count > bearer.count, value.utf8.prefix(bearer.count).elementsEqual(bearer, by: { $0 | 0x20 == $1 | 0x20 }) else { return value }
+            return String(value.dropFirst(bearer.count))
+        }
+    }
+
+    /// The tokens a URL's text shows by their shape (a JWT, a vendor key, in its path, query or
+    /// user name): what a listing of URLs replaces beside the field rules.
+    package static func urlValues(_ url: StoredURL) -> [String] {
+        urlCredentials(url, side: "request").map(\.value)
+    }
+
+    private static func urlCredentials(_ url: StoredURL, side: String) -> [Credential] {
+        var found: [Credential] = []
+        for item in queryItems(of: url, named: { Redactor.standard.redactsQueryItem($0) }, triggers: Redactor.standard.queryTriggers) {
+            if !item.value.isEmpty, !isPlaceholder(item.value) { found.append(Credential(field: "\(side) query \(item.name)", kind: "key-like value", value: item.value)) }
+        }
+        let text = url.text
+        if let jwt = firstJWT(in: text) { found.append(Credential(field: "\(side) URL", kind: "JWT", value: jwt)) }
+        if let vendor = vendorSecret(in: text) { found.append(Credential(field: "\(side) URL", kind: vendor.kind, value: vendor.value)) }
+        return found
+    }
+
+    /// A credential found: where, what it looks like, and its value (never kept in a
+    /// ``Finding``, which errors carry and tests print).
+    private struct Credential {
+        var field: String
+        var kind: String
+        var value: String
+    }
+
+    private static func credentials(in interaction: Interaction) -> [Credential] {
+        var found: [Credential] = []
         func add(_ field: String, _ kind: String, _ value: String) {
-            found.append(Finding(interaction: index, field: field, kind: kind, excerpt: mask(value)))
+            found.append(Credential(field: field, kind: kind, value: value))
         }
         let responseURL = ownResponseURL(of: interaction)
         for (side, url, headers, body) in [
             ("request", interaction.request.storedURL, interaction.request.headers, interaction.request.body ?? Data()),
             ("response", responseURL, interaction.response.headers, interaction.response.body),
         ] {
-            if let url {
-                for item in queryItems(of: url, named: { Redactor.standard.redactsQueryItem($0) }, triggers: Redactor.standard.queryTriggers) {
-                    if !item.value.isEmpty, !isPlaceholder(item.value) { add("\(side) query \(item.name)", "key-like value", item.value) }
-                }
-                let text = url.text
-                if let jwt = firstJWT(in: text) { add("\(side) URL", "JWT", jwt) }
-                if let vendor = vendorSecret(in: text) { add("\(side) URL", vendor.kind, vendor.value) }
-            }
+            if let url { found += urlCredentials(url, side: side) }
             for field in headers {
                 if let kind = headerKind(field) { add("\(side) header \(field.name)", kind, field.value) }
             }
             if side == "response", StreamMedia.isEventStream(headers) {
                 // Each event's data is read whole (JSON split over chunks or data lines included).
                 for (number, event) in ServerSentEvents.parse(body).enumerated() {
-                    found += bodyFindings(Data(event.data.utf8), contentType: "application/json", side: "response event \(number)", index: index)
+                    found += bodyCredentials(Data(event.data.utf8), contentType: "application/json", side: "response event \(number)")
                 }
             } else {
-                found += bodyFindings(body, contentType: headers["Content-Type"], side: side, index: index)
+                found += bodyCredentials(body, contentType: headers["Content-Type"], side: side)
             }
         }
         for (number, frame) in (interaction.response.webSocket ?? []).enumerated() where frame.kind == .text {
-            found += bodyFindings(frame.data, contentType: "application/json", side: "WebSocket frame \(number)", index: index)
+            found += bodyCredentials(frame.data, contentType: "application/json", side: "WebSocket frame \(number)")
         }
         return found
     }
@@ -195,9 +228,9 @@ public enum SecretLint {
         return nil
     }
 
-    private static func bodyFindings(_ body: Data, contentType: String?, side: String, index: Int) -> [Finding] {
+    private static func bodyCredentials(_ body: Data, contentType: String?, side: String) -> [Credential] {
         guard !body.isEmpty else { return [] }
-        var found: [Finding] = []
+        var found: [Credential] = []
         if let contentType, MediaType.isJSON(contentType) {
             // A JSON body with no credential-like name or token prefix in it has none to find,
             // as JSON or as text (most bodies): it is not parsed.
@@ -219,7 +252,7 @@ public enum SecretLint {
                 } else {
                     return
                 }
-                found.append(Finding(interaction: index, field: "\(side) body \(trail.text)", kind: kind, excerpt: mask(excerpt)))
+                found.append(Credential(field: "\(side) body \(trail.text)", kind: kind, value: excerpt))
             }
             return found
         }
@@ -231,15 +264,15 @@ public enum SecretLint {
         }
         for field in fields where Redactor.standard.redactsFormField(field.name) {
             guard let value = field.value, !value.isEmpty, !isPlaceholder(value) else { continue }
-            found.append(Finding(interaction: index, field: "\(side) body \(field.name)", kind: "key-like value", excerpt: mask(value)))
+            found.append(Credential(field: "\(side) body \(field.name)", kind: "key-like value", value: value))
         }
         if !found.isEmpty { return found }
         if let jwt = firstJWT(in: text) {
-            found.append(Finding(interaction: index, field: "\(side) body", kind: "JWT", excerpt: mask(jwt)))
+            found.append(Credential(field: "\(side) body", kind: "JWT", value: jwt))
         } else if let token = bearerToken(in: text), !isPlaceholder(token) {
-            found.append(Finding(interaction: index, field: "\(side) body", kind: "bearer token", excerpt: mask("Bearer " + token)))
+            found.append(Credential(field: "\(side) body", kind: "bearer token", value: "Bearer " + token))
         } else if let vendor = vendorSecret(in: text) {
-            found.append(Finding(interaction: index, field: "\(side) body", kind: vendor.kind, excerpt: mask(vendor.value)))
+            found.append(Credential(field: "\(side) body", kind: vendor.kind, value: vendor.value))
         }
         return found
     }
@@ -311,9 +344,14 @@ public enum SecretLint {
         PercentEncoding.isUnreserved(byte) && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "~")
     }
 
-    /// `abcdefgh…(32 chars)`: enough to find it, not enough to use it.
+    /// `abcdefgh…(32 chars)`: enough to find it, not enough to use it. At most a quarter of the
+    /// value is shown, and at most 8 characters; a bearer token's scheme is kept whole.
     static func mask(_ value: String) -> String {
-        value.count <= 8 ? String(repeating: "•", count: value.count) : String(value.prefix(8)) + "…(\(value.count) chars)"
+        if value.utf8.count > bearer.count, value.utf8.prefix(bearer.count).elementsEqual(bearer, by: { $0 | 0x20 == $1 | 0x20 }) {
+            return String(value.prefix(bearer.count)) + mask(String(value.dropFirst(bearer.count)))
+        }
+        let shown = min(8, value.count / 4)
+        return shown == 0 ? String(repeating: "•", count: value.count) : String(value.prefix(shown)) + "…(\(value.count) chars)"
     }
 
     private static func queryItems(of url: StoredURL, named wanted: (String) -> Bool, triggers: ByteTriggers) -> [(name: String, value: String)] {

@@ -13,10 +13,10 @@ struct SecretScrubber {
 
     private let secrets: [Secret]
 
-    /// Keeps values of at least ``Redactor/minimumScrubLength`` bytes that are not placeholders, longest first.
+    /// Keeps the values ``isSearched(_:)`` takes, longest first.
     init(_ values: [String]) {
         var seen = Set<String>()
-        secrets = values.filter { $0.utf8.count >= Redactor.minimumScrubLength && !Redactor.isPlaceholder($0) && seen.insert($0).inserted }
+        secrets = values.filter { SecretScrubber.isSearched($0) && seen.insert($0).inserted }
             .sorted { $0.utf8.count > $1.utf8.count }
             .map { raw in
                 let spellings = [PercentEncoding.encodeQueryComponent(raw), FormEncoding.escape(raw)]
@@ -27,6 +27,49 @@ struct SecretScrubber {
     }
 
     var isEmpty: Bool { secrets.isEmpty }
+
+    /// Whether `value` is searched for beyond its own field: at least
+    /// ``Redactor/minimumScrubLength`` bytes, not a placeholder, and not a plain word of letters
+    /// under 16 (`enabled`, `application`, a cookie's `dismiss`), which ordinary text holds too.
+    static func isSearched(_ value: String) -> Bool {
+        let bytes = value.utf8
+        guard bytes.count >= Redactor.minimumScrubLength, !Redactor.isPlaceholder(value) else { return false }
+        return bytes.count >= 16 || bytes.contains { !isLetter($0) }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    /// `text` with each occurrence of `secret` that stands whole replaced by `placeholder`: one
+    /// not inside a longer run of letters and digits (`tok123` is not replaced in `tok1234`).
+    static func replacingWhole(_ secret: String, in text: String, with placeholder: String) -> String {
+        let haystack = Array(text.utf8), needle = Array(secret.utf8)
+        guard let first = needle.first, let last = needle.last, haystack.count >= needle.count else { return text }
+        let checksBefore = isLetterOrDigit(first), checksAfter = isLetterOrDigit(last)
+        var result: [UInt8] = []
+        var index = 0, copied = 0
+        while index <= haystack.count - needle.count {
+            let end = index + needle.count
+            if haystack[index] == first, haystack[index..<end].elementsEqual(needle),
+               !(checksBefore && index > 0 && isLetterOrDigit(haystack[index - 1])),
+               !(checksAfter && end < haystack.count && isLetterOrDigit(haystack[end])) {
+                result += haystack[copied..<index]
+                result += placeholder.utf8
+                index = end
+                copied = end
+            } else {
+                index += 1
+            }
+        }
+        guard copied > 0 else { return text }
+        result += haystack[copied...]
+        return String(decoding: result, as: UTF8.self)
+    }
 
     /// Every spelling that is replaced: each secret raw, percent-encoded and form-encoded.
     var spellings: [String] { secrets.flatMap { [$0.raw] + $0.encoded } }
@@ -40,6 +83,10 @@ struct SecretScrubber {
         response.headers = scrub(response.headers)
         response.mapBody { body, contentType in scrub(body: body, contentType: contentType) }
         result.response = response
+        if var failure = interaction.failure, !failure.detail.isEmpty {
+            failure.detail = scrub(text: failure.detail)
+            result.failure = failure
+        }
         return result
     }
 
@@ -61,9 +108,9 @@ struct SecretScrubber {
     func scrub(text: String) -> String {
         var result = text
         for secret in secrets {
-            if result.contains(secret.raw) { result = result.replacingOccurrences(of: secret.raw, with: Redactor.placeholder) }
+            if result.contains(secret.raw) { result = Self.replacingWhole(secret.raw, in: result, with: Redactor.placeholder) }
             for spelling in secret.encoded where result.contains(spelling) {
-                result = result.replacingOccurrences(of: spelling, with: Redactor.encodedPlaceholder)
+                result = Self.replacingWhole(spelling, in: result, with: Redactor.encodedPlaceholder)
             }
         }
         return result
@@ -75,13 +122,13 @@ struct SecretScrubber {
         var result = text
         for secret in secrets {
             for spelling in [secret.raw] + secret.encoded where result.contains(spelling) {
-                result = result.replacingOccurrences(of: spelling, with: Redactor.encodedPlaceholder)
+                result = Self.replacingWhole(spelling, in: result, with: Redactor.encodedPlaceholder)
             }
         }
         return result
     }
 
-    /// The URL with secrets replaced after its origin (path, query, fragment).
+    /// The URL with secrets replaced in its userinfo and after its origin (path, query, fragment).
     func scrub(url: URL) -> URL {
         scrub(url: StoredURL.parsed(url)).url
     }
@@ -92,10 +139,16 @@ struct SecretScrubber {
         let text = url.text
         guard let scheme = text.firstByteRange(of: "://") else { return url }
         let rest = text[scheme.upperBound...]
-        guard let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return url }
+        let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
+        // A token used as the user name (`https://ghp_…@github.com`) is replaced too; the host
+        // and port never are.
+        var authority = String(text[scheme.upperBound..<start])
+        if let at = authority.lastIndex(of: "@") {
+            authority = scrub(encodedText: String(authority[..<at])) + authority[at...]
+        }
         let scrubbed = scrub(encodedText: String(text[start...]))
-        guard scrubbed != text[start...] else { return url }
-        let replaced = String(text[..<start]) + scrubbed
+        guard scrubbed != text[start...] || authority != text[scheme.upperBound..<start] else { return url }
+        let replaced = String(text[..<scheme.upperBound]) + authority + scrubbed
         guard let parsed = URL(string: replaced) else { return url }
         return StoredURL(parsing: replaced, as: parsed)
     }

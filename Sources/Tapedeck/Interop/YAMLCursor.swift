@@ -58,8 +58,20 @@ struct YAMLCursor {
                 detail = "a tab indents this line, and YAML allows only spaces for indentation; replace it with spaces"
             }
             return .syntax(file: file, line: mark.line, column: mark.column, problem: "invalid YAML: \(detail)")
+        case let .duplicatedKeysInMapping(keys, context):
+            // Named by the first key's place; the file itself (all of it, in the error's own
+            // text) is never quoted.
+            let names = keys.map { "'\(Excerpt.visible($0))'" }.joined(separator: ", ")
+            return .syntax(file: file, line: context.mark.line, column: context.mark.column,
+                           problem: "invalid YAML: the key\(keys.count == 1 ? "" : "s") \(names) appear\(keys.count == 1 ? "s" : "") more than once in one mapping "
+                               + "(first here; a merge may have left both copies); keep one")
         case let .reader(problem, offset, _, _):
-            return .malformed(file: file, path: "(document)", problem: "invalid YAML at byte \(offset ?? 0): \(problem)")
+            guard let offset else { return .malformed(file: file, path: "(document)", problem: "invalid YAML: \(problem)") }
+            // The byte's line and column (1-based), as an editor shows them.
+            let before = text.utf8.prefix(offset)
+            let line = before.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            let column = before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
+            return .syntax(file: file, line: line, column: column, problem: "invalid YAML: \(problem)")
         default:
             return .malformed(file: file, path: "(document)", problem: "invalid YAML: \(error)")
         }

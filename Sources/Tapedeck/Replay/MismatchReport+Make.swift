@@ -2,11 +2,14 @@ import Foundation
 
 extension MismatchReport {
     /// Builds the report for `request` (already redacted by `redactor`) against `interactions`.
-    static func make(request: HTTPRequest, interactions: [Interaction], uses: [Int], exact: [Int],
+    /// `knownSecrets` are values the cassette holds in credential fields anywhere.
+    static func make(request: HTTPRequest, interactions: [Interaction], knownSecrets: [String] = [], uses: [Int], exact: [Int],
                      path: String, matcher: Matcher, redactor: Redactor = .standard, mode: RecordMode?, context: any FixWording) -> MismatchReport {
         // Recorded requests are shown as `request` is: a cassette that was never redacted (a
-        // browser's HAR) shows no credential it holds, by the session's own rules.
-        func shown(_ index: Int) -> HTTPRequest { redactor.redact(interactions[index].request) }
+        // browser's HAR) shows no credential it holds, by the session's own rules, nor one
+        // another of its interactions holds.
+        let known = SecretScrubber(knownSecrets)
+        func shown(_ index: Int) -> HTTPRequest { redactor.redact(interactions[index].request, known: known).request }
         var skipped: [String] = []
         if let last = exact.last {
             skipped.append("#\(last) \(summary(shown(last))) was already played "
@@ -74,7 +77,7 @@ extension MismatchReport {
     /// cassette that was never redacted, such as a browser's HAR, may hold one).
     /// What a candidate that differs only in a credential says, and the fix.
     static let credentialOnly = "only a credential differs, shown redacted on both sides: the cassette holds it unredacted; "
-        + "redact the cassette (tapedeck convert, or Redactor.redact) and replay matches any value in its place"
+        + "redact the cassette, and replay matches any value in its place"
 
     /// `METHOD URL` of a recorded request (redacted).
     static func summary(_ request: HTTPRequest) -> String {

@@ -35,6 +35,10 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     private let ownerNames: Set<String>
     /// Secrets incoming requests carried, so a later request with one in its path still matches.
     private let secrets = SecretMemory()
+    /// Every value the cassette holds in a credential field, learned on the first mismatch
+    /// report: a report shows none of them in any recorded request (a token one interaction
+    /// sends in a header, another in its path).
+    private let cassetteSecrets = Mutex<[String]?>(nil)
     /// The redactor's credential header names (lower-case), at the index of their length in
     /// bytes, so a hit checks its headers without allocating or hashing.
     private let credentialHeadersByLength: [[String]]
@@ -250,7 +254,13 @@ public final class ReplayTransport: HTTPTransport, Sendable {
 
     /// The mismatch report for `request` as things stand.
     public func report(for request: HTTPRequest) -> MismatchReport {
-        MismatchReport.make(request: secrets.redact(request, with: configuration.redactor), interactions: cassette.interactions,
+        let known = cassetteSecrets.withLock { known in
+            if let known { return known }
+            let learned = configuration.redactor.secrets(in: cassette)
+            known = learned
+            return learned
+        }
+        return MismatchReport.make(request: secrets.redact(request, with: configuration.redactor), interactions: cassette.interactions, knownSecrets: known,
                             uses: uses.withLock { $0 }, exact: reportedCandidates(for: request), path: path, matcher: configuration.matcher,
                             redactor: configuration.redactor, mode: mode, context: configuration.wording)
     }

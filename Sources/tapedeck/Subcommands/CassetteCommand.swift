@@ -123,9 +123,10 @@ extension TapedeckCommand.CassetteCommand {
                 Console.write("\(cassette): the last replay run played all \(loaded.interactions.count) interactions; nothing to prune\n")
                 return
             }
+            // URLs shown as `cassette show` shows them: redacted, whatever the file holds.
+            let urls = Redactor.standard.listedURLs(of: loaded)
             for index in usage.unused where index < loaded.interactions.count {
-                let request = loaded.interactions[index].request
-                Console.write("\(dryRun ? "would drop" : "drop") #\(index) \(request.method) \(request.urlText)\n")
+                Console.write("\(dryRun ? "would drop" : "drop") #\(index) \(loaded.interactions[index].request.method) \(urls[index])\n")
             }
             guard !dryRun else { return }
             let total = loaded.interactions.count

@@ -206,6 +206,34 @@ struct SecretConsistencyTests {
         #expect(String(decoding: try replay.serve(second).body, as: UTF8.self) == "open")
     }
 
+    @Test("a value is replaced elsewhere only where it stands whole, and a plain word (a cookie's 'application', 'dismiss') only in its own field")
+    func wholeValuesOnly() {
+        let cookie = Interaction.make(.get, "http://api.test/prefs", requestHeaders: ["Cookie": "fmt=application; banner=dismiss; sid=s3ss10n-id"],
+                                      headers: ["Content-Type": "application/json"], body: #"{"banner":"dismissed","id":"s3ss10n-idx","echo":"s3ss10n-id"}"#)
+        let redacted = Redactor.standard.redact(Cassette(interactions: [cookie])).interactions[0]
+        #expect(redacted.response.headers["Content-Type"] == "application/json")
+        #expect(redacted.request.headers["Cookie"] == "fmt=<REDACTED>; banner=<REDACTED>; sid=<REDACTED>")
+        let body = String(decoding: redacted.response.body, as: UTF8.self)
+        #expect(body.contains(#""banner":"dismissed""#) && body.contains(#""id":"s3ss10n-idx""#) && body.contains(#""echo":"<REDACTED>""#), "\(body)")
+        #expect(Redactor.standard.redact(text: "/x/tok123abc and tok123abcd", knownSecrets: ["tok123abc"]) == "/x/<REDACTED> and tok123abcd")
+    }
+
+    @Test("a cassette redacted whole loses what only its shape gives away: a vendor key in a text body, a JWT, a token as a URL's user name, and a failure's words")
+    func tokenShapes() throws {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlc2ln"
+        let text = Interaction.make(.get, "https://ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789@github.test/repo",
+                                    headers: ["Content-Type": "text/plain"], body: "key sk_live_4eC39HqLyjWDarjtT1zdp7dc and \(jwt)")
+        var failed = Interaction.make(.get, "http://api.test/fail?access_token=FAILQ_888x", requestHeaders: ["Authorization": "Bearer FAILAUTH_999x"])
+        failed.failure = TransportFailure(kind: .cannotConnect, detail: "could not connect to /fail?access_token=FAILQ_888x with Bearer FAILAUTH_999x")
+        let cassette = Redactor.standard.redact(Cassette(interactions: [text, failed]))
+        let written = String(decoding: CassetteCodec.encode(cassette), as: UTF8.self)
+        for secret in ["ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "sk_live_4eC39HqLyjWDarjtT1zdp7dc", jwt, "FAILQ_888x", "FAILAUTH_999x"] {
+            #expect(!written.contains(secret), "\(secret) in \(written)")
+        }
+        #expect(cassette.interactions[0].request.urlText == "https://%3CREDACTED%3E@github.test/repo")
+        #expect(SecretLint.findings(in: cassette).isEmpty, "\(SecretLint.findings(in: cassette))")
+    }
+
     @Test("free text loses credential pairs, header lines, bearer tokens and every known secret")
     func text() {
         let text = #"actual: {"access_token":"abc123xyz789","api_key":"k-1234567","name":"ok"} then password=hunter2&x=1"#

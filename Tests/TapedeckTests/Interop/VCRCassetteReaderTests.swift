@@ -137,6 +137,10 @@ struct VCRCassetteReaderTests {
             == "bad.yaml: version: vcrpy cassette version 2 is not supported; Tapedeck reads version 1 (line 2)")
         #expect(error("interactions:\n- request: [1\n") == "bad.yaml:3:1: invalid YAML: while parsing a flow sequence did not find expected ',' or ']'")
         #expect(error("") == "bad.yaml: (document): the file is empty")
+        // A key given twice (a merge's leftover) is named by its place; the file is not quoted.
+        let twice = error("interactions:\n- request:\n    method: GET\n    method: GET\n    uri: http://x.test/?token=SECRET99x\n  response: {status: {code: 200}}\n")
+        #expect(twice == "bad.yaml:3:5: invalid YAML: the key 'method' appears more than once in one mapping (first here; a merge may have left both copies); keep one",
+                "\(twice)")
     }
 
     @Test("a .json cassette vcrpy's JSON serializer wrote loads through Cassette.load(from:), native ones do not look like it")

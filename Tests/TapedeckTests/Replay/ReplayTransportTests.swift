@@ -67,6 +67,18 @@ struct ReplayTransportTests {
         for secret in ["hunter2secret", "AKIAIOSFODNN7EXAMPLE"] { #expect(!unused.contains(secret), "\(unused)") }
     }
 
+    @Test("a mismatch report scrubs a token one interaction sends in a header from another's path")
+    func reportsScrubAcrossInteractions() async throws {
+        let token = "tok_live_9f8e7d6c5b4aZZZ1234"
+        let replay = ReplayTransport(cassette: Cassette(interactions: [
+            .make(.get, "http://api.test/me", requestHeaders: ["Authorization": "Bearer \(token)"]),
+            .make(.get, "http://api.test/tokens/\(token)/info"),
+        ]), path: "har.json")
+        let error = await #expect(throws: CassetteError.self) { try await replay.send(request(.get, "http://api.test/tokens/WRONG/info")) }
+        let text = "\(String(describing: error))"
+        #expect(text.contains("/tokens/%3CREDACTED%3E/info") && !text.contains(token), "\(text)")
+    }
+
     @Test("a mismatch report shows recorded requests redacted by the session's own redactor, and says when only a credential differs")
     func reportsBySessionRedactor() async throws {
         let configuration = CassetteConfiguration(URL(fileURLWithPath: "<memory>"), redactor: Redactor(queryItems: ["sid"]))

@@ -110,8 +110,8 @@ struct FixContextTests {
     func lint() {
         let head = """
             refusing to save Sessions/login.cassette.json: it still holds 2 secrets:
-              - interaction 0, request header X-Session: bearer token "Bearer a…(23 chars)"
-              - interaction 0, response body /grant: bearer token "Bearer q…(23 chars)"
+              - interaction 0, request header X-Session: bearer token "Bearer abcd…(16 chars)"
+              - interaction 0, response body /grant: bearer token "Bearer qrst…(16 chars)"
 
             fix:
 
