@@ -32,7 +32,7 @@ package struct ForwardHandler: ServerHandler {
     package func respond(to request: IncomingRequest) async -> ServerReply? {
         guard applies, let upstream = options.upstream else { return nil }
         let target = Deck.originText(upstream) + Deck.basePath(upstream) + request.pathAndQuery
-        guard let url = URL(string: target), let method = try? HTTPMethod(validating: request.method) else {
+        guard let url = PercentEncoding.url(target), let method = try? HTTPMethod(validating: request.method) else {
             return ServerReply.text(400, "cannot forward \(request.method) \(request.target)\n", headers: [ServerMarker.errorHeader: "400"])
         }
         let sent = HTTPRequest(method: method, url: url,

@@ -88,7 +88,7 @@ package struct IncomingRequest: Sendable, Hashable {
     /// The path and query of `target`, and its path alone.
     private static func parts(of target: String) -> (pathAndQuery: String, path: String) {
         let whole: String
-        if isAbsoluteForm(target), let url = URL(string: target) {
+        if isAbsoluteForm(target), let url = PercentEncoding.url(target) {
             let path = url.path(percentEncoded: true)
             whole = (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 import Synchronization
 
 /// The URLs of the request targets a server saw last, parsed once each.
@@ -23,11 +24,11 @@ final class ParsedTargets: Sendable {
         self.limit = limit
     }
 
-    /// `target` parsed (`URL(string:)`), or nil when it is no URL.
+    /// `target` parsed (``PercentEncoding/url(_:)``), or nil when it is no URL.
     func url(_ target: String) -> URL? {
-        guard target.utf8.count <= longest else { return URL(string: target) }
+        guard target.utf8.count <= longest else { return PercentEncoding.url(target) }
         if let known = table.withLock({ $0[target] }) { return known }
-        guard let url = URL(string: target) else { return nil }
+        guard let url = PercentEncoding.url(target) else { return nil }
         table.withLock { table in
             if table.count >= limit { table.removeAll(keepingCapacity: true) }
             table[target] = url

@@ -337,7 +337,7 @@ package struct TapesHandler: ServerHandler {
             throw HTTPError.invalidURL(input: Excerpt.of(incoming.target), reason: "this proxy has no upstream of its own: send requests through it as "
                 + "a proxy (HTTPS_PROXY or HTTP_PROXY set to its address, or curl -x), or start it with an upstream URL")
         }
-        guard let url = URL(string: target) else { throw HTTPError.invalidURL(input: target, reason: "not a valid request target") }
+        guard let url = PercentEncoding.url(target) else { throw HTTPError.invalidURL(input: Excerpt.of(target), reason: "not a valid request target") }
         let headers = ProxyHeaders.forUpstream(incoming.headers, url: url, client: incoming.remoteAddress, forward: forward, via: via,
                                                 upstream: upstream, authority: !forward && rest.hasPrefix("/") ? tape.upstreamAuthority : nil)
         return HTTPRequest(method: method, url: url, headers: headers, body: incoming.body.isEmpty ? nil : incoming.body)

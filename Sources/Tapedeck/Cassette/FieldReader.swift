@@ -104,9 +104,9 @@ struct FieldReader {
     func storedURL(_ key: String) throws(CassetteError) -> StoredURL {
         let text = try string(key)
         if let plain = StoredURL.plain(text) { return plain }
-        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
+        guard let url = PercentEncoding.url(text), let scheme = url.scheme, !scheme.isEmpty else {
             throw .invalidField(path: source, pointer: pointer + "/" + key,
-                                problem: "'\(text)' is not an absolute URL (scheme://host/path)")
+                                problem: "\(CassetteCodec.shown(text)) is not an absolute URL (scheme://host/path)")
         }
         return StoredURL(parsing: text, as: url)
     }

@@ -22,6 +22,24 @@ package enum PercentEncoding {
         }
     }
 
+    /// A whole URL's text with only what no URL may hold percent-encoded (a space, a raw `[`
+    /// or `|` in a query, non-ASCII), keeping its delimiters, its authority and its valid `%XX`
+    /// escapes. Browsers' HARs and proxies' logs hold such URLs; `URL(string:)` alone would
+    /// encode the `%` of every escape beside them too (`a%20b` → `a%2520b`).
+    package static func encodeURLText(_ text: String) -> String {
+        let keep = { (byte: UInt8) in isUnreserved(byte) || isSubDelimiter(byte) || ":@/?#".utf8.contains(byte) }
+        guard !text.utf8.allSatisfy(keep), let scheme = text.firstByteRange(of: "://") else { return text }
+        let rest = text[scheme.upperBound...]
+        let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
+        return String(text[..<start]) + encodeKeepingEscapes(String(text[start...]), keeping: keep)
+    }
+
+    /// `text` as a URL, read as a browser reads what it is given: ``encodeURLText(_:)``, then
+    /// `URL(string:)`.
+    package static func url(_ text: String) -> URL? {
+        URL(string: encodeURLText(text))
+    }
+
     /// Decodes `%XX` escapes; invalid escapes are kept as typed.
     package static func decode(_ text: String) -> String {
         String(decoding: decodedBytes(text.utf8), as: UTF8.self)

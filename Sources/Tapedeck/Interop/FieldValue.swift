@@ -9,7 +9,7 @@ enum FieldValue {
 
     /// An absolute URL with a scheme and a host.
     static func absoluteURL(_ text: String) -> URL? {
-        guard let url = URL(string: text), url.scheme != nil, url.host != nil else { return nil }
+        guard let url = PercentEncoding.url(text), url.scheme != nil, url.host != nil else { return nil }
         return url
     }
 }

@@ -129,7 +129,7 @@ package enum HARReader {
         var url: URL? = requestURL
         if let custom = try cursor.optional("_url") {
             let text = try custom.string()
-            url = text.isEmpty ? nil : URL(string: text)
+            url = text.isEmpty ? nil : PercentEncoding.url(text)
         }
         return HTTPResponse(status: status, reason: reason, headers: headers, body: body, url: url)
     }

@@ -117,7 +117,7 @@ package enum VCRCassetteReader {
         let portText = port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
         // vcrpy joins an IPv6 host as it is (`::1`); a URL needs it in brackets.
         let hostText = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        guard let url = URL(string: "\(scheme)://\(hostText)\(portText)\(path)") else {
+        guard let url = PercentEncoding.url("\(scheme)://\(hostText)\(portText)\(path)") else {
             throw cursor.failure("protocol, host, port and path do not form a URL")
         }
         return url

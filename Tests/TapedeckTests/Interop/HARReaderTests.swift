@@ -41,6 +41,19 @@ struct HARReaderTests {
         #expect(cassette.interactions[2].recordedAt.timeIntervalSince1970 == 1_714_557_602.25)
     }
 
+    @Test("a URL that mixes raw characters browsers keep ([ ] | space, non-ASCII) with %XX escapes keeps its escapes: only the raw ones are encoded")
+    func mixedEscapes() throws {
+        let urls = ["https://h.test/api?filter[name]=a%20b&x=1": "https://h.test/api?filter%5Bname%5D=a%20b&x=1",
+                    "https://h.test/a b?c=d e%2Ff": "https://h.test/a%20b?c=d%20e%2Ff",
+                    "https://h.test/caf\u{e9}?q=\u{fc}%C3%BC&p=|x|": "https://h.test/caf%C3%A9?q=%C3%BC%C3%BC&p=%7Cx%7C",
+                    "https://h.test/plain?q=a%20b": "https://h.test/plain?q=a%20b"]
+        for (text, expected) in urls {
+            let cassette = try HARReader.read(Data(entry(request: #""method": "GET", "url": "\#(text)", "headers": []"#).utf8), file: "m.har")
+            #expect(cassette.interactions[0].request.urlText == expected)
+        }
+        #expect(PercentEncoding.url("http://[::1]:8080/a b?x=%41")?.absoluteString == "http://[::1]:8080/a%20b?x=%41", "the authority is kept")
+    }
+
     @Test("a mitmproxy export: decoded gzip content, form postData, base64 binary content")
     func mitmproxy() throws {
         let cassette = try HARReader.read(InteropFixtures.data("mitmproxy.har"), file: "mitmproxy.har")
