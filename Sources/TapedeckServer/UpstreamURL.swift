@@ -36,12 +36,11 @@ package enum UpstreamURL {
     }
 
     /// `text` as it may be shown: without its query and fragment, and with the password of its
-    /// userinfo redacted (or, when it does not parse, without any userinfo).
+    /// userinfo redacted.
     /// Control characters are escaped: the text may be anything typed.
     static func quoted(_ text: String) -> String {
         let bare = String(text.prefix { $0 != "?" && $0 != "#" })
         if let url = URL(string: bare), url.host != nil { return Excerpt.visible(Redactor.redactingPassword(url).absoluteString) }
-        guard let scheme = bare.range(of: "://"), let at = bare[scheme.upperBound...].lastIndex(of: "@") else { return Excerpt.visible(bare) }
-        return Excerpt.visible(String(bare[..<scheme.upperBound]) + String(bare[bare.index(after: at)...]))
+        return Redactor.shownURLText(bare)
     }
 }

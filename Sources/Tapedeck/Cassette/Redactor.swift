@@ -174,6 +174,22 @@ public struct Redactor: Sendable, Hashable {
         standard.redact(HTTPRequest(url: url)).url.absoluteString
     }
 
+    /// A URL's text as a message quotes it, whether or not it parses: the password of its
+    /// userinfo replaced, credential pairs and tokens redacted as free text is, control
+    /// characters escaped, cut short.
+    package static func shownURLText(_ text: String) -> String {
+        var text = text
+        if let scheme = text.firstByteRange(of: "://") {
+            let rest = text[scheme.upperBound...]
+            let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
+            if let at = text[scheme.upperBound..<end].lastIndex(of: "@"),
+               let colon = text[scheme.upperBound..<at].firstIndex(of: ":"), text.index(after: colon) < at {
+                text = String(text[...colon]) + encodedPlaceholder + String(text[at...])
+            }
+        }
+        return Excerpt.visible(standard.redact(text: text))
+    }
+
     /// `url` with its userinfo password replaced (what cassettes, logs and banners show of it).
     package static func redactingPassword(_ url: URL) -> URL {
         var ignored: [String] = []

@@ -58,7 +58,7 @@ public enum HTTPError: Error, LocalizedError, CustomStringConvertible, Sendable,
     public var errorDescription: String? {
         switch self {
         case .invalidURL(let input, let reason):
-            return "cannot build a URL from '\(Excerpt.of(input))': \(reason)"
+            return "cannot build a URL from '\(Redactor.shownURLText(input))': \(reason)"
         case .invalidMethod(let method):
             return "'\(Excerpt.visible(method))' is not a valid HTTP method; use GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or a token of letters, digits and !#$%&'*+-.^_`|~"
         case .invalidHeaderName(let name):

@@ -54,8 +54,13 @@ package enum URLComposer {
         guard !authority.isEmpty, !authority.hasPrefix(":") else {
             throw .invalidURL(input: input, reason: "it has no host")
         }
-        if authority.utf8.contains(UInt8(ascii: " ")) {
-            throw .invalidURL(input: input, reason: "the host '\(authority)' contains a space")
+        // Host and port: what follows any userinfo (`user:password@`), which is never quoted.
+        let hostPort = authority.utf8.lastIndex(of: UInt8(ascii: "@")).map { String(authority[authority.utf8.index(after: $0)...]) } ?? authority
+        if hostPort.isEmpty || hostPort.hasPrefix(":") {
+            throw .invalidURL(input: input, reason: "it has no host")
+        }
+        if hostPort.utf8.contains(UInt8(ascii: " ")) {
+            throw .invalidURL(input: input, reason: "the host '\(hostPort)' contains a space")
         }
         let tailEnd = bytes[authorityEnd...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
         let mark = bytes[authorityEnd..<tailEnd].firstIndex(of: UInt8(ascii: "?"))
@@ -67,11 +72,11 @@ package enum URLComposer {
             text += "?" + PercentEncoding.encodeQueryString(String(decoding: bytes[bytes.index(after: mark)..<tailEnd], as: UTF8.self))
         }
         guard let url = URL(string: text), let host = url.host, !host.isEmpty else {
-            throw .invalidURL(input: input, reason: "the host or port '\(authority)' is malformed")
+            throw .invalidURL(input: input, reason: "the host or port '\(hostPort)' is malformed")
         }
-        if authority.utf8.contains(UInt8(ascii: ":")), !authority.hasSuffix("]"),
+        if hostPort.utf8.contains(UInt8(ascii: ":")), !hostPort.hasSuffix("]"),
            let components = URLComponents(url: url, resolvingAgainstBaseURL: false), !(1...65535).contains(components.port ?? 0) {
-            throw .invalidURL(input: input, reason: "the port in '\(authority)' is not a number from 1 to 65535")
+            throw .invalidURL(input: input, reason: "the port in '\(hostPort)' is not a number from 1 to 65535")
         }
         return url
     }

@@ -50,6 +50,20 @@ struct URLComposerTests {
         #expect(try URLComposer.parseBase("http://h/a?b=1#frag?x").absoluteString == "http://h/a?b=1", "the fragment is dropped, a ? in it is not a query")
         #expect(try URLComposer.parseBase("http://h#x/y").absoluteString == "http://h")
         #expect(try URLComposer.parseBase("http://h/ü/%zz?q=ä").absoluteString == "http://h/%C3%BC/%25zz?q=%C3%A4")
+        // A password without a port is not read as a port.
+        #expect(try URLComposer.parseBase("http://user:pw@127.0.0.1/x").absoluteString == "http://user:pw@127.0.0.1/x")
+        #expect(try URLComposer.parseBase("http://user:pw@h:8080/x").port == 8080)
+    }
+
+    @Test("a bad port after a userinfo is named by host and port, the password never quoted")
+    func portAfterUserinfo() {
+        #expect(throws: HTTPError.self) { try URLComposer.parseBase("http://user:TIMEOUTPASS_4@h:99999/x") }
+        do {
+            _ = try URLComposer.parseBase("http://user:TIMEOUTPASS_4@h:99999/x")
+        } catch {
+            #expect(error.localizedDescription.contains("the port in 'h:99999'"), "\(error.localizedDescription)")
+            #expect(!error.localizedDescription.contains("TIMEOUTPASS_4"), "\(error.localizedDescription)")
+        }
     }
 
     @Test("malformed and schemeless URLs are errors naming the input", arguments: [
