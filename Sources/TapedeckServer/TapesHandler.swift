@@ -201,7 +201,13 @@ package struct TapesHandler: ServerHandler {
                     ended(.failure(error))
                 }
             case .success(let response):
-                ended(Result { try live.finished(try LoopGuardTransport.checked(response)) })
+                do {
+                    ended(.success(try live.finished(try LoopGuardTransport.checked(response))))
+                } catch {
+                    // The client got the whole stream; only its recording was refused.
+                    relay.finish()
+                    log(TapesHandler.notRecorded(incoming, request, error))
+                }
             case .failure(let error):
                 ended(Result {
                     try live.failed(error)
@@ -236,6 +242,12 @@ package struct TapesHandler: ServerHandler {
     private static func brokeOff(_ incoming: IncomingRequest, _ request: HTTPRequest, _ error: any Error) -> String {
         "the stream from \(Deck.redactedSummary(incoming)) broke off after its head; the client's connection was cut, and the cassette "
             + "does not keep it as a whole answer: " + ServerReply.describe(error, sending: request).text
+    }
+
+    /// The log line for a stream from `incoming` (sent on as `request`) relayed whole to its
+    /// client but not recorded, for `error`.
+    private static func notRecorded(_ incoming: IncomingRequest, _ request: HTTPRequest, _ error: any Error) -> String {
+        "the stream from \(Deck.redactedSummary(incoming)) reached the client whole, and is not recorded: " + ServerReply.describe(error, sending: request).text
     }
 
     /// How far a request got before a tape is asked.

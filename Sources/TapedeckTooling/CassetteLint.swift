@@ -171,6 +171,17 @@ package enum CassetteLint {
         interaction.response.headers.fields.lazy.filter { !$0.name.caseInsensitiveEquals("Date") }
     }
 
+    /// Whether `body` is a message stream (events, NDJSON) kept compressed as it came, and it decodes.
+    private static func keptAsItCame(_ headers: HTTPHeaders, _ body: Data) -> Bool {
+        guard let type = headers["Content-Type"].map(MediaType.essence), StreamMedia.streamTypes.contains(type) else { return false }
+        var decodedHeaders = headers, decoded = body
+        do {
+            return try ContentCoding.normalize(headers: &decodedHeaders, body: &decoded) == nil
+        } catch {
+            return false
+        }
+    }
+
     /// What is wrong with a body against its headers. `describesAnotherBody`: an empty body's
     /// `Content-Length` may be the one a GET would get (the answer to a HEAD, a 304).
     private static func bodyFindings(_ headers: HTTPHeaders, _ body: Data, side: String, index: Int,
@@ -179,7 +190,9 @@ package enum CassetteLint {
         func add(_ field: String, _ message: String) {
             found.append(Finding(interaction: index, field: "\(side).\(field)", kind: .undecodable, message: message))
         }
-        if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity" {
+        // A message stream kept compressed as it came is read decoded by its clients, and a
+        // cassette keeps it so: not a finding when it decodes.
+        if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity", !keptAsItCame(headers, body) {
             let still = Inflate.looksGzipped(body) ? " and the body is still gzip-compressed" : ""
             add("headers.Content-Encoding", "\"\(encoding)\" is still set\(still); cassettes store bodies decoded "
                 + "(convert the cassette with tapedeck convert to decode it)")

@@ -117,8 +117,16 @@ package enum FixContext: Sendable, Hashable {
             if !list.isEmpty {
                 lines.append("redact them: \(again) with TAPEDECK_REDACT=\(Self.word(list.joined(separator: ","))) in the environment")
             }
-            if !unredactable.isEmpty {
-                lines.append("\(unredactable.joined(separator: ", ")) cannot be redacted by name; leave the credential out of the request")
+            // What the client sends can be left out; what the server sends (a response, an
+            // event, a server's frame) cannot, from this side.
+            let sent = unredactable.filter { $0.hasPrefix("request") || $0.hasPrefix("client") }
+            let received = unredactable.filter { !sent.contains($0) }
+            if !sent.isEmpty {
+                lines.append("\(sent.joined(separator: ", ")) cannot be redacted by name; leave the credential out of the request")
+            }
+            if !received.isEmpty {
+                lines.append("\(received.joined(separator: ", ")) cannot be redacted by name, and the server sends it; "
+                    + "record against an account whose credentials may be kept")
             }
             lines.append("for a false alarm: \(again) with TAPEDECK_SECRET_LINT=off in the environment")
             return lines

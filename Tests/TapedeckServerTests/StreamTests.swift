@@ -2,6 +2,7 @@ import Foundation
 import Tapedeck
 import TapedeckCurl
 import TapedeckTestSupport
+import TapedeckTooling
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -274,6 +275,37 @@ struct StreamTests {
         let stopped = await proxy.stop()
         #expect(stopped.stderr.contains("broke off after its head"), "\(stopped.stderr)")
         #expect(!stopped.stderr.contains("LEAKPW57"), "\(stopped.stderr)")
+    }
+
+    @Test("a recorded stream keeps no secret: NDJSON redacted line by line, CRLF events keep their ends, a refused stream reaches its client whole and is not kept, a compressed one keeps its Content-Encoding")
+    func streamsKeepNoSecret() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/stream_cases.py").path
+        let server = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [script], expecting: 1)
+        defer { server.stop() }
+        let cassette = directory.appendingPathComponent("cases.cassette.json")
+        let proxy = try await Self.recordingProxy("http://127.0.0.1:\(server.ports[0])", into: cassette, in: directory)
+        let base = proxy.url.absoluteString
+        let ndjson = try await Proc.run(Proc.curl, ["-sS", "--no-buffer", base + "/ndjson-secret"])
+        #expect(ndjson.text == "{\"n\":1}\n{\"n\":2,\"password\":\"nd-secret-2\"}\n", "the client gets what the server sent")
+        let crlf = try await Proc.run(Proc.curl, ["-sS", "--no-buffer", base + "/crlf-secret"])
+        #expect(crlf.text == "data: {\"password\":\"crlf-secret-3\"}\r\n\r\ndata: next\r\n\r\n")
+        let jwt = try await Proc.run(Proc.curl, ["-sS", "--no-buffer", base + "/jwt"])
+        #expect(jwt.status == 0 && ServerSentEvents.parse(jwt.stdout).count == 2, "a refused recording does not cut the client: \(jwt.status) \(jwt.stderr)")
+        let head = try await Proc.run(Proc.curl, ["-sS", "-D", "-", "-o", "/dev/null", base + "/gzip-ndjson"])
+        #expect(head.text.lowercased().contains("content-encoding: gzip"), "compressed bytes are labelled so: \(head.text)")
+        let decoded = try await Proc.run(Proc.curl, ["-sS", "--compressed", base + "/gzip-ndjson"])
+        #expect(decoded.text == "{\"n\":1}\n{\"n\":2}\n", "\(decoded.text)")
+        let stopped = await proxy.stop()
+        #expect(stopped.stderr.contains("the stream from GET /jwt reached the client whole, and is not recorded"), "\(stopped.stderr)")
+        let text = try String(contentsOf: cassette, encoding: .utf8)
+        for secret in ["nd-secret-2", "crlf-secret-3", "eyJhbGci"] { #expect(!text.contains(secret), "\(secret) in \(text)") }
+        let loaded = try Cassette.load(from: cassette)
+        let events = try #require(loaded.interactions.first { $0.request.url.path == "/crlf-secret" }?.response.chunks)
+        #expect(events.first.map { String(decoding: $0.data, as: UTF8.self) } == "data: {\"password\":\"<REDACTED>\"}\r\n\r\n")
+        #expect(!loaded.interactions.contains { $0.request.url.path == "/jwt" })
+        #expect(CassetteLint.findings(in: loaded).isEmpty, "\(CassetteLint.findings(in: loaded))")
     }
 
     @Test("a client that stops reading holds the upstream back: the proxy's memory stays bounded while a 64 MB stream waits")

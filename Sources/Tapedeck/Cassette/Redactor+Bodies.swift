@@ -6,6 +6,7 @@ extension Redactor {
     package func redactBody(_ body: Data, contentType: String?, collecting secrets: inout [String]) -> Data {
         guard let contentType, !body.isEmpty else { return body }
         if MediaType.isJSON(contentType) { return redactJSON(body, collecting: &secrets) }
+        if MediaType.isJSONLines(contentType) { return MediaType.mapJSONLines(body) { redactJSON($0, collecting: &secrets) } }
         switch MediaType.essence(contentType) {
         case "application/x-www-form-urlencoded":
             guard let text = String(validating: body, as: UTF8.self),

@@ -116,6 +116,19 @@ public enum SecretLint {
         }
     }
 
+    /// `body` as its client reads it: decoded when its `Content-Encoding` says it is still
+    /// compressed (a message stream kept as it came), so a secret inside is found all the same.
+    private static func readable(_ body: Data, headers: HTTPHeaders) -> Data {
+        guard !ContentCoding.codings(of: headers).isEmpty else { return body }
+        var headers = headers, decoded = body
+        do {
+            try ContentCoding.normalize(headers: &headers, body: &decoded)
+        } catch {
+            return body
+        }
+        return decoded
+    }
+
     /// The tokens a URL's text shows by their shape (a JWT, a vendor key, in its path, query or
     /// user name): what a listing of URLs replaces beside the field rules.
     package static func urlValues(_ url: StoredURL) -> [String] {
@@ -161,7 +174,7 @@ public enum SecretLint {
                     found += bodyCredentials(Data(event.data.utf8), contentType: "application/json", side: "response event \(number)")
                 }
             } else {
-                found += bodyCredentials(body, contentType: headers["Content-Type"], side: side)
+                found += bodyCredentials(readable(body, headers: headers), contentType: headers["Content-Type"], side: side)
             }
         }
         for (number, frame) in (interaction.response.webSocket ?? []).enumerated() where frame.kind == .text {
@@ -231,6 +244,16 @@ public enum SecretLint {
     private static func bodyCredentials(_ body: Data, contentType: String?, side: String) -> [Credential] {
         guard !body.isEmpty else { return [] }
         var found: [Credential] = []
+        if let contentType, MediaType.isJSONLines(contentType) {
+            // Each line is a JSON body of its own (NDJSON, JSON Lines).
+            var line = 0
+            _ = MediaType.mapJSONLines(body) { value in
+                found += bodyCredentials(value, contentType: "application/json", side: "\(side) line \(line)")
+                line += 1
+                return value
+            }
+            return found
+        }
         if let contentType, MediaType.isJSON(contentType) {
             // A JSON body with no credential-like name or token prefix in it has none to find,
             // as JSON or as text (most bodies): it is not parsed.

@@ -164,6 +164,7 @@ struct SecretScrubber {
         guard !body.isEmpty, let text = String(validating: body, as: UTF8.self), mayContainSecret(text) else { return body }
         let type = contentType.map(MediaType.essence) ?? ""
         if type == "application/x-www-form-urlencoded" { return Data(scrub(encodedText: text).utf8) }
+        if MediaType.isJSONLines(type) { return MediaType.mapJSONLines(body) { scrub(body: $0, contentType: "application/json") } }
         if let contentType, MediaType.isJSON(contentType), let value = try? JSONParser.parse(body) {
             let scrubbed = scrub(json: value)
             guard scrubbed != value else { return body }

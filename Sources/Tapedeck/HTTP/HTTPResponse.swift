@@ -100,6 +100,39 @@ package enum MediaType {
         return type.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 }) ? type.lowercased() : type
     }
 
+    /// Whether a media type carries one JSON value a line (NDJSON, JSON Lines, JSON text
+    /// sequences): read line by line wherever a JSON body is read whole.
+    package static func isJSONLines(_ contentType: String) -> Bool {
+        ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines", "application/json-seq"]
+            .contains(essence(contentType))
+    }
+
+    /// `body` with `transform` applied to each line's JSON (what follows a JSON text
+    /// sequence's record separator, before a line's `\r`), every other byte kept; `body` itself
+    /// when nothing changed.
+    package static func mapJSONLines(_ body: Data, _ transform: (Data) -> Data) -> Data {
+        let bytes = [UInt8](body)
+        var output: [UInt8] = []
+        var changed = false
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            var valueStart = start, valueEnd = end
+            while valueStart < valueEnd, bytes[valueStart] == 0x1E || bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+            if valueEnd > valueStart, bytes[valueEnd - 1] == UInt8(ascii: "\r") { valueEnd -= 1 }
+            output += bytes[start..<valueStart]
+            if valueEnd > valueStart {
+                let value = Data(bytes[valueStart..<valueEnd])
+                let mapped = transform(value)
+                if mapped != value { changed = true }
+                output += mapped
+            }
+            output += bytes[valueEnd..<min(end + 1, bytes.count)]
+            start = end + 1
+        }
+        return changed ? Data(output) : body
+    }
+
     /// Whether a media type carries JSON (`application/json`, `application/problem+json`, …).
     package static func isJSON(_ contentType: String) -> Bool {
         let type = essence(contentType)

@@ -34,7 +34,9 @@ public enum ServerSentEvents {
     /// lines, comments are skipped, and an event without data is not dispatched; an unfinished
     /// last event (no blank line after it) is dispatched too, since a recording may end mid-stream.
     public static func parse(_ body: Data) -> [Event] {
-        let text = String(decoding: body, as: UTF8.self)
+        var text = String(decoding: body, as: UTF8.self)
+        // A byte order mark opening the stream is not part of its first field (as EventSource reads it).
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
         var events: [Event] = []
         var lastID: String?
         var event = "", data: [String] = [], retry: Int?, sawData = false
@@ -103,6 +105,12 @@ public enum ServerSentEvents {
         return Data(text.utf8)
     }
 
+    /// `text` split at each `\n`, a `\r` before it kept on its line (splitting by Character
+    /// would not split `\r\n`, a single one).
+    private static func lines(of text: String) -> [String] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+    }
+
     /// `chunk` with each event's data (its consecutive `data:` lines joined, as a client reads
     /// them) replaced by `transform` of it, every other byte as it was. Data that does not change
     /// keeps its lines exactly.
@@ -122,9 +130,9 @@ public enum ServerSentEvents {
             }
             changed = true
             let prefix = run[0].prefix, carriage = run[0].carriage
-            output += replaced.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 + (carriage ? "\r" : "") }
+            output += lines(of: replaced).map { prefix + $0 + (carriage ? "\r" : "") }
         }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in lines(of: text) {
             guard line.hasPrefix("data:") else {
                 flush()
                 output.append(String(line))

@@ -20,30 +20,42 @@ package enum ContentCoding {
 
     /// Decodes `body` per `headers`' `Content-Encoding` and fixes the headers to match; throws
     /// an ``Inflate/Failure`` (with `exceededLimit`) when the decoded body would pass `limits`.
-    static func normalize(headers: inout HTTPHeaders, body: inout Data, limits: BodyLimits = BodyLimits()) throws(Inflate.Failure) {
+    /// A body that is not decoded (a coding Tapedeck does not decode, `br` or `zstd`; a gzip
+    /// stream cut short) keeps its `Content-Encoding`, so it is never served as plain text; a
+    /// body a tool stored decoded under the header (vcrpy's `decode_compressed_response`)
+    /// loses the header. Returns the coding left undecoded, if any.
+    @discardableResult
+    package static func normalize(headers: inout HTTPHeaders, body: inout Data, limits: BodyLimits = BodyLimits()) throws(Inflate.Failure) -> String? {
         let codings = codings(of: headers)
-        guard !codings.isEmpty else { return }
-        for coding in codings.reversed() {
+        guard !codings.isEmpty else { return nil }
+        // The codings still applied to the body when one cannot be undone: the header keeps them.
+        func kept(_ index: Int) -> String {
+            headers["Content-Encoding"] = codings[...index].joined(separator: ", ")
+            if headers.contains("Content-Length") { headers["Content-Length"] = String(body.count) }
+            return codings[index]
+        }
+        for (index, coding) in codings.enumerated().reversed() {
             switch coding {
             case "gzip", "x-gzip":
-                if Inflate.looksGzipped(body), let decoded = try decodeOrKeep({ () throws(Inflate.Failure) in
+                guard Inflate.looksGzipped(body) else { continue }
+                guard let decoded = try decodeOrKeep({ () throws(Inflate.Failure) in
                     try Inflate.gunzip(body, limit: limits.decodedLimit(compressedSize: body.count))
-                }) {
-                    body = decoded
-                }
+                }) else { return kept(index) }
+                body = decoded
             case "deflate":
                 // Compressed bytes are practically never valid UTF-8; decoded text is.
-                if String(validating: body, as: UTF8.self) == nil, let decoded = try decodeOrKeep({ () throws(Inflate.Failure) in
+                guard String(validating: body, as: UTF8.self) == nil else { continue }
+                guard let decoded = try decodeOrKeep({ () throws(Inflate.Failure) in
                     try Inflate.inflateZlibOrRaw(body, limit: limits.decodedLimit(compressedSize: body.count))
-                }), !decoded.isEmpty || body.isEmpty {
-                    body = decoded
-                }
+                }), !decoded.isEmpty || body.isEmpty else { return kept(index) }
+                body = decoded
             default:
-                break
+                return kept(index)
             }
         }
         headers.remove(name: "Content-Encoding")
         if headers.contains("Content-Length") { headers["Content-Length"] = String(body.count) }
+        return nil
     }
 
     /// The decoded body, nil when the bytes are not a valid stream (taken as decoded already);

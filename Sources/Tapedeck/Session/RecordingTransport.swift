@@ -148,13 +148,19 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         try store.beginStream(try checked(prepared(interaction)), stream: name)
     }
 
-    /// Journals one chunk of the stream `name`, redacted as the whole body will be.
+    /// Journals one chunk of the stream `name`, redacted and linted as the whole body will be. A
+    /// chunk that still holds a secret drops the stream from the journal (what was journaled of
+    /// it too) and throws ``CassetteError/secretsFound(path:findings:context:)``.
     fileprivate func appendChunk(_ chunk: BodyChunk, of interaction: Interaction, name: String) throws(CassetteError) {
         var single = interaction
         single.response.chunks = [chunk]
         single.response.body = chunk.data
-        let stored = prepared(single).response.chunks?.first ?? chunk
-        try store.appendChunk(stored, stream: name)
+        let stored = prepared(single)
+        if configuration.lint, !SecretLint.findings(in: stored, index: 0).isEmpty {
+            try store.dropStream(name)
+            throw .secretsFound(path: url.path, findings: SecretLint.findings(in: stored, index: store.count), context: configuration.wording)
+        }
+        try store.appendChunk(stored.response.chunks?.first ?? chunk, stream: name)
     }
 
     /// What this session answers `request` with from the cassette, as a send would: the recorded
@@ -189,7 +195,15 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// ``record(_:)``; a stream's end (`stream`, the name its head was journaled under) replaces
     /// the head and chunks journaled while it flowed.
     fileprivate func record(_ interaction: Interaction, stream: String?) throws(CassetteError) {
-        try store.append(try checked(prepared(interaction)), stream: stream)
+        let stored: Interaction
+        do {
+            stored = try checked(prepared(interaction))
+        } catch {
+            // The head and chunks journaled as the stream came are not kept either.
+            if let stream { try store.dropStream(stream) }
+            throw error
+        }
+        try store.append(stored, stream: stream)
     }
 
     /// Journals `stored`, interactions this session's ``LiveRecording/storable(_:)`` made ready
@@ -237,7 +251,11 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         let encoding = response.headers["Content-Encoding"]?.lowercased() ?? ""
         let body = response.body
         let stillGzip = body.count >= 2 && body[body.startIndex] == 0x1F && body[body.startIndex + 1] == 0x8B
-        if !encoding.isEmpty, encoding != "identity", !stillGzip, !describesAnotherBody {
+        // A message stream that came compressed is relayed and kept as it came (it may never
+        // end, so it is never decoded whole): its head, before any chunk, and its chunks keep
+        // the header that says how to read them.
+        let keptAsItCame = StreamMedia.isStream(response.headers) && (response.chunks != nil || body.isEmpty)
+        if !encoding.isEmpty, encoding != "identity", !stillGzip, !describesAnotherBody, !keptAsItCame {
             result.headers.remove(name: "Content-Encoding")
             result.headers["Content-Length"] = String(response.body.count)
         }
@@ -322,7 +340,9 @@ fileprivate final class StreamJournal: Sendable {
     private let recorder: RecordingTransport
     private let request: HTTPRequest
     private let relay: ResponseObserver
-    private let state = Mutex<(head: Interaction?, failure: CassetteError?, joiner: MessageJoiner?)>((nil, nil, nil))
+    /// `refused`: a chunk the secret lint refused; the stream was dropped from the journal, and
+    /// the rest is relayed without being journaled.
+    private let state = Mutex<(head: Interaction?, failure: CassetteError?, refused: CassetteError?, joiner: MessageJoiner?)>((nil, nil, nil, nil))
 
     init(recorder: RecordingTransport, request: HTTPRequest, relay: ResponseObserver) {
         self.recorder = recorder
@@ -333,9 +353,9 @@ fileprivate final class StreamJournal: Sendable {
     /// Whether the stream's head was journaled.
     var began: Bool { state.withLock { $0.head != nil } }
 
-    /// Throws the journal's failure, if writing it failed.
+    /// Throws the journal's failure, if writing it failed, or the secret lint's refusal.
     func check() throws(CassetteError) {
-        if let failure = state.withLock({ $0.failure }) { throw failure }
+        if let failure = state.withLock({ $0.failure ?? $0.refused }) { throw failure }
     }
 
     var observer: ResponseObserver {
@@ -359,8 +379,12 @@ fileprivate final class StreamJournal: Sendable {
             do throws(CassetteError) {
                 if let whole { try recorder.appendChunk(whole, of: head, name: name) }
             } catch {
-                state.withLock { $0.failure = error }
-                return false
+                guard case .secretsFound = error else {
+                    state.withLock { $0.failure = error }
+                    return false
+                }
+                // Not recorded, but the client still gets its stream.
+                state.withLock { $0.refused = error; $0.head = nil }
             }
             return relay.chunk(chunk)
         }, stop: { [relay] in relay.stop() })

@@ -1,0 +1,58 @@
+"""Streams that test what a recording keeps of them, for Tapedeck's stream tests.
+
+    stream_cases.py
+
+Listens on 127.0.0.1, prints its port on the first line, and answers with chunked bodies
+written piece by piece, 100 ms apart:
+
+    /ndjson-secret  two JSON lines, the second with a "password"
+    /crlf-secret    two events ended by CRLF, the first with a "password" in its JSON data
+    /jwt            two events, the second a bearer JWT no redaction rule names
+    /gzip-ndjson    two JSON lines, gzip-compressed when the request accepts gzip
+"""
+import gzip
+import http.server
+import socketserver
+import time
+
+JWT = b"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnopqrstu"
+BODIES = {
+    "/ndjson-secret": ("application/x-ndjson", [b'{"n":1}\n', b'{"n":2,"password":"nd-secret-2"}\n']),
+    "/crlf-secret": ("text/event-stream", [b'data: {"password":"crlf-secret-3"}\r\n\r\n', b'data: next\r\n\r\n']),
+    "/jwt": ("text/event-stream", [b'data: hello\n\n', b'data: Bearer ' + JWT + b'\n\n']),
+    "/gzip-ndjson": ("application/x-ndjson", [b'{"n":1}\n', b'{"n":2}\n']),
+}
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        if self.path not in BODIES:
+            self.send_error(404)
+            return
+        content_type, pieces = BODIES[self.path]
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Transfer-Encoding", "chunked")
+        if self.path == "/gzip-ndjson" and "gzip" in (self.headers.get("Accept-Encoding") or ""):
+            self.send_header("Content-Encoding", "gzip")
+            pieces = [gzip.compress(b"".join(pieces))]
+        self.end_headers()
+        for piece in pieces:
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+            self.wfile.flush()
+            time.sleep(0.1)
+        self.wfile.write(b"0\r\n\r\n")
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+
+server = Server(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
