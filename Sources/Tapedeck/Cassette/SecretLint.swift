@@ -177,8 +177,10 @@ public enum SecretLint {
                 found += bodyCredentials(readable(body, headers: headers), contentType: headers["Content-Type"], side: side)
             }
         }
-        for (number, frame) in (interaction.response.webSocket ?? []).enumerated() where frame.kind == .text {
-            found += bodyCredentials(frame.data, contentType: "application/json", side: "WebSocket frame \(number)")
+        // Text frames are read as JSON; binary ones as bytes (a JSON document sent as binary, a
+        // token in it), as a body of no stated type is.
+        for (number, frame) in (interaction.response.webSocket ?? []).enumerated() where frame.kind == .text || frame.kind == .binary {
+            found += bodyCredentials(frame.data, contentType: frame.kind == .text ? "application/json" : nil, side: "WebSocket frame \(number)")
         }
         return found
     }

@@ -32,6 +32,16 @@ struct VendorTokenLintTests {
         }
     }
 
+    @Test("a WebSocket session's binary frames are read too: a token sent as binary is found")
+    func binaryFrames() {
+        var session = Self.interaction(body: "")
+        session.response.status = 101
+        session.response.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .binary,
+                                                       data: Data(#"{"access_token":"ghp_abcdefghijklmnopqrstuvwxyz0123456789"}"#.utf8))]
+        let findings = SecretLint.findings(in: session, index: 0)
+        #expect(findings.contains { $0.kind == "GitHub token" && $0.field == "WebSocket frame 0 body" }, "\(findings)")
+    }
+
     @Test("a header is judged by its value's shape and by its name, in any case", arguments: [
         ("X-Trace", "bEaReR abcdefgh12345", "bearer token"),
         ("X-Trace", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", "JWT"),
