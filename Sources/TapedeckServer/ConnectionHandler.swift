@@ -322,7 +322,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             var headers = NIOHTTP1.HTTPHeaders(response.headers.map { ($0.name, $0.value) })
             for name in ["Content-Length", "Connection", "Transfer-Encoding"] { headers.remove(name: name) }
             headers.add(name: "Connection", value: "close")
-            headers.add(name: "Transfer-Encoding", value: "chunked")
+            // An HTTP/1.0 client knows no chunked framing: its stream ends when the connection closes.
+            if head.version.major == 1, head.version.minor >= 1 { headers.add(name: "Transfer-Encoding", value: "chunked") }
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .custom(code: UInt(response.status),
                                                                                                             reasonPhrase: response.reason),
                                                                          headers: headers))), promise: nil)
