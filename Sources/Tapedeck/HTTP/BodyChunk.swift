@@ -39,10 +39,13 @@ extension HTTPResponse {
         self.chunks = chunks
     }
 
-    /// Seconds from sending to the head: the ``duration`` less the time the chunks took to arrive.
+    /// Seconds from sending to the head: the ``duration`` less the time the chunks (or a
+    /// WebSocket session's frames) took to arrive.
     public var timeToHead: TimeInterval {
-        guard let last = chunks?.last else { return duration }
-        return max(0, duration - last.offset)
+        // A stream's chunks, or a WebSocket session's frames, arrived after the head: their
+        // time is not the head's.
+        guard let last = chunks?.last?.offset ?? webSocket?.last?.offset else { return duration }
+        return max(0, duration - last)
     }
 
     /// Whether the head says the body is a stream that arrives over time: server-sent events,
