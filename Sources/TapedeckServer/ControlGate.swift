@@ -40,7 +40,7 @@ package struct ControlGate {
     /// The name must be its own; for a loopback server also `localhost` or a loopback
     /// address; for one listening on every address (`0.0.0.0`, `::`) any IP address or
     /// `localhost`. A DNS name other than its own never is: that is how rebinding gets in.
-    static func accepts(_ hostHeader: String, origin: URL) -> Bool {
+    package static func accepts(_ hostHeader: String, origin: URL) -> Bool {
         let (name, port) = Self.split(hostHeader.lowercased())
         var host = Substring((origin.host ?? "127.0.0.1").lowercased())
         if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }

@@ -63,7 +63,17 @@ package enum CassetteViewPage {
                 text = "(\(body.count) bytes of binary data)"
             }
         }
-        return .object([("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })), ("body", .string(text))])
+        return .object([("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })), ("body", .string(cutShort(text)))])
+    }
+
+    /// The most characters of a body the page holds: a 30 MB body would freeze it when shown.
+    static let shownBodyLimit = 256 * 1024
+
+    /// `text`, or its first ``shownBodyLimit`` characters and how many more the file holds.
+    private static func cutShort(_ text: String) -> String {
+        guard text.utf8.count > shownBodyLimit else { return text }
+        let kept = String(text.prefix(shownBodyLimit))
+        return kept + "\n… (\(text.utf8.count - kept.utf8.count) more bytes in the cassette)"
     }
 
     /// A stream as what happened when: each server-sent event (or other chunk) and each WebSocket
@@ -94,6 +104,7 @@ package enum CassetteViewPage {
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
             <title>\(XMLText.escape(title))</title>
             <style>\(style)</style></head>
             <body>
@@ -109,7 +120,7 @@ package enum CassetteViewPage {
     private static let viewerBody = """
         <form id="filters" onsubmit="return false">
         <label>Method <select id="method"><option value="">any</option></select></label>
-        <label>Status <select id="status"><option value="">any</option><option>2xx</option><option>3xx</option><option>4xx</option><option>5xx</option><option value="failed">failed</option></select></label>
+        <label>Status <select id="status"><option value="">any</option><option>1xx</option><option>2xx</option><option>3xx</option><option>4xx</option><option>5xx</option><option value="failed">failed</option></select></label>
         <label>Text <input id="text" type="search" placeholder="URL, header or body contains…"></label>
         <span id="count"></span>
         </form>
@@ -126,7 +137,8 @@ package enum CassetteViewPage {
         const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = String(text); if (cls) e.className = cls; return e; };
         const method = document.getElementById('method'), status = document.getElementById('status'), text = document.getElementById('text');
         [...new Set(data.map(d => d.method))].sort().forEach(m => method.appendChild(el('option', m)));
-        const haystack = d => [d.url, d.failure, d.request.body, d.response.body, ...d.request.headers.flat(), ...d.response.headers.flat()].join('\\n').toLowerCase();
+        // Each row's searchable text is lower-cased once, when first searched, not at every keystroke.
+        const haystack = d => d.hay ??= [d.url, d.failure, d.request.body, d.response.body, ...d.request.headers.flat(), ...d.response.headers.flat()].join('\\n').toLowerCase();
         function matches(d) {
           if (method.value && d.method !== method.value) return false;
           if (status.value === 'failed' && typeof d.status === 'number') return false;
@@ -145,6 +157,7 @@ package enum CassetteViewPage {
           if (d.failure) detail.appendChild(el('p', 'recorded failure: ' + d.failure, 'failure'));
           detail.appendChild(side('Request', d.request)); detail.appendChild(side('Response', d.response));
           document.querySelectorAll('#rows .tr').forEach(r => r.classList.toggle('selected', r.dataset.index === String(d.index)));
+          detail.scrollIntoView({block: 'start'});
         }
         // Rows are built as one escaped string and set at once, as grid rows the browser lays out
         // only when they scroll into view (a table lays out every cell first): 10,000 rows stay quick.
@@ -154,29 +167,38 @@ package enum CassetteViewPage {
           data.forEach((d, i) => {
             if (!matches(d)) return; shown++;
             const bad = typeof d.status !== 'number' || d.status >= 400 ? ' bad' : '';
-            html.push('<div class="tr' + bad + '" role="row" data-index="' + d.index + '" data-at="' + i + '"><span>' + d.index + '</span><span class="method">' + esc(d.method)
+            html.push('<div class="tr' + bad + '" role="row" tabindex="0" data-index="' + d.index + '" data-at="' + i + '"><span>' + d.index + '</span><span class="method">' + esc(d.method)
               + '</span><span class="url">' + esc(d.url) + '</span><span class="num">' + esc(d.status) + '</span><span class="num">' + esc(d.size)
               + '</span><span>' + esc(d.recordedAt) + '</span><span class="num">' + esc(d.age) + '</span></div>');
           });
           rows.innerHTML = html.join('');
           document.getElementById('count').textContent = shown + ' of ' + data.length + ' shown';
         }
-        document.getElementById('rows').addEventListener('click', e => { const r = e.target.closest('.tr'); if (r) show(data[Number(r.dataset.at)]); });
         // The filters and the shown interaction live in the address (#method=GET&status=4xx&text=…&show=3),
-        // so a view can be bookmarked or sent.
-        const params = new URLSearchParams(location.hash.slice(1));
-        method.value = params.get('method') || ''; status.value = params.get('status') || ''; text.value = params.get('text') || '';
-        let shownIndex = params.get('show');
+        // so a view can be bookmarked or sent; an address changed in the tab is applied too.
+        let shownIndex = null;
         function remember() {
           const h = new URLSearchParams();
           [['method', method.value], ['status', status.value], ['text', text.value], ['show', shownIndex]].forEach(([k, v]) => { if (v) h.set(k, v); });
           history.replaceState(null, '', '#' + h.toString());
         }
-        [method, status, text].forEach(c => c.addEventListener('input', () => { render(); remember(); }));
-        document.getElementById('rows').addEventListener('click', e => { const r = e.target.closest('.tr'); if (r) { shownIndex = r.dataset.index; remember(); } });
-        render();
-        const initial = data.find(d => String(d.index) === shownIndex);
-        if (initial) show(initial);
+        function open(row) { if (!row) return; shownIndex = row.dataset.index; show(data[Number(row.dataset.at)]); remember(); }
+        document.getElementById('rows').addEventListener('click', e => open(e.target.closest('.tr')));
+        document.getElementById('rows').addEventListener('keydown', e => { if (e.key === 'Enter') open(e.target.closest('.tr')); });
+        function fromAddress() {
+          const params = new URLSearchParams(location.hash.slice(1));
+          method.value = params.get('method') || ''; status.value = params.get('status') || ''; text.value = params.get('text') || '';
+          shownIndex = params.get('show');
+          render();
+          const shown = data.find(d => String(d.index) === shownIndex);
+          if (shown) show(shown); else document.getElementById('detail').hidden = true;
+        }
+        // Typing waits for a pause before filtering (each filter reads every row).
+        let typing;
+        [method, status].forEach(c => c.addEventListener('input', () => { render(); remember(); }));
+        text.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(() => { render(); remember(); }, 150); });
+        window.addEventListener('hashchange', fromAddress);
+        fromAddress();
         """
 
     private static let diffBody = """
@@ -202,9 +224,9 @@ package enum CassetteViewPage {
         h1{font-size:1.3em}form{display:flex;gap:1.2em;align-items:center;margin:1em 0}#count{color:#57606a}\
         table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.25em .6em;border-bottom:1px solid #e4e4e4}\
         .tr{display:grid;grid-template-columns:4em 6em minmax(0,1fr) 5em 6em 15.5em 5em;border-bottom:1px solid #e4e4e4}\
-        .tr>span{padding:.25em .6em;min-width:0}.tr.head{font-weight:700;border-bottom-width:2px}.num{text-align:right}\
+        .tr>span{padding:.25em .6em;min-width:0}.tr.head{font-weight:700;border-bottom-width:2px;position:sticky;top:0;background:#fff;z-index:1}.num{text-align:right}\
         #rows .tr{cursor:pointer;content-visibility:auto;contain-intrinsic-size:auto 1.9em}#rows .tr:hover{background:#f3f6fa}\
-        #rows .tr.selected{background:#dbeafe}#rows .tr.bad{color:#c62828}#rows .method{font-weight:700}.url{word-break:break-all}\
+        #rows .tr.selected{background:#dbeafe}#rows .tr:focus{outline:2px solid #0969da}#list{max-height:60vh;overflow:auto}#rows .tr.bad{color:#c62828}#rows .method{font-weight:700}.url{word-break:break-all}\
         #detail{margin-top:1.5em;border-top:2px solid #1b1f24}#detail .side{margin:.5em 0}.failure{color:#c62828}\
         table.headers th{width:16em;color:#57606a}pre{background:#f6f8fa;padding:.6em;overflow:auto;white-space:pre-wrap;word-break:break-all}\
         .entry{border-left:4px solid #999;padding:.2em .8em;margin:.6em 0}.entry.added{border-color:#1a7f37;background:#eafbea}\

@@ -3,6 +3,7 @@ import Foundation
 import Tapedeck
 import TapedeckServer
 import TapedeckTooling
+import Synchronization
 
 extension TapedeckCommand.CassetteCommand {
     /// `tapedeck cassette view C`: the cassette as a page in the browser, served on loopback.
@@ -38,10 +39,16 @@ extension TapedeckCommand.CassetteCommand {
             let page = Data(CassetteViewPage.html(for: loaded, name: (cassette as NSString).lastPathComponent).utf8)
             let token = DeckOptions.randomToken()
             let listener: HTTPListener
+            let origin = ListeningOrigin()
             do {
                 listener = try await HTTPListener.bind(host: host, port: port) { request in
+                    // Addressed to this server by name, as the control endpoints are: a DNS name
+                    // rebound to loopback does not reach the page.
+                    guard let url = origin.url, let named = request.headers["Host"], ControlGate.accepts(named, origin: url) else {
+                        return .text(421, "the viewer answers requests addressed to it only (open the address tapedeck cassette view printed)\n")
+                    }
                     guard request.method == "GET" || request.method == "HEAD" else {
-                        return .text(405, "the viewer only answers GET\n")
+                        return .text(405, "the viewer only answers GET\n", headers: ["Allow": "GET, HEAD"])
                     }
                     guard ControlGate.equal(request.path, "/\(token)/") else {
                         return .text(404, "nothing here; open the address tapedeck cassette view printed\n")
@@ -57,6 +64,7 @@ extension TapedeckCommand.CassetteCommand {
                 Console.error(error.errorDescription ?? "\(error)")
                 throw ExitCode(ExitStatus.transport)
             }
+            origin.url = listener.url
             if !ListenOptions.isLoopback(host) {
                 Console.warning("listening on \(host), beyond loopback: the cassette's interactions are reachable from other machines "
                     + "by anyone with the address printed below")
@@ -83,5 +91,15 @@ extension TapedeckCommand.CassetteCommand {
                 Console.warning("cannot open a browser (\(error.localizedDescription)); open \(address) yourself")
             }
         }
+    }
+}
+
+/// The address a server listens on, known once it is bound: what its handler, made before,
+/// checks each request's `Host` against.
+private final class ListeningOrigin: Sendable {
+    private let storage = Mutex<URL?>(nil)
+    var url: URL? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
     }
 }

@@ -110,6 +110,36 @@ struct CassetteViewBrowserTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("a clicked interaction is shown in the window, an address changed in the tab is applied, typing filters, rows take the keyboard")
+    func viewerInteraction() throws {
+        let python = try #require(ReplStreamUpstream.python)
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "make test installs Debian's chromium-driver")
+        let folder = try Binary.temporaryDirectory("cassette-view-driven")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Enough rows that the list is taller than the window.
+        var cassette = Self.cassette()
+        for index in 0..<200 { cassette.interactions.append(Interaction.init(request: HTTPRequest(url: URL(string: "http://api.test/row-\(index)-")!),
+                                                                            response: HTTPResponse(status: 200, body: Data("ok".utf8)))) }
+        let (process, _, address) = try Self.view(cassette, in: folder)
+        defer { if process.isRunning { process.interrupt(); process.waitUntilExit() } }
+        let script = ReplStreamUpstream.packageRoot.appendingPathComponent("Tests/Support/Python/viewer_browser.py").path
+        let run = try ChildProcess.run(python, [script, address, folder.appendingPathComponent("viewer.png").path])
+        let text = String(decoding: run.stdout, as: UTF8.self)
+        let result = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any] ?? [:]
+        #expect(result["clicked"] as? String == "#2 GET http://api.test/missing → 404", "\(text) \(String(decoding: run.stderr, as: UTF8.self))")
+        #expect(result["clickedInWindow"] as? Bool == true, "\(text)")
+        #expect(result["address"] as? String == "#show=2", "\(text)")
+        #expect(result["afterHashCount"] as? String == "1 of 204 shown" && result["afterHashShown"] as? String == "#1 POST http://api.test/login → 200", "\(text)")
+        #expect(result["typedCount"] as? String == "111 of 204 shown", "row-1-, row-10- … row-199-: \(text)")
+        #expect(result["focusable"] as? Int == 0, "\(text)")
+        // Addressed by another name (DNS rebinding), or with another method, the viewer refuses.
+        let port = try #require(URL(string: address)?.port)
+        let rebound = try ChildProcess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: evil.example:\(port)", address])
+        #expect(String(decoding: rebound.stdout, as: UTF8.self) == "421")
+        let posted = try ChildProcess.run("/usr/bin/curl", ["-s", "-D", "-", "-o", "/dev/null", "-X", "POST", address])
+        #expect(String(decoding: posted.stdout, as: UTF8.self).contains("Allow: GET, HEAD"), "\(String(decoding: posted.stdout, as: UTF8.self))")
+    }
+
     @Test("cassette diff --html shows added, removed and changed interactions with their changes")
     func diffPage() throws {
         try #require(FileManager.default.isExecutableFile(atPath: RunReportBrowserTests.chromium), "make test installs Debian's chromium")
