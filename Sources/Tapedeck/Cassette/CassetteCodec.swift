@@ -288,7 +288,10 @@ enum CassetteCodec {
     /// Seconds rounded to microseconds, written as Swift's shortest literal (valid JSON).
     static func durationLiteral(_ seconds: TimeInterval) -> String {
         guard seconds.isFinite, seconds > 0 else { return "0" }
-        let rounded = (seconds * 1_000_000).rounded() / 1_000_000
+        // Rounding a huge duration (a HAR's `"time": 1e308`) would overflow to infinity, which
+        // JSON cannot hold: such a value is written as it is.
+        let micro = (seconds * 1_000_000).rounded() / 1_000_000
+        let rounded = micro.isFinite ? micro : seconds
         let literal = "\(rounded)"
         return literal.hasSuffix(".0") ? String(literal.dropLast(2)) : literal
     }

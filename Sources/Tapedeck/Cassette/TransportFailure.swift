@@ -67,7 +67,7 @@ extension Cassette {
     public var loadWarnings: [String] {
         let aborted = interactions.enumerated().filter { $0.element.failure?.kind == .aborted }
         guard !aborted.isEmpty else { return [] }
-        let named = aborted.prefix(5).map { "interactions[\($0.offset)] \($0.element.request.method) \($0.element.request.urlText)" }
+        let named = aborted.prefix(5).map { "interactions[\($0.offset)] \($0.element.request.method) \(Redactor.shown($0.element.request.url))" }
         let more = aborted.count > 5 ? " and \(aborted.count - 5) more" : ""
         return ["\(aborted.count) entr\(aborted.count == 1 ? "y has" : "ies have") HAR status 0 (the browser got no response): "
             + named.joined(separator: ", ") + more + "; loaded as recorded failures, which replay gives back as no response"]

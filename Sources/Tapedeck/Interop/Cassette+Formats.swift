@@ -62,12 +62,46 @@ extension Cassette {
 
     /// The bytes of this cassette in `format`, and what that format cannot hold.
     public func encoded(as format: CassetteFormat) -> (data: Data, warnings: [ConversionWarning]) {
-        switch format {
-        case .native: (CassetteCodec.encode(self), [])
-        case .vcrYAML: VCRCassetteWriter.write(self)
-        case .har: HARWriter.write(self)
-        case .cassetter: CassetterWriter.write(self)
+        if format == .native { return (CassetteCodec.encode(self), []) }
+        let (held, lost) = heldBy(format)
+        let (data, warnings) = switch format {
+        case .native, .vcrYAML: VCRCassetteWriter.write(held)
+        case .har: HARWriter.write(held)
+        case .cassetter: CassetterWriter.write(held)
         }
+        return (data, lost + warnings)
+    }
+
+    /// What of this cassette `format` can hold, and a warning for each thing it cannot: a
+    /// recorded failure (vcrpy and cassetter have no place for one; it is left out) and a
+    /// WebSocket session's frames (only its handshake is written).
+    private func heldBy(_ format: CassetteFormat) -> (Cassette, [ConversionWarning]) {
+        var held = self
+        var warnings: [ConversionWarning] = []
+        var kept: [Interaction] = []
+        for (index, interaction) in interactions.enumerated() {
+            if let failure = interaction.failure {
+                guard format == .har else {
+                    warnings.append(ConversionWarning(interaction: index, field: "failure",
+                                                      message: "a recorded failure (\(failure.kind.rawValue)) has no place in \(format.description); the interaction is left out"))
+                    continue
+                }
+                if failure.kind != .aborted {
+                    warnings.append(ConversionWarning(interaction: index, field: "failure",
+                                                      message: "a recorded failure (\(failure.kind.rawValue)) is written as HAR's status 0, which reads back as an aborted request"))
+                }
+            }
+            var copy = interaction
+            if let frames = interaction.response.webSocket, !frames.isEmpty {
+                warnings.append(ConversionWarning(interaction: index, field: "response.webSocket",
+                                                  message: "\(format.description) has no place for a WebSocket session's frames; its \(frames.count) frame\(frames.count == 1 ? " is" : "s are") left out, "
+                                                      + "the handshake is kept"))
+                copy.response.webSocket = nil
+            }
+            kept.append(copy)
+        }
+        held.interactions = kept
+        return (held, warnings)
     }
 
     /// Writes this cassette in `format` atomically (temporary file, then rename) and returns

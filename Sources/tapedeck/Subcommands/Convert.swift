@@ -91,7 +91,10 @@ enum CassetteFile {
     static func load(_ url: URL) throws -> Cassette {
         do {
             let cassette = try Cassette.load(from: url)
-            for warning in cassette.loadWarnings { Console.warning("\(DisplayPath.relative(url.path)): \(warning)") }
+            // Said of a HAR as it is read; a cassette that keeps such failures is not warned of each time.
+            if CassetteFormat(for: url) == .har {
+                for warning in cassette.loadWarnings { Console.warning("\(DisplayPath.relative(url.path)): \(warning)") }
+            }
             return cassette
         } catch {
             Console.error(error.errorDescription ?? "\(error)")

@@ -18,6 +18,28 @@ struct RoundTripTests {
         }
     }
 
+    @Test("what a format cannot hold is named, never written so the file cannot be read back: a recorded failure, a WebSocket session's frames")
+    func whatAFormatCannotHold() throws {
+        var session = Interaction.make(.get, "http://chat.test/room")
+        session.response.status = 101
+        session.response.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .text, data: Data("hi".utf8))]
+        var failed = Interaction.make(.get, "http://api.test/down")
+        failed.failure = TransportFailure(kind: .cannotConnect, detail: "connection refused")
+        let cassette = Cassette(interactions: [.make(.get, "http://api.test/ok"), session, failed])
+        for format in [CassetteFormat.vcrYAML, .cassetter, .har] {
+            let (data, warnings) = cassette.encoded(as: format)
+            let said = warnings.map(\.description).joined(separator: "\n")
+            #expect(said.contains("interactions[1].response.webSocket: \(format) has no place for a WebSocket session's frames; its 1 frame is left out"), "\(said)")
+            #expect(said.contains("interactions[2].failure: a recorded failure (cannotConnect)"), "\(said)")
+            let back = try Cassette.decode(data, format: format, file: "out")
+            #expect(back.interactions.count == (format == .har ? 3 : 2), "\(format)")
+        }
+        // A duration too large to round is written as it is, still JSON.
+        var slow = Interaction.make(.get, "http://api.test/slow")
+        slow.response.duration = 1e305
+        #expect(throws: Never.self) { try Cassette.decode(CassetteCodec.encode(Cassette(interactions: [slow])), format: .native, file: "slow.json") }
+    }
+
     @Test("native → HAR → native keeps every field, dates and durations included")
     func harRoundTrip() throws {
         let cassette = InteropFixtures.sampleCassette()
