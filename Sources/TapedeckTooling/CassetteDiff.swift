@@ -118,7 +118,37 @@ package struct CassetteDiff: Sendable {
         changes += bodyChanges(old.request.body ?? Data(), new.request.body ?? Data(), side: "request")
         changes += headerChanges(old.response.headers, new.response.headers, side: "response", ignored: ignored)
         changes += bodyChanges(old.response.body, new.response.body, side: "response")
+        changes += frameChanges(old.response.webSocket ?? [], new.response.webSocket ?? [])
+        if (old.failure == nil) != (new.failure == nil) || old.failure?.kind != new.failure?.kind {
+            let render = { (failure: TransportFailure?) in failure.map { $0.kind.rawValue } ?? "(none)" }
+            changes.append("failure: \(render(old.failure)) → \(render(new.failure))")
+        }
         return changes
+    }
+
+    /// A WebSocket session's frames, compared in order (their times are not).
+    private static func frameChanges(_ old: [WebSocketMessage], _ new: [WebSocketMessage]) -> [String] {
+        var changes: [String] = []
+        for index in 0..<max(old.count, new.count) {
+            let before = index < old.count ? old[index] : nil, after = index < new.count ? new[index] : nil
+            guard before?.sender != after?.sender || before?.kind != after?.kind || before?.data != after?.data else { continue }
+            changes.append("response.webSocket[\(index)]: \(before.map(describe) ?? "(absent)") → \(after.map(describe) ?? "(absent)")")
+        }
+        return changes
+    }
+
+    /// A frame as a change line shows it: a text frame's text quoted, a binary frame's first
+    /// bytes in hex, so two frames that differ never read the same.
+    private static func describe(_ frame: WebSocketMessage) -> String {
+        switch frame.kind {
+        case .text:
+            return "\(frame.sender.rawValue) text \(quote(Excerpt.of(String(decoding: frame.data, as: UTF8.self), limit: 80)))"
+        case .binary:
+            let hex = frame.data.prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+            return "\(frame.sender.rawValue) binary \(hex)\(frame.data.count > 16 ? "…" : "") (\(frame.data.count) bytes)"
+        default:
+            return Excerpt.visible(frame.summary)
+        }
     }
 
     private static func headerChanges(_ old: HTTPHeaders, _ new: HTTPHeaders, side: String, ignored: Set<String>) -> [String] {

@@ -140,6 +140,26 @@ struct CassetteToolsTests {
         #expect(SecretLint.findings(in: unredacted().interactions[1], index: 1).allSatisfy { !$0.kind.hasPrefix("cookie") })
     }
 
+    @Test("diff compares a WebSocket session's frames, text quoted and binary in hex, and a recorded failure's kind")
+    func diffFramesAndFailures() {
+        func session(_ text: String, _ bytes: [UInt8]) -> Interaction {
+            var interaction = Interaction.make(.get, "http://chat.test/room")
+            interaction.response.status = 101
+            interaction.response.webSocket = [WebSocketMessage(offset: 0, sender: .client, kind: .text, data: Data(text.utf8)),
+                                              WebSocketMessage(offset: 0.1, sender: .server, kind: .binary, data: Data(bytes))]
+            return interaction
+        }
+        var down = Interaction.make(.get, "http://api.test/down")
+        down.failure = TransportFailure(kind: .cannotConnect)
+        var late = down
+        late.failure = TransportFailure(kind: .timedOut)
+        let text = CassetteDiff(Cassette(interactions: [session("hello", [0, 1]), down]), Cassette(interactions: [session("goodbye", [0, 2]), late]))
+            .render(oldName: "a", newName: "b")
+        #expect(text.contains(#"response.webSocket[0]: client text "hello" → client text "goodbye""#), "\(text)")
+        #expect(text.contains("response.webSocket[1]: server binary 0001 (2 bytes) → server binary 0002 (2 bytes)"), "\(text)")
+        #expect(text.contains("failure: cannotConnect → timedOut"), "\(text)")
+    }
+
     @Test("show renders #, method, URL, status, body size, recorded-at and age columns")
     func table() throws {
         let now = try #require(RFC3339Date.parse("2024-05-31T12:00:00Z"))
