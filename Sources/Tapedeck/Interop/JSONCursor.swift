@@ -30,7 +30,7 @@ package struct JSONCursor {
         case .null: "null"
         case let .bool(flag): "a boolean (\(flag))"
         case let .number(literal): "a number (\(literal))"
-        case let .string(text): "a string (\"\(text.prefix(40))\")"
+        case let .string(text): "a string (\"\(Excerpt.visible(text.prefix(40)))\")"
         case .array: "an array"
         case .object: "an object"
         }

@@ -100,7 +100,7 @@ struct YAMLCursor {
         switch node {
         case .mapping: "a mapping"
         case .sequence: "a sequence"
-        case let .scalar(scalar): isNull ? "null" : "\"\(scalar.string.prefix(40))\""
+        case let .scalar(scalar): isNull ? "null" : "\"\(Excerpt.visible(scalar.string.prefix(40)))\""
         // Yams resolves aliases while composing; an unresolved one is named, not read.
         case .alias: "an alias"
         }

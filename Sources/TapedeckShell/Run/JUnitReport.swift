@@ -28,7 +28,7 @@ public enum JUnitReport {
             let type = first.category == .parse ? "parse" : (first.category == .runtime ? "runtime" : "assertion")
             // Reports are files: everything in them is redacted as cassettes are.
             let message = result.redacted(first.localizedDescription.split(separator: "\n").first.map(String.init) ?? "")
-            let body = result.redacted(result.failures.map(\.localizedDescription).joined(separator: "\n\n"))
+            let body = result.failures.map(result.redactedMessage).joined(separator: "\n\n")
             lines.append(#"      <\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(body))</\#(element)>"#)
             lines.append("    </testcase>")
         }

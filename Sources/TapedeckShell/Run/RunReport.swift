@@ -82,10 +82,9 @@ public enum RunReport {
     static func failures(of result: ScriptResult) -> [Failure] {
         result.failures.map { error in
             let kind = switch error.category { case .parse: "parse"; case .runtime: "runtime"; case .assertion: "assertion" }
-            var failure = Failure(location: error.location.description, kind: kind, message: result.redacted(error.localizedDescription))
+            var failure = Failure(location: error.location.description, kind: kind, message: result.redactedMessage(error))
             if case .assertionFailed(let assertion) = error {
-                failure.expected = result.redacted(assertion.expected)
-                failure.actual = result.redacted(assertion.actual)
+                (failure.expected, failure.actual) = result.redactedSides(assertion)
             }
             return failure
         }

@@ -44,6 +44,30 @@ public struct ScriptResult: Sendable {
         Redactor.standard.redact(text: CommandRedaction.redact(text).text, knownSecrets: secrets)
     }
 
+    /// `error`'s message as a report may write it (``redacted(_:)``). A failed `expect ==` whose
+    /// two values read the same once redacted says that only a credential differs, rather
+    /// than showing two equal values.
+    public func redactedMessage(_ error: ShellError) -> String {
+        guard case .assertionFailed(var failure) = error, credentialOnly(failure) else { return redacted(error.localizedDescription) }
+        failure.note = [failure.note, Self.credentialNote].compactMap { $0 }.joined(separator: "; ")
+        return redacted(ShellError.assertionFailed(failure).localizedDescription)
+    }
+
+    /// `failure`'s expected and actual values as a report may write them, the actual one
+    /// noting when only a credential tells them apart.
+    public func redactedSides(_ failure: AssertionFailure) -> (expected: String, actual: String) {
+        let actual = redacted(failure.actual)
+        return (redacted(failure.expected), credentialOnly(failure) ? actual + " (" + Self.credentialNote + ")" : actual)
+    }
+
+    static let credentialNote = "only a credential differs, shown redacted on both sides"
+
+    /// Whether `failure` compared for equality, and its values differ but read the same redacted.
+    private func credentialOnly(_ failure: AssertionFailure) -> Bool {
+        guard failure.expected.hasPrefix("== "), failure.expected != "== " + failure.actual else { return false }
+        return redacted(failure.expected) == "== " + redacted(failure.actual)
+    }
+
     /// Whether the script passed.
     public var passed: Bool { failures.isEmpty }
 

@@ -140,7 +140,7 @@ public final class ScriptRunner {
     private func report(_ result: ScriptResult, index: Int, of count: Int, errors: ShellOutput) {
         // A blank line between failures keeps multi-line expect reports apart.
         // Redacted as the reports are: a failure may quote a URL, a header or a body with a credential.
-        if !result.failures.isEmpty { errors.line(result.redacted(result.failures.map(\.localizedDescription).joined(separator: "\n\n"))) }
+        if !result.failures.isEmpty { errors.line(result.failures.map(result.redactedMessage).joined(separator: "\n\n")) }
         progress?.line("[\(index + 1)/\(count)] \(result.name): \(result.passed ? "passed" : "FAILED") (\(Self.milliseconds(result.duration)))")
     }
 

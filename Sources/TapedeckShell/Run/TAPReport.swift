@@ -16,7 +16,7 @@ public enum TAPReport {
             lines.append("not ok \(index + 1) - \(name)")
             lines.append("  ---")
             // Reports are files: everything in them is redacted as cassettes are.
-            let message = result.redacted(result.failures.map(\.localizedDescription).joined(separator: "\n"))
+            let message = result.failures.map(result.redactedMessage).joined(separator: "\n")
             lines.append("  message: |")
             lines += message.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
             lines.append("  severity: \(first.category == .assertion ? "fail" : "error")")
@@ -26,8 +26,9 @@ public enum TAPReport {
             lines.append("  column: \(first.location.column)")
             if case .assertionFailed(let failure) = first {
                 lines.append("  query: \(yamlString(result.redacted(failure.query)))")
-                lines.append("  expected: \(yamlString(result.redacted(failure.expected)))")
-                lines.append("  actual: \(yamlString(result.redacted(failure.actual)))")
+                let sides = result.redactedSides(failure)
+                lines.append("  expected: \(yamlString(sides.expected))")
+                lines.append("  actual: \(yamlString(sides.actual))")
             }
             lines.append("  ...")
         }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import Synchronization
 import Tapedeck
 import Testing
 @testable import TapedeckShell
@@ -87,6 +88,21 @@ struct ReportTests {
                 #expect(!report.contains(secret), "\(secret) in \(report)")
             }
             #expect(report.contains("<REDACTED>") || report.contains("&lt;REDACTED&gt;"))
+        }
+    }
+
+    @Test("a failed expect whose values differ only in a credential says so in every report, rather than showing two equal values")
+    func credentialOnlyDifference() async {
+        let script = "base http://api.test\nget /me 'Authorization:Bearer tok_live_REPEATED_777'\nexpect json $.headers.Authorization == 'Bearer tok_live_OTHER_999'\n"
+        let errors = Mutex("")
+        let runner = ScriptRunner(transport: EchoServer().transport, output: .discarding, errors: ShellOutput { text in errors.withLock { $0 += text } })
+        let summary = await runner.run([ScriptSource(name: "credential.tape", text: script)])
+        #expect(summary.failed == 1)
+        let reports = [errors.withLock { $0 }, String(decoding: RunReport.json(for: summary), as: UTF8.self), JUnitReport.xml(for: summary),
+                       TAPReport.text(for: summary)]
+        for report in reports {
+            #expect(report.contains("only a credential differs, shown redacted on both sides"), "\(report)")
+            #expect(!report.contains("tok_live_REPEATED_777") && !report.contains("tok_live_OTHER_999"), "\(report)")
         }
     }
 
