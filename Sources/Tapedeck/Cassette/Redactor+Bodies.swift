@@ -224,6 +224,22 @@ enum MultipartFields {
         return found
     }
 
+    /// `fields` as a `multipart/form-data` body under `contentType`'s boundary (a file field
+    /// with no content, as a HAR's `params` give it, keeps its file name and type); nil when
+    /// the type names no boundary.
+    static func encode(_ fields: [(name: String, value: String, fileName: String?, contentType: String?)], contentType: String) -> Data? {
+        guard let boundary = boundary(contentType) else { return nil }
+        var text = ""
+        for field in fields {
+            text += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field.name)\""
+            if let fileName = field.fileName { text += "; filename=\"\(fileName)\"" }
+            text += "\r\n"
+            if let type = field.contentType, !type.isEmpty { text += "Content-Type: \(type)\r\n" }
+            text += "\r\n\(field.value)\r\n"
+        }
+        return Data((text + "--\(boundary)--\r\n").utf8)
+    }
+
     private static func boundary(_ contentType: String) -> String? {
         parameter("boundary", in: contentType).flatMap { $0.isEmpty ? nil : $0 }
     }

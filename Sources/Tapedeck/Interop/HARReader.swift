@@ -69,12 +69,21 @@ package enum HARReader {
             }
             if !cookies.isEmpty { headers.append(name: "Cookie", value: cookies.joined(separator: "; ")) }
         }
-        let body = try cursor.optional("postData").map { postData throws(InteropError) in try self.body(postData) }
+        var body: Data?
+        if let postData = try cursor.optional("postData") {
+            // A body's type given only as the postData's (some exporters leave the header out)
+            // becomes the header, so the body is read, and redacted, as what it is.
+            if !headers.contains("Content-Type"), let mime = try postData.optional("mimeType")?.string(), !mime.isEmpty {
+                headers.append(name: "Content-Type", value: mime)
+            }
+            body = try self.body(postData, contentType: headers["Content-Type"])
+        }
         return HTTPRequest(method: method, url: url, headers: headers, body: body)
     }
 
-    /// `_base64Body` (Tapedeck), `text` with a non-standard `encoding: base64`, `text`, or `params`.
-    private static func body(_ postData: JSONCursor) throws(InteropError) -> Data {
+    /// `_base64Body` (Tapedeck), `text` with a non-standard `encoding: base64`, `text`, or
+    /// `params`: a multipart body under a multipart `contentType`, else a form body.
+    private static func body(_ postData: JSONCursor, contentType: String?) throws(InteropError) -> Data {
         if let base64 = try postData.optional("_base64Body") {
             return try decodeBase64(base64)
         }
@@ -82,11 +91,16 @@ package enum HARReader {
             if try postData.optional("encoding")?.string() == "base64" { return try decodeBase64(text) }
             return Data(try text.string().utf8)
         }
-        var pairs: [(String, String)] = []
+        var fields: [(name: String, value: String, fileName: String?, contentType: String?)] = []
         for param in try postData.list("params") {
-            pairs.append((try param.required("name").string(), try param.optional("value")?.string() ?? ""))
+            fields.append((try param.required("name").string(), try param.optional("value")?.string() ?? "",
+                           try param.optional("fileName")?.string(), try param.optional("contentType")?.string()))
         }
-        return Data(FormEncoding.encode(pairs).utf8)
+        if let contentType, MediaType.essence(contentType) == "multipart/form-data",
+           let multipart = MultipartFields.encode(fields, contentType: contentType) {
+            return multipart
+        }
+        return Data(FormEncoding.encode(fields.map { ($0.name, $0.value) }).utf8)
     }
 
     // MARK: - Response

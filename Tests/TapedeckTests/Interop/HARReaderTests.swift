@@ -54,6 +54,18 @@ struct HARReaderTests {
         #expect(PercentEncoding.url("http://[::1]:8080/a b?x=%41")?.absoluteString == "http://[::1]:8080/a%20b?x=%41", "the authority is kept")
     }
 
+    @Test("postData given as params under a multipart type becomes a multipart body, and a type given only as postData's becomes the header; both are redacted")
+    func postDataTypes() throws {
+        let multipart = entry(request: #""method": "POST", "url": "http://x.test/up", "headers": [{"name": "Content-Type", "value": "multipart/form-data; boundary=B0"}], "postData": {"mimeType": "multipart/form-data; boundary=B0", "params": [{"name": "password", "value": "mpOnlyParams999"}, {"name": "file", "fileName": "a.txt", "contentType": "text/plain"}]}"#)
+        let form = entry(request: #""method": "POST", "url": "http://x.test/login", "headers": [], "postData": {"mimeType": "application/x-www-form-urlencoded", "text": "user=ada&password=Pw7h3x9k"}"#)
+        let cassette = Redactor.standard.redact(Cassette(interactions: try [multipart, form].flatMap { try HARReader.read(Data($0.utf8), file: "p.har").interactions }))
+        let body = String(decoding: try #require(cassette.interactions[0].request.body), as: UTF8.self)
+        #expect(body == "--B0\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n<REDACTED>\r\n"
+            + "--B0\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\n\r\n--B0--\r\n", "\(body)")
+        #expect(cassette.interactions[1].request.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(cassette.interactions[1].request.body == Data("user=ada&password=%3CREDACTED%3E".utf8))
+    }
+
     @Test("a mitmproxy export: decoded gzip content, form postData, base64 binary content")
     func mitmproxy() throws {
         let cassette = try HARReader.read(InteropFixtures.data("mitmproxy.har"), file: "mitmproxy.har")
