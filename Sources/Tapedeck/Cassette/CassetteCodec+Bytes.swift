@@ -64,7 +64,7 @@ private struct InteractionBytes {
         guard let urlText = request.url, let url = StoredURL.plain(urlText),
               let methodName = request.method, let method = try? HTTPMethod(validating: methodName),
               let requestHeaders = request.headers, let responseHeaders = response.headers,
-              let statusText = response.status, let status = Int(statusText), (100...999).contains(status),
+              let statusText = response.status, let status = Int(statusText), HTTPResponse.isFinalStatus(status),
               let recordedAt, let date = RFC3339Date.parse(recordedAt).map(RFC3339Date.roundedToMilliseconds) else { return nil }
         var seconds = 0.0
         if let duration {

@@ -311,9 +311,8 @@ enum CassetteCodec {
         }
         let request = try decodeRequest(requestReader, method: method, url: url, sharing: strings)
         let status = try responseReader.int("status")
-        guard (100...999).contains(status) else {
-            throw .invalidField(path: reader.source, pointer: responseReader.pointer + "/status",
-                                problem: "status \(status) is not an HTTP status code (100–999)")
+        guard HTTPResponse.isFinalStatus(status) else {
+            throw .invalidField(path: reader.source, pointer: responseReader.pointer + "/status", problem: HTTPResponse.finalStatusProblem(status))
         }
         var response = HTTPResponse(
             status: status,

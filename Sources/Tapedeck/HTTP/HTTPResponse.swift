@@ -172,4 +172,18 @@ extension HTTPResponse {
     package static func lengthDescribesAnotherBody(method: HTTPMethod, status: Int) -> Bool {
         method == .head || status == 304
     }
+
+    /// Whether `status` can be a recorded answer: 101 (a WebSocket upgrade) or 200…999. Any
+    /// other 1xx is an interim answer a final one follows; replayed alone, a client would wait
+    /// for ever. One rule for every cassette format.
+    package static func isFinalStatus(_ status: Int) -> Bool {
+        status == 101 || (200...999).contains(status)
+    }
+
+    /// Why `status` cannot be a recorded answer (``isFinalStatus(_:)``), for a reader's error.
+    package static func finalStatusProblem(_ status: Int) -> String {
+        (100...199).contains(status)
+            ? "status \(status) is an interim answer, never a final one; a recorded answer is 101 (a WebSocket upgrade) or 200…999"
+            : "status \(status) is not an HTTP status code; a recorded answer is 101 (a WebSocket upgrade) or 200…999"
+    }
 }

@@ -64,7 +64,7 @@ package enum CassetterReader {
         let responseCursor = try item.required("response")
         let statusCursor = try responseCursor.required("status")
         let status = try statusCursor.int()
-        guard (100...999).contains(status) else { throw statusCursor.failure("status code \(status) is outside 100…999") }
+        guard HTTPResponse.isFinalStatus(status) else { throw statusCursor.failure(HTTPResponse.finalStatusProblem(status)) }
         var headers = try headers(responseCursor.optional("headers"))
         var body = try body(responseCursor.optional("body")) ?? Data()
         do {

@@ -108,8 +108,8 @@ package enum HARReader {
     private static func response(_ cursor: JSONCursor, requestURL: URL, limits: BodyLimits) throws(InteropError) -> HTTPResponse {
         let statusCursor = try cursor.required("status")
         let status = try statusCursor.int()
-        guard (100...999).contains(status) else {
-            throw statusCursor.failure("status \(status) is outside 100…999; a HAR entry must hold a received response")
+        guard HTTPResponse.isFinalStatus(status) else {
+            throw statusCursor.failure(HTTPResponse.finalStatusProblem(status) + "; a HAR entry must hold a received response")
         }
         let reason = try cursor.optional("statusText")?.string()
         var headers = try self.headers(cursor.required("headers"))

@@ -162,9 +162,9 @@ package enum VCRCassetteReader {
         } else {
             status = try statusCursor.int()
         }
-        guard (100...999).contains(status) else {
+        guard HTTPResponse.isFinalStatus(status) else {
             let place = try statusCursor.optional("code") ?? statusCursor
-            throw place.failure("status code \(status) is outside 100…999")
+            throw place.failure(HTTPResponse.finalStatusProblem(status))
         }
         var headers = try self.headers(cursor.optional("headers"))
         var body = Data()

@@ -154,6 +154,10 @@ struct VCRCassetteReaderTests {
             == "bad.yaml: version: vcrpy cassette version 2 is not supported; Tapedeck reads version 1 (line 2)")
         #expect(error("interactions:\n- request: [1\n") == "bad.yaml:3:1: invalid YAML: while parsing a flow sequence did not find expected ',' or ']'")
         #expect(error("") == "bad.yaml: (document): the file is empty")
+        // An interim answer replayed alone would leave the client waiting for ever.
+        #expect(error("interactions:\n-\(request.dropFirst(1))  response:\n    status:\n      code: 100\n")
+            == "bad.yaml: interactions[0].response.status.code: status 100 is an interim answer, never a final one; "
+                + "a recorded answer is 101 (a WebSocket upgrade) or 200…999 (line 7)")
         // A key given twice (a merge's leftover) is named by its place; the file is not quoted.
         let twice = error("interactions:\n- request:\n    method: GET\n    method: GET\n    uri: http://x.test/?token=SECRET99x\n  response: {status: {code: 200}}\n")
         #expect(twice == "bad.yaml:3:5: invalid YAML: the key 'method' appears more than once in one mapping (first here; a merge may have left both copies); keep one",
