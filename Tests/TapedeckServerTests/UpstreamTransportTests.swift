@@ -265,6 +265,30 @@ struct UpstreamTransportTests {
         transport.shutdown()
     }
 
+    @Test("an upstream answer that breaks HTTP/1.1 framing is logged in the message's words, not the parser's")
+    func malformedFramingInPlainWords() async throws {
+        let badSize = try OneShotUpstream(answer: Data("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n".utf8))
+        let overlong = try OneShotUpstream(answer: Data("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhello\r\n0\r\n\r\n".utf8))
+        defer { badSize.stop(); overlong.stop() }
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let transport = try UpstreamTransport(options: .init(timeout: 5))
+        let logged = Mutex<[String]>([])
+        let proxy = try await CassetteServer.proxy(to: nil, recordingTo: directory.appendingPathComponent("c.cassette.json"), mode: .all,
+                                                   options: DeckOptions(live: transport, log: { line in logged.withLock { $0.append(line) } }))
+        // A chunked answer flows to the client as it comes, so the client's connection is cut
+        // and the log says why.
+        for upstream in [badSize, overlong] {
+            _ = try await Proc.run(Proc.curl, ["-s", "-x", proxy.url.absoluteString, "http://127.0.0.1:\(upstream.port)/x"])
+        }
+        await proxy.stop()
+        let lines = logged.withLock { $0 }.joined(separator: "\n")
+        for says in ["a chunk size that is not a hexadecimal number", "a chunk longer than its size said"] {
+            #expect(lines.contains("is not HTTP/1.1: it has \(says)"), "\(lines)")
+        }
+        transport.shutdown()
+    }
+
     @Test("through curl too (the transport of tapedeck run): the status, the phrase after it (spaces kept), a status line with no phrase, fields split at their first colon")
     func curlStatusLine() async throws {
         let phrase = try OneShotUpstream(answer: Data(("HTTP/1.1 418 I'M  A TEAPOT\r\nX-Time: 12:30:01\r\nX-Empty:\r\nContent-Length: 2\r\n\r\nok").utf8))

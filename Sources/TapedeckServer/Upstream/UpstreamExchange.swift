@@ -95,7 +95,7 @@ final class UpstreamExchange: Sendable {
                 return .headerTooLarge(url: text, detail: "the header block is over \(UpstreamHandler.maxHeaderBlock / 1024) KiB, "
                     + "or one line over \(UpstreamHandler.maxHeaderLine / 1024) KiB")
             }
-            return .noResponse(url: text, detail: "the upstream's answer is not HTTP/1.1 (\(error))")
+            return .noResponse(url: text, detail: "the upstream's answer is not HTTP/1.1: it has \(error.plainWords)")
         case let error as IOError where error.errnoCode == ECONNREFUSED:
             return .cannotConnect(host: host, port: port)
         case let error as IOError where error.errnoCode == ECONNRESET || error.errnoCode == EPIPE:
