@@ -28,7 +28,7 @@ extension TapedeckCommand.CassetteCommand {
         @Option(name: .long, help: ArgumentHelp("Port to listen on; 0 picks a free one.", valueName: "port"))
         var port = 0
 
-        @Option(name: .customLong("port-file"), help: ArgumentHelp("Write the port chosen to this file (for scripts).", valueName: "file"))
+        @Option(name: .customLong("port-file"), help: ArgumentHelp("Write the port chosen to this file, and the page's token to FILE.token (for scripts).", valueName: "file"))
         var portFile: String?
 
         @Flag(name: .long, help: "Open the page in the default browser (xdg-open, or open on macOS).")
@@ -71,7 +71,11 @@ extension TapedeckCommand.CassetteCommand {
             }
             let stop = ServerRunner.catchStopSignals()
             let address = listener.url.absoluteString + "/\(token)/"
-            if let portFile { try OutputPath.write(Data("\(listener.url.port ?? 0)\n".utf8), to: URL(fileURLWithPath: portFile)) }
+            if let portFile {
+                try OutputPath.write(Data("\(listener.url.port ?? 0)\n".utf8), to: URL(fileURLWithPath: portFile))
+                // The page's path token beside it (readable by its owner only), as serve writes its control token.
+                try OutputPath.write(Data((token + "\n").utf8), to: URL(fileURLWithPath: portFile + ".token"))
+            }
             Console.write("viewing \(cassette) (\(loaded.interactions.count) interactions) at \(address) · Ctrl-C to stop\n")
             if open { Self.openInBrowser(address) }
             await stop.wait()

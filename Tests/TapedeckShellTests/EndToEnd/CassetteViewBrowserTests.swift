@@ -165,7 +165,7 @@ struct CassetteViewBrowserTests {
 /// A viewer asked for a port another process holds says so and names --port 0.
 @Suite("cassette view on a port in use", .enabled(if: Binary.path != nil))
 struct CassetteViewPortTests {
-    @Test("a port in use is refused with the reason and --port 0")
+    @Test("a port in use is refused with the reason and --port 0; --port-file gives the port and the page's token")
     func portInUse() throws {
         let folder = try Binary.temporaryDirectory("cassette-view-port")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -184,6 +184,13 @@ struct CassetteViewPortTests {
             if port.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
         }
         try #require(!port.isEmpty)
+        // The page's token is beside the port, for scripts, readable by its owner only.
+        let tokenFile = folder.appendingPathComponent("port.token")
+        let token = try String(contentsOf: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let mode = try FileManager.default.attributesOfItem(atPath: tokenFile.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let page = try ChildProcess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/\(token)/"])
+        #expect(String(decoding: page.stdout, as: UTF8.self) == "200")
         let second = try Binary.run(["cassette", "view", "c.json", "--port", port], in: folder)
         #expect(second.status == 3)
         #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(port)") && second.stderr.contains("--port 0 for a free one"), "\(second.stderr)")
