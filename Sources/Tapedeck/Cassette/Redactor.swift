@@ -16,9 +16,9 @@ import Foundation
 /// reused in `/sessions/<token>`). The placeholder is always ``placeholder``; inside URLs and
 /// form bodies it is percent-encoded (``encodedPlaceholder``), as any `<` or `>` must be there,
 /// so a client that sends a replayed placeholder back in a URL sends exactly what was recorded.
-/// Values shorter than ``minimumScrubLength`` bytes, and plain words of letters under 16
-/// (`enabled`), are replaced in their own field only; elsewhere a value is replaced only where
-/// it stands whole, not inside a longer run of letters and digits.
+/// Values shorter than ``minimumScrubLength`` bytes, and a cookie's plain word of letters under
+/// 16 (`enabled`), are replaced in their own field only; elsewhere a value is replaced only
+/// where it stands whole, not inside a longer run of letters and digits.
 ///
 /// Replay applies the same redactor to incoming requests before matching, so a request that
 /// carries the real token matches the recorded placeholder. Redacting twice changes nothing.
@@ -437,8 +437,15 @@ public struct Redactor: Sendable, Hashable {
     private static func redactCookiePair(_ pair: String, collecting secrets: inout [String]) -> String {
         guard let equals = pair.firstIndex(of: "=") else { return pair }
         let value = pair[pair.index(after: equals)...]
-        if !isPlaceholder(String(value)), !value.isEmpty { secrets.append(String(value)) }
+        // A cookie's plain word (`banner=dismiss`, `fmt=application`) is a preference, not a
+        // credential: replaced here, and not searched for in other text, which holds such words.
+        if !isPlaceholder(String(value)), !value.isEmpty, !isPlainWord(value) { secrets.append(String(value)) }
         return pair[...equals] + placeholder
+    }
+
+    /// Whether `value` is a word of letters under 16.
+    static func isPlainWord(_ value: Substring) -> Bool {
+        value.utf8.count < 16 && value.utf8.allSatisfy { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }
     }
 
     /// `url` redacted, read from its text first: a URL with no userinfo and no query that a

@@ -13,6 +13,23 @@ struct SecretScrubber {
 
     private let secrets: [Secret]
 
+    /// One spelling to find: its bytes, and whether it is a secret's raw spelling (replaced by
+    /// the placeholder in free text) or an encoded one (by the encoded placeholder).
+    private struct Needle {
+        var bytes: [UInt8]
+        var isRaw: Bool
+    }
+
+    /// Every spelling, longest first, and the spellings by their first four bytes: with many
+    /// secrets (a cassette whose every request signs with its own key), a text is read once,
+    /// not once a secret.
+    private let needles: [Needle]
+    private let byPrefix: [UInt32: [Int]]
+
+    /// From how many spellings a text is read once through ``byPrefix`` rather than searched
+    /// for each.
+    private static let indexedFrom = 24
+
     /// Keeps the values ``isSearched(_:)`` takes, longest first.
     init(_ values: [String]) {
         var seen = Set<String>()
@@ -24,25 +41,61 @@ struct SecretScrubber {
                 for spelling in spellings where spelling != raw && !unique.contains(spelling) { unique.append(spelling) }
                 return Secret(raw: raw, encoded: unique)
             }
+        let needles = secrets.flatMap { secret in [Needle(bytes: Array(secret.raw.utf8), isRaw: true)] + secret.encoded.map { Needle(bytes: Array($0.utf8), isRaw: false) } }
+            .sorted { $0.bytes.count > $1.bytes.count }
+        var byPrefix: [UInt32: [Int]] = [:]
+        if needles.count >= Self.indexedFrom {
+            for (index, needle) in needles.enumerated() { byPrefix[Self.key(needle.bytes, at: 0), default: []].append(index) }
+        }
+        self.needles = needles
+        self.byPrefix = byPrefix
+    }
+
+    /// The four bytes at `offset` as one number (every spelling is at least six bytes).
+    private static func key(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+    }
+
+    /// `text` read once with every spelling replaced where it stands whole: raw ones by the
+    /// placeholder (by the encoded one when `encoded`), encoded ones by the encoded placeholder;
+    /// nil when nothing was.
+    private func indexedScrub(_ text: String, encoded: Bool) -> String? {
+        let bytes = Array(text.utf8)
+        var result: [UInt8] = []
+        var index = 0, copied = 0
+        scanning: while index + 4 <= bytes.count {
+            if let candidates = byPrefix[Self.key(bytes, at: index)] {
+                for candidate in candidates {
+                    let needle = needles[candidate]
+                    let end = index + needle.bytes.count
+                    guard end <= bytes.count, bytes[index..<end].elementsEqual(needle.bytes),
+                          !(Self.isLetterOrDigit(needle.bytes[0]) && index > 0 && Self.isLetterOrDigit(bytes[index - 1])),
+                          !(Self.isLetterOrDigit(needle.bytes[needle.bytes.count - 1]) && end < bytes.count && Self.isLetterOrDigit(bytes[end]))
+                    else { continue }
+                    result += bytes[copied..<index]
+                    result += (needle.isRaw && !encoded ? Redactor.placeholder : Redactor.encodedPlaceholder).utf8
+                    index = end
+                    copied = end
+                    continue scanning
+                }
+            }
+            index += 1
+        }
+        guard copied > 0 else { return nil }
+        result += bytes[copied...]
+        return String(decoding: result, as: UTF8.self)
     }
 
     var isEmpty: Bool { secrets.isEmpty }
 
     /// Whether `value` is searched for beyond its own field: at least
-    /// ``Redactor/minimumScrubLength`` bytes, not a placeholder, and not a plain word of letters
-    /// under 16 (`enabled`, `application`, a cookie's `dismiss`), which ordinary text holds too.
+    /// ``Redactor/minimumScrubLength`` bytes, and not a placeholder.
     static func isSearched(_ value: String) -> Bool {
-        let bytes = value.utf8
-        guard bytes.count >= Redactor.minimumScrubLength, !Redactor.isPlaceholder(value) else { return false }
-        return bytes.count >= 16 || bytes.contains { !isLetter($0) }
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+        value.utf8.count >= Redactor.minimumScrubLength && !Redactor.isPlaceholder(value)
     }
 
     private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
-        isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
     /// `text` with each occurrence of `secret` that stands whole replaced by `placeholder`: one
@@ -106,6 +159,7 @@ struct SecretScrubber {
 
     /// Free text: raw values become the placeholder, encoded ones the encoded placeholder.
     func scrub(text: String) -> String {
+        if !byPrefix.isEmpty { return indexedScrub(text, encoded: false) ?? text }
         var result = text
         for secret in secrets {
             if result.contains(secret.raw) { result = Self.replacingWhole(secret.raw, in: result, with: Redactor.placeholder) }
@@ -119,6 +173,7 @@ struct SecretScrubber {
     /// Text that is itself URL-encoded (a URL's path and query, a form body): every spelling
     /// becomes the encoded placeholder.
     private func scrub(encodedText text: String) -> String {
+        if !byPrefix.isEmpty { return indexedScrub(text, encoded: true) ?? text }
         var result = text
         for secret in secrets {
             for spelling in [secret.raw] + secret.encoded where result.contains(spelling) {
@@ -174,7 +229,8 @@ struct SecretScrubber {
     }
 
     private func mayContainSecret(_ text: String) -> Bool {
-        secrets.contains { secret in text.contains(secret.raw) || secret.encoded.contains { text.contains($0) } }
+        if !byPrefix.isEmpty { return indexedScrub(text, encoded: false) != nil }
+        return secrets.contains { secret in text.contains(secret.raw) || secret.encoded.contains { text.contains($0) } }
     }
 
     private func scrub(json value: JSONValue) -> JSONValue {

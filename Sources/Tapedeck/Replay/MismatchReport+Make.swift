@@ -2,13 +2,12 @@ import Foundation
 
 extension MismatchReport {
     /// Builds the report for `request` (already redacted by `redactor`) against `interactions`.
-    /// `knownSecrets` are values the cassette holds in credential fields anywhere.
-    static func make(request: HTTPRequest, interactions: [Interaction], knownSecrets: [String] = [], uses: [Int], exact: [Int],
+    /// `known` scrubs the values the cassette holds in credential fields anywhere.
+    static func make(request: HTTPRequest, interactions: [Interaction], known: SecretScrubber = SecretScrubber([]), uses: [Int], exact: [Int],
                      path: String, matcher: Matcher, redactor: Redactor = .standard, mode: RecordMode?, context: any FixWording) -> MismatchReport {
         // Recorded requests are shown as `request` is: a cassette that was never redacted (a
         // browser's HAR) shows no credential it holds, by the session's own rules, nor one
         // another of its interactions holds.
-        let known = SecretScrubber(knownSecrets)
         func shown(_ index: Int) -> HTTPRequest { redactor.redact(interactions[index].request, known: known).request }
         var skipped: [String] = []
         if let last = exact.last {
@@ -73,13 +72,12 @@ extension MismatchReport {
         return nil
     }
 
-    /// `METHOD URL` of a request as reports show it: a credential in its URL redacted (a
-    /// cassette that was never redacted, such as a browser's HAR, may hold one).
     /// What a candidate that differs only in a credential says, and the fix.
     static let credentialOnly = "only a credential differs, shown redacted on both sides: the cassette holds it unredacted; "
         + "redact the cassette, and replay matches any value in its place"
 
-    /// `METHOD URL` of a recorded request (redacted).
+    /// `METHOD URL` of a request as reports show it: a credential in its URL redacted (a
+    /// cassette that was never redacted, such as a browser's HAR, may hold one).
     static func summary(_ request: HTTPRequest) -> String {
         "\(request.method) \(Redactor.shown(request.url))"
     }

@@ -38,7 +38,7 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     /// Every value the cassette holds in a credential field, learned on the first mismatch
     /// report: a report shows none of them in any recorded request (a token one interaction
     /// sends in a header, another in its path).
-    private let cassetteSecrets = Mutex<[String]?>(nil)
+    private let cassetteSecrets = Mutex<SecretScrubber?>(nil)
     /// The redactor's credential header names (lower-case), at the index of their length in
     /// bytes, so a hit checks its headers without allocating or hashing.
     private let credentialHeadersByLength: [[String]]
@@ -256,11 +256,11 @@ public final class ReplayTransport: HTTPTransport, Sendable {
     public func report(for request: HTTPRequest) -> MismatchReport {
         let known = cassetteSecrets.withLock { known in
             if let known { return known }
-            let learned = configuration.redactor.secrets(in: cassette)
+            let learned = SecretScrubber(configuration.redactor.secrets(in: cassette))
             known = learned
             return learned
         }
-        return MismatchReport.make(request: secrets.redact(request, with: configuration.redactor), interactions: cassette.interactions, knownSecrets: known,
+        return MismatchReport.make(request: secrets.redact(request, with: configuration.redactor), interactions: cassette.interactions, known: known,
                             uses: uses.withLock { $0 }, exact: reportedCandidates(for: request), path: path, matcher: configuration.matcher,
                             redactor: configuration.redactor, mode: mode, context: configuration.wording)
     }
