@@ -171,12 +171,13 @@ package enum CassetteLint {
         interaction.response.headers.fields.lazy.filter { !$0.name.caseInsensitiveEquals("Date") }
     }
 
-    /// Whether `body` is a message stream (events, NDJSON) kept compressed as it came, and it decodes.
+    /// Whether `body` is a stream kept compressed as it came (``StreamMedia/keepsEncoding(_:)``),
+    /// and it decodes.
     private static func keptAsItCame(_ headers: HTTPHeaders, _ body: Data) -> Bool {
-        guard let type = headers["Content-Type"].map(MediaType.essence), StreamMedia.streamTypes.contains(type) else { return false }
+        guard StreamMedia.keepsEncoding(HTTPResponse(status: 200, headers: headers, body: body)) else { return false }
         var decodedHeaders = headers, decoded = body
         do {
-            return try ContentCoding.normalize(headers: &decodedHeaders, body: &decoded) == nil
+            return try ContentCoding.normalize(headers: &decodedHeaders, body: &decoded) == nil && decoded != body
         } catch {
             return false
         }

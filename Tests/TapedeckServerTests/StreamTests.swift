@@ -301,15 +301,29 @@ struct StreamTests {
         #expect(head.text.lowercased().contains("content-encoding: gzip"), "compressed bytes are labelled so: \(head.text)")
         let decoded = try await Proc.run(Proc.curl, ["-sS", "--compressed", base + "/gzip-ndjson"])
         #expect(decoded.text == "{\"n\":1}\n{\"n\":2}\n", "\(decoded.text)")
+        // A compressed stream cannot be redacted as it is kept; the lint reads it decoded.
+        let compressed = try await Proc.run(Proc.curl, ["-sS", "--compressed", base + "/gzip-events-secret"])
+        #expect(compressed.text.contains("gz-secret-4"), "the client still gets it: \(compressed.text)")
         let stopped = await proxy.stop()
         #expect(stopped.stderr.contains("the stream from GET /jwt reached the client whole, and is not recorded"), "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("the stream from GET /gzip-events-secret reached the client whole, and is not recorded"), "\(stopped.stderr)")
         let text = try String(contentsOf: cassette, encoding: .utf8)
         for secret in ["nd-secret-2", "crlf-secret-3", "eyJhbGci"] { #expect(!text.contains(secret), "\(secret) in \(text)") }
         let loaded = try Cassette.load(from: cassette)
         let events = try #require(loaded.interactions.first { $0.request.url.path == "/crlf-secret" }?.response.chunks)
         #expect(events.first.map { String(decoding: $0.data, as: UTF8.self) } == "data: {\"password\":\"<REDACTED>\"}\r\n\r\n")
-        #expect(!loaded.interactions.contains { $0.request.url.path == "/jwt" })
+        #expect(!loaded.interactions.contains { ["/jwt", "/gzip-events-secret"].contains($0.request.url.path) })
         #expect(CassetteLint.findings(in: loaded).isEmpty, "\(CassetteLint.findings(in: loaded))")
+        // curl (tapedeck run's transport) decodes a compressed stream as it comes: it is kept
+        // decoded, without the header, and replays as text.
+        let tape = directory.appendingPathComponent("gz.tape")
+        try Data("get http://127.0.0.1:\(server.ports[0])/gzip-ndjson\nexpect 200\n".utf8).write(to: tape)
+        let runCassette = directory.appendingPathComponent("run.cassette.json")
+        let run = try await Proc.run(try #require(Proc.tapedeck), ["run", tape.path, "--record", runCassette.path, "--mode", "all"],
+                                     environment: Self.environment(directory))
+        #expect(run.status == 0, "\(run.stderr)")
+        let kept = try #require(try Cassette.load(from: runCassette).interactions.first?.response)
+        #expect(kept.headers["Content-Encoding"] == nil && kept.body == Data("{\"n\":1}\n{\"n\":2}\n".utf8), "\(kept.headers) \(String(decoding: kept.body, as: UTF8.self))")
     }
 
     @Test("a client that stops reading holds the upstream back: the proxy's memory stays bounded while a 64 MB stream waits")

@@ -170,7 +170,7 @@ public enum SecretLint {
             }
             if side == "response", StreamMedia.isEventStream(headers) {
                 // Each event's data is read whole (JSON split over chunks or data lines included).
-                for (number, event) in ServerSentEvents.parse(body).enumerated() {
+                for (number, event) in ServerSentEvents.parse(readable(body, headers: headers)).enumerated() {
                     found += bodyCredentials(Data(event.data.utf8), contentType: "application/json", side: "response event \(number)")
                 }
             } else {

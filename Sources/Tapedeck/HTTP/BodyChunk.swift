@@ -88,6 +88,19 @@ package enum StreamMedia {
         return result
     }
 
+    /// Whether `response` is a stream kept compressed as it came, so its `Content-Encoding`
+    /// stays: its head before any chunk came, or a body whose bytes are still encoded (gzip's
+    /// magic bytes; bytes that are not UTF-8 for any other coding). A stream a transport
+    /// decoded (curl, URLSession) but whose header it left is not. The one rule for recording,
+    /// relaying and the lint.
+    package static func keepsEncoding(_ response: HTTPResponse) -> Bool {
+        guard isStream(response.headers), !ContentCoding.codings(of: response.headers).isEmpty else { return false }
+        let body = response.body
+        if body.isEmpty { return response.chunks?.isEmpty ?? true }
+        if body.count >= 2, body[body.startIndex] == 0x1F, body[body.startIndex + 1] == 0x8B { return true }
+        return String(validating: body, as: UTF8.self) == nil
+    }
+
     /// Whether `headers` name server-sent events.
     package static func isEventStream(_ headers: HTTPHeaders) -> Bool {
         headers["Content-Type"].map(MediaType.essence) == "text/event-stream"

@@ -50,6 +50,9 @@ package enum ContentCoding {
                 }), !decoded.isEmpty || body.isEmpty else { return kept(index) }
                 body = decoded
             default:
+                // `br`, `zstd`, …: kept only when the bytes are plainly still encoded. A HAR's
+                // text (and a tool that decoded the body) is the decoded body under the header.
+                guard String(validating: body, as: UTF8.self) == nil else { continue }
                 return kept(index)
             }
         }

@@ -253,9 +253,8 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         let stillGzip = body.count >= 2 && body[body.startIndex] == 0x1F && body[body.startIndex + 1] == 0x8B
         // A message stream that came compressed is relayed and kept as it came (it may never
         // end, so it is never decoded whole): its head, before any chunk, and its chunks keep
-        // the header that says how to read them.
-        let keptAsItCame = StreamMedia.isStream(response.headers) && (response.chunks != nil || body.isEmpty)
-        if !encoding.isEmpty, encoding != "identity", !stillGzip, !describesAnotherBody, !keptAsItCame {
+        // the header that says how to read them (``StreamMedia/keepsEncoding(_:)``).
+        if !encoding.isEmpty, encoding != "identity", !stillGzip, !describesAnotherBody, !StreamMedia.keepsEncoding(response) {
             result.headers.remove(name: "Content-Encoding")
             result.headers["Content-Length"] = String(response.body.count)
         }

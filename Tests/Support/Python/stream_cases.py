@@ -9,6 +9,8 @@ written piece by piece, 100 ms apart:
     /crlf-secret    two events ended by CRLF, the first with a "password" in its JSON data
     /jwt            two events, the second a bearer JWT no redaction rule names
     /gzip-ndjson    two JSON lines, gzip-compressed when the request accepts gzip
+    /gzip-events-secret  two events, the second with an "access_token", gzip-compressed when
+                    the request accepts gzip
 """
 import gzip
 import http.server
@@ -21,6 +23,7 @@ BODIES = {
     "/crlf-secret": ("text/event-stream", [b'data: {"password":"crlf-secret-3"}\r\n\r\n', b'data: next\r\n\r\n']),
     "/jwt": ("text/event-stream", [b'data: hello\n\n', b'data: Bearer ' + JWT + b'\n\n']),
     "/gzip-ndjson": ("application/x-ndjson", [b'{"n":1}\n', b'{"n":2}\n']),
+    "/gzip-events-secret": ("text/event-stream", [b'data: {"n":1}\n\n', b'data: {"access_token":"gz-secret-4"}\n\n']),
 }
 
 
@@ -38,7 +41,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         self.send_header("Transfer-Encoding", "chunked")
-        if self.path == "/gzip-ndjson" and "gzip" in (self.headers.get("Accept-Encoding") or ""):
+        if self.path.startswith("/gzip-") and "gzip" in (self.headers.get("Accept-Encoding") or ""):
             self.send_header("Content-Encoding", "gzip")
             pieces = [gzip.compress(b"".join(pieces))]
         self.end_headers()

@@ -206,7 +206,7 @@ struct SecretConsistencyTests {
         #expect(String(decoding: try replay.serve(second).body, as: UTF8.self) == "open")
     }
 
-    @Test("a value is replaced elsewhere only where it stands whole, and a plain word (a cookie's 'application', 'dismiss') only in its own field")
+    @Test("a value is replaced elsewhere only where it stands whole, a cookie's plain word ('application', 'dismiss') only in its own field, a letters-only password everywhere")
     func wholeValuesOnly() {
         let cookie = Interaction.make(.get, "http://api.test/prefs", requestHeaders: ["Cookie": "fmt=application; banner=dismiss; sid=s3ss10n-id"],
                                       headers: ["Content-Type": "application/json"], body: #"{"banner":"dismissed","id":"s3ss10n-idx","echo":"s3ss10n-id"}"#)
@@ -216,6 +216,12 @@ struct SecretConsistencyTests {
         let body = String(decoding: redacted.response.body, as: UTF8.self)
         #expect(body.contains(#""banner":"dismissed""#) && body.contains(#""id":"s3ss10n-idx""#) && body.contains(#""echo":"<REDACTED>""#), "\(body)")
         #expect(Redactor.standard.redact(text: "/x/tok123abc and tok123abcd", knownSecrets: ["tok123abc"]) == "/x/<REDACTED> and tok123abcd")
+        // A letters-only password is a credential wherever it is echoed.
+        var login = Interaction.make(.post, "http://api.test/login", headers: ["Content-Type": "text/plain"], body: "you sent password=swordfishes")
+        login.request.headers["Content-Type"] = "application/x-www-form-urlencoded"
+        login.request.body = Data("user=ada&password=swordfishes".utf8)
+        let echoed = Redactor.standard.redact(Cassette(interactions: [login])).interactions[0]
+        #expect(!String(decoding: echoed.response.body, as: UTF8.self).contains("swordfishes"), "\(String(decoding: echoed.response.body, as: UTF8.self))")
     }
 
     @Test("a cassette redacted whole loses what only its shape gives away: a vendor key in a text body, a JWT, a token as a URL's user name, and a failure's words")
