@@ -348,9 +348,9 @@ public struct Redactor: Sendable, Hashable {
 
     /// Free text (a report's failure message, an `actual:` value) with credentials in it
     /// replaced: `"password": "…"` and `password=…` pairs, header lines, bearer tokens, JWTs,
-    /// and every value in `knownSecrets`.
+    /// vendor keys, and every value in `knownSecrets`.
     public func redact(text: String, knownSecrets: [String] = []) -> String {
-        var secrets = knownSecrets
+        var secrets = knownSecrets + SecretLint.vendorValues(in: text)
         let redacted = TextRedaction.redact(text, redactor: self, collecting: &secrets)
         return SecretScrubber(secrets).scrub(text: redacted)
     }

@@ -129,6 +129,20 @@ public enum SecretLint {
         return decoded
     }
 
+    /// The vendor keys free text holds (`sk_live_…`, `ghp_…`, `AKIA…`, a PEM key), each once:
+    /// what free-text redaction replaces beside its credential pairs, bearer tokens and JWTs.
+    package static func vendorValues(in text: String) -> [String] {
+        var found: [String] = []
+        var rest = text
+        // The search names one token at a time; a few rounds find every one a line holds.
+        for _ in 0..<16 {
+            guard let vendor = vendorSecret(in: rest) else { break }
+            found.append(vendor.value)
+            rest = rest.replacingOccurrences(of: vendor.value, with: " ")
+        }
+        return found
+    }
+
     /// The tokens a URL's text shows by their shape (a JWT, a vendor key, in its path, query or
     /// user name): what a listing of URLs replaces beside the field rules.
     package static func urlValues(_ url: StoredURL) -> [String] {

@@ -22,8 +22,14 @@ public struct ScriptResult: Sendable {
     /// JSON members, URL passwords, and this script's known secrets wherever they appear).
     public func redactedExchange(_ index: Int) -> (request: HTTPRequest, response: HTTPResponse) {
         let exchange = exchanges[index]
-        var interaction = Redactor.standard.redact(Interaction(request: exchange.request, response: exchange.response, recordedAt: Date()),
-                                                   knownSecrets: secrets).interaction
+        // Redacted as a whole cassette is: a token only its shape gives away (a JWT or a vendor
+        // key in any header) goes too.
+        var interaction = Redactor.standard.redacting(Cassette(interactions: [Interaction(request: exchange.request, response: exchange.response,
+                                                                                          recordedAt: Date())]),
+                                                      knownSecrets: secrets).cassette.interactions[0]
+        // Header values lose what free text does too (`Bearer …` under any name).
+        interaction.request.headers = HTTPHeaders(interaction.request.headers.map { HTTPHeader(name: $0.name, value: redacted($0.value)) })
+        interaction.response.headers = HTTPHeaders(interaction.response.headers.map { HTTPHeader(name: $0.name, value: redacted($0.value)) })
         // A text body of any type also loses what free text does: bearer tokens, JWTs and
         // credential pairs (`password=…`) that no field rule names.
         interaction.request.body = interaction.request.body.map(redactedText)

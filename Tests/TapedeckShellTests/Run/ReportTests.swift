@@ -91,6 +91,22 @@ struct ReportTests {
         }
     }
 
+    @Test("a JWT, a bearer token and a vendor key a request sends under any header name leave every report")
+    func reportsRedactTokenShapes() async {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+        let stripe = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
+        let script = "base http://api.test\nget /anything X-Custom:\(jwt) 'X-Forward-Auth:Bearer custom_bearer_123456' X-Key:\(stripe)\nexpect 999\n"
+        var options = ScriptRunner.Options()
+        options.keepsExchanges = true
+        let runner = ScriptRunner(transport: EchoServer().transport, output: .discarding, errors: .discarding, options: options)
+        let summary = await runner.run([ScriptSource(name: "tokens.tape", text: script)])
+        let pages = RunReport.html(for: summary).values.map { String(decoding: $0, as: UTF8.self) }
+        let reports = [String(decoding: RunReport.json(for: summary), as: UTF8.self), JUnitReport.xml(for: summary), TAPReport.text(for: summary)] + pages
+        for report in reports {
+            for secret in [jwt, "custom_bearer_123456", stripe] { #expect(!report.contains(secret), "\(secret) in \(report.prefix(600))") }
+        }
+    }
+
     @Test("a failed expect whose values differ only in a credential says so in every report, rather than showing two equal values")
     func credentialOnlyDifference() async {
         let script = "base http://api.test\nget /me 'Authorization:Bearer tok_live_REPEATED_777'\nexpect json $.headers.Authorization == 'Bearer tok_live_OTHER_999'\n"
