@@ -10,7 +10,8 @@ extension CommandDefinition {
         action: { command in
             guard case .print(let word) = command else { return nil }
             return { shell, _ throws(ShellError) in
-                shell.output.line(try word.map(shell.expand) ?? "")
+                // A captured value may hold a server's control characters: shown, never obeyed.
+                shell.output.line(TerminalText.visible(try word.map(shell.expand) ?? ""))
                 return true
             }
         })

@@ -11,9 +11,10 @@ extension CommandDefinition {
             guard case .vars = command else { return nil }
             return { shell, _ throws(ShellError) in
                 let variables = shell.state.variables
-                shell.output.line(variables.isEmpty ? "(no variables)" : variables.sorted { $0.key < $1.key }.map {
+                // A captured value may hold a server's control characters: shown, never obeyed.
+                shell.output.line(TerminalText.visible(variables.isEmpty ? "(no variables)" : variables.sorted { $0.key < $1.key }.map {
                     "\($0.key) = \($0.value)" + (shell.fixedVariables.contains($0.key) ? "  (from --var/--env-file)" : "")
-                }.joined(separator: "\n"))
+                }.joined(separator: "\n")))
                 return true
             }
         })

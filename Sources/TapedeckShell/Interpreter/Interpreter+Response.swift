@@ -85,7 +85,8 @@ extension Interpreter {
             let response = try currentResponse(for: "show headers", at: location)
             output.line(renderer(.responseHeaders).render(response))
         case .state:
-            output.line(describeState())
+            // Values may come from a server (a captured header): shown, never obeyed.
+            output.line(TerminalText.visible(describeState()))
         }
     }
 

@@ -104,7 +104,10 @@ enum CompletionBridge {
     /// Completes `word` (with `before`, the line up to it) and keeps the candidates for libedit's generator.
     static func complete(word: String, before: String) -> Completer.Result {
         state.withLock { state in
-            let result = state.completer.complete(word: word, before: before)
+            var result = state.completer.complete(word: word, before: before)
+            // libedit lists candidates as they are: one holding a control character (a path a
+            // server sent, kept in history) would be obeyed by the terminal, so it is not offered.
+            result.candidates.removeAll { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) } }
             state.matches = result.candidates
             return result
         }

@@ -54,6 +54,16 @@ struct InterpreterTests {
         }
     }
 
+    @Test("print, vars and show state show a server's control characters captured into a variable, never obey them")
+    func printedValuesAreShown() async throws {
+        let shell = shell()
+        shell.state.variables["h"] = "\u{1B}]0;owned\u{07}x"
+        try await shell.run(source: "print {{h}}\nvars\nshow state\n", file: "t.tape")
+        let text = captured.value
+        #expect(!text.contains("\u{1B}") && !text.contains("\u{07}"), "\(text.debugDescription)")
+        #expect(text.contains(#"\x1b]0;owned\x07x"#), "\(text)")
+    }
+
     @Test("a relative path with no base tells the REPL user the base command to type")
     func relativeWithoutBase() async {
         let error = await failure(shell(), "get /users")
