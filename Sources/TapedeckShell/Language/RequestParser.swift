@@ -108,12 +108,14 @@ enum RequestParser {
     }
 
     /// A path or URL rather than an item: starts with `/`, `.`, `?` (a query on the base URL),
-    /// a scheme or a template, is HTTPie's localhost shorthand (`:8000/get`), or has none of the
-    /// item separators `:`, `=`, `@`.
+    /// a scheme or a template, is HTTPie's localhost shorthand (`:8000/get`), has a `/` or `?`
+    /// before any of the item separators `:`, `=`, `@` (`users?page=2`, `v1/items?x=1`; an
+    /// item's name holds neither), or has none of them.
     static func looksLikeTarget(_ word: Word) -> Bool {
         let text = word.text
         if URLShorthand.isLocalhost(text) { return true }
         if text.hasPrefix("/") || text.hasPrefix("?") || text.hasPrefix(".") || text.containsBytes("://") || text.hasPrefix("{{") { return true }
-        return !text.contains(where: { $0 == ":" || $0 == "=" || $0 == "@" })
+        guard let separator = text.firstIndex(where: { $0 == ":" || $0 == "=" || $0 == "@" }) else { return true }
+        return text[..<separator].contains { $0 == "/" || $0 == "?" }
     }
 }

@@ -64,6 +64,15 @@ struct InterpreterTests {
         #expect(text.contains(#"\x1b]0;owned\x07x"#), "\(text)")
     }
 
+    @Test("a relative path with a query is the path, not a body item, as HTTPie reads the word after the method")
+    func relativePathWithQuery() async throws {
+        let shell = shell()
+        try await shell.run(source: "base http://api.test/v1/\nget users?page=2\nget items/7?x=1 q==2\n", file: "t.tape")
+        let sent = server.requests.withLock { $0 }
+        #expect(sent.map(\.url.absoluteString) == ["http://api.test/v1/users?page=2", "http://api.test/v1/items/7?x=1&q=2"], "\(sent.map(\.url))")
+        #expect(sent.allSatisfy { $0.body == nil })
+    }
+
     @Test("a relative path with no base tells the REPL user the base command to type")
     func relativeWithoutBase() async {
         let error = await failure(shell(), "get /users")
