@@ -132,7 +132,12 @@ package struct CassetteDiff: Sendable {
         for index in 0..<max(old.count, new.count) {
             let before = index < old.count ? old[index] : nil, after = index < new.count ? new[index] : nil
             guard before?.sender != after?.sender || before?.kind != after?.kind || before?.data != after?.data else { continue }
-            changes.append("response.webSocket[\(index)]: \(before.map(describe) ?? "(absent)") → \(after.map(describe) ?? "(absent)")")
+            var line = "response.webSocket[\(index)]: \(before.map(describe) ?? "(absent)") → \(after.map(describe) ?? "(absent)")"
+            if let before, let after, describe(before) == describe(after) {
+                let at = zip(before.data, after.data).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(before.data.count, after.data.count)
+                line += " (they differ at byte \(at))"
+            }
+            changes.append(line)
         }
         return changes
     }

@@ -229,12 +229,19 @@ enum MultipartFields {
     /// the type names no boundary.
     static func encode(_ fields: [(name: String, value: String, fileName: String?, contentType: String?)], contentType: String) -> Data? {
         guard let boundary = boundary(contentType) else { return nil }
+        // Names are quoted as browsers quote them (`"` as %22, line breaks as %0D%0A), and a
+        // type with a line break is left out, so no value writes a header of its own; a value
+        // holding the boundary would end its part, so the body is not built.
+        func quoted(_ text: String) -> String {
+            text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        }
+        guard !fields.contains(where: { $0.value.contains("--" + boundary) }) else { return nil }
         var text = ""
         for field in fields {
-            text += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field.name)\""
-            if let fileName = field.fileName { text += "; filename=\"\(fileName)\"" }
+            text += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(quoted(field.name))\""
+            if let fileName = field.fileName { text += "; filename=\"\(quoted(fileName))\"" }
             text += "\r\n"
-            if let type = field.contentType, !type.isEmpty { text += "Content-Type: \(type)\r\n" }
+            if let type = field.contentType, !type.isEmpty, !type.contains(where: { $0 == "\r" || $0 == "\n" }) { text += "Content-Type: \(type)\r\n" }
             text += "\r\n\(field.value)\r\n"
         }
         return Data((text + "--\(boundary)--\r\n").utf8)

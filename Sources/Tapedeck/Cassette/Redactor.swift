@@ -293,6 +293,7 @@ public struct Redactor: Sendable, Hashable {
             var copy = response
             _ = copy.mapBody { body, contentType in redactBody(body, contentType: contentType, collecting: &secrets) }
         }
+        if let detail = interaction.failure?.detail, !detail.isEmpty { _ = TextRedaction.redact(detail, redactor: self, collecting: &secrets) }
         return url
     }
 

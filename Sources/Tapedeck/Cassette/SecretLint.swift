@@ -92,7 +92,12 @@ public enum SecretLint {
             ("response header", ""),
             ("response body", String(decoding: old.response.body, as: UTF8.self)),
         ]
-        let known = Set(found.map { $0.field.split(separator: " ").prefix(2).joined(separator: " ").replacingOccurrences(of: "query", with: "URL") })
+        // A finding in an event, a line or a frame is in the response body the comparison reads.
+        let known = Set(found.map { finding -> String in
+            let words = finding.field.split(separator: " ")
+            if words.first == "WebSocket" || words.dropFirst().first.map({ ["event", "line"].contains($0) }) == true { return "response body" }
+            return words.prefix(2).joined(separator: " ").replacingOccurrences(of: "query", with: "URL")
+        })
         return zip(fields, differs).compactMap { field, differs in
             guard differs, !known.contains(field.0) else { return nil }
             return Finding(interaction: index, field: field.0, kind: "value redaction would replace (redacted elsewhere in the cassette)",
@@ -213,6 +218,8 @@ public enum SecretLint {
                 for pair in pairs {
                     guard let equals = pair.firstIndex(of: "=") else { continue }
                     let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+                    // Analytics cookies (`_ga`, `_fbp`, `__utma`) carry a visitor's id, not a credential.
+                    if analyticsCookiePrefixes.contains(where: { name.hasPrefix($0) }) { continue }
                     let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
                     // A value too short to be a session's (`lang=en`, `seen=1`) is not one.
                     guard value.utf8.count >= Redactor.minimumScrubLength, !isPlaceholder(value) else { continue }
@@ -223,6 +230,9 @@ public enum SecretLint {
         }
         return found
     }
+
+    /// The names analytics scripts give their cookies.
+    private static let analyticsCookiePrefixes = ["_ga", "_gid", "_gat", "_gcl_", "_fbp", "_fbc", "__utm", "_hj", "_clck", "_clsk", "ajs_"]
 
     /// The response's URL when it is not the request's. A response answered at the request's
     /// URL (most) is read, and reported, once: as the request's.

@@ -73,7 +73,8 @@ package enum HARReader {
         if let postData = try cursor.optional("postData") {
             // A body's type given only as the postData's (some exporters leave the header out)
             // becomes the header, so the body is read, and redacted, as what it is.
-            if !headers.contains("Content-Type"), let mime = try postData.optional("mimeType")?.string(), !mime.isEmpty {
+            if !headers.contains("Content-Type"), let mime = try postData.optional("mimeType")?.string(), !mime.isEmpty,
+               !mime.contains(where: { $0.isNewline }) {
                 headers.append(name: "Content-Type", value: mime)
             }
             body = try self.body(postData, contentType: headers["Content-Type"])

@@ -156,9 +156,17 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         single.response.chunks = [chunk]
         single.response.body = chunk.data
         let stored = prepared(single)
-        if configuration.lint, !SecretLint.findings(in: stored, index: 0).isEmpty {
-            try store.dropStream(name)
-            throw .secretsFound(path: url.path, findings: SecretLint.findings(in: stored, index: store.count), context: configuration.wording)
+        if configuration.lint {
+            // The head was linted when the stream began: only the chunk is read again (an LLM's
+            // stream of 2,000 events need not read its long prompt 2,000 times).
+            var chunkOnly = stored
+            chunkOnly.request = HTTPRequest(method: stored.request.method, url: stored.request.url)
+            chunkOnly.response.headers = HTTPHeaders(stored.response.headers.filter { $0.name.caseInsensitiveEquals("Content-Type") })
+            let findings = SecretLint.findings(in: chunkOnly, index: store.count)
+            if !findings.isEmpty {
+                try store.dropStream(name)
+                throw .secretsFound(path: url.path, findings: findings, context: configuration.wording)
+            }
         }
         try store.appendChunk(stored.response.chunks?.first ?? chunk, stream: name)
     }
@@ -314,7 +322,8 @@ package struct LiveRecording: Sendable {
     /// record-failures on; a stream that broke off after its head was journaled is not kept as
     /// a whole answer: recorded as the failure it ended in, else dropped.
     package func failed(_ error: any Error) throws(CassetteError) {
-        guard let error = error as? HTTPError else { return }
+        // A stream the lint refused was dropped; its client got it, so no failure stands for it.
+        guard let error = error as? HTTPError, stream?.refused != true else { return }
         let broken = stream?.began == true ? stream?.name : nil
         if try !recorder.recordFailure(error, for: request, stream: broken), let broken { try recorder.store.dropStream(broken) }
     }
@@ -351,6 +360,9 @@ fileprivate final class StreamJournal: Sendable {
 
     /// Whether the stream's head was journaled.
     var began: Bool { state.withLock { $0.head != nil } }
+
+    /// Whether the secret lint refused a chunk (the stream was dropped from the journal).
+    var refused: Bool { state.withLock { $0.refused != nil } }
 
     /// Throws the journal's failure, if writing it failed, or the secret lint's refusal.
     func check() throws(CassetteError) {

@@ -42,6 +42,16 @@ struct VendorTokenLintTests {
         #expect(findings.contains { $0.kind == "GitHub token" && $0.field == "WebSocket frame 0 body" }, "\(findings)")
     }
 
+    @Test("a token in an event stream is one finding, not also a field redaction would change")
+    func oneFindingPerToken() {
+        let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+        let events = Interaction(request: HTTPRequest(url: URL(string: "http://api.test/events")!),
+                                 response: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"],
+                                                        chunks: [BodyChunk(offset: 0, data: Data("data: {\"t\":\"\(token)\"}\n\n".utf8))]))
+        let findings = SecretLint.findings(in: Cassette(interactions: [events]))
+        #expect(findings.count == 1 && findings.first?.kind == "GitHub token", "\(findings)")
+    }
+
     @Test("a header is judged by its value's shape and by its name, in any case", arguments: [
         ("X-Trace", "bEaReR abcdefgh12345", "bearer token"),
         ("X-Trace", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", "JWT"),

@@ -64,6 +64,10 @@ struct HARReaderTests {
             + "--B0\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\n\r\n--B0--\r\n", "\(body)")
         #expect(cassette.interactions[1].request.headers["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(cassette.interactions[1].request.body == Data("user=ada&password=%3CREDACTED%3E".utf8))
+        // A name cannot write a header of its own.
+        let forged = entry(request: #""method": "POST", "url": "http://x.test/up", "headers": [{"name": "Content-Type", "value": "multipart/form-data; boundary=B0"}], "postData": {"params": [{"name": "a\"\r\nX-Forged: 1", "value": "v"}]}"#)
+        let forgedBody = String(decoding: try #require(try HARReader.read(Data(forged.utf8), file: "f.har").interactions[0].request.body), as: UTF8.self)
+        #expect(forgedBody.contains(#"name="a%22%0D%0AX-Forged: 1""#) && !forgedBody.contains("\r\nX-Forged"), "\(forgedBody)")
     }
 
     @Test("a mitmproxy export: decoded gzip content, form postData, base64 binary content")

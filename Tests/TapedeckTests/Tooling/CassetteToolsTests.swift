@@ -136,6 +136,10 @@ struct CassetteToolsTests {
         #expect(findings.map { "\($0.interaction) \($0.field)" } == ["1 request.headers.Cookie", "1 response.headers.Set-Cookie"], "\(findings)")
         #expect(findings.allSatisfy { $0.message.contains("sid=cook…(18 chars)") && !$0.message.contains("cookie_secret_4444") }, "\(findings)")
         #expect(CassetteLint.findings(in: Redactor.standard.redact(unredacted())).isEmpty)
+        // An analytics cookie carries a visitor's id, not a credential.
+        var tracked = Interaction.make(.get, "http://api.test/page", requestHeaders: ["Cookie": "_ga=GA1.1.123456789.1700000000; _fbp=fb.1.1700000000.42"])
+        tracked.response.status = 200
+        #expect(CassetteLint.findings(in: Cassette(interactions: [tracked])).isEmpty)
         // Recording with a redactor that keeps cookies on purpose is not refused for them.
         #expect(SecretLint.findings(in: unredacted().interactions[1], index: 1).allSatisfy { !$0.kind.hasPrefix("cookie") })
     }
@@ -158,6 +162,10 @@ struct CassetteToolsTests {
         #expect(text.contains(#"response.webSocket[0]: client text "hello" → client text "goodbye""#), "\(text)")
         #expect(text.contains("response.webSocket[1]: server binary 0001 (2 bytes) → server binary 0002 (2 bytes)"), "\(text)")
         #expect(text.contains("failure: cannotConnect → timedOut"), "\(text)")
+        // Text frames that differ past what a line quotes say where.
+        let long = String(repeating: "x", count: 100)
+        let far = CassetteDiff(Cassette(interactions: [session(long + "a", [0])]), Cassette(interactions: [session(long + "b", [0])])).render(oldName: "a", newName: "b")
+        #expect(far.contains("(they differ at byte 100)"), "\(far)")
     }
 
     @Test("show renders #, method, URL, status, body size, recorded-at and age columns")
