@@ -250,13 +250,15 @@ public struct Redactor: Sendable, Hashable {
         return (result, secrets)
     }
 
-    /// Each request's URL as redaction would write the cassette (`cassette show` lists them):
-    /// credentials in its userinfo and query replaced, and every value the cassette holds in a
-    /// credential field anywhere scrubbed from it. Read without copying the cassette redacted.
+    /// Each request's URL as `cassette show` lists it: credentials in its userinfo and query
+    /// replaced, tokens its shape gives away too, and every value the cassette holds in a URL,
+    /// a credential header or a failure's words scrubbed from it. Bodies are not read (a token
+    /// only a login's body holds is replaced by `convert` and `cassette view`, which read
+    /// them). Read without copying the cassette redacted.
     package func listedURLs(of cassette: Cassette) -> [String] {
         let each = ChunkedWork.map(cassette.interactions.count) { index in
             var found: [String] = []
-            let url = listedURL(of: cassette.interactions[index], collecting: &found)
+            let url = listedURL(of: cassette.interactions[index], readingBodies: false, collecting: &found)
             return (url: url, found: found)
         }
         let scrubbing = SecretScrubber(each.flatMap(\.found))
@@ -278,22 +280,25 @@ public struct Redactor: Sendable, Hashable {
 
     /// The request's URL redacted, adding every value the interaction's fields would have
     /// replaced to `secrets`: ``redactFields(_:collecting:)`` without building the interaction
-    /// redacted (a listing of 100,000 spent a third of its time copying them).
-    private func listedURL(of interaction: Interaction, collecting secrets: inout [String]) -> StoredURL {
+    /// redacted (a listing of 100,000 spent a third of its time copying them). Bodies are read
+    /// only when `readingBodies` (a listing of URLs skips them: parsing every JSON body made
+    /// `cassette show` of a 241 MB file take 1.7 times as long).
+    private func listedURL(of interaction: Interaction, readingBodies: Bool = true, collecting secrets: inout [String]) -> StoredURL {
         let request = interaction.request, response = interaction.response
         let url = redact(request.storedURL, collecting: &secrets)
         secrets += SecretLint.urlValues(url)
         _ = redact(request.headers, collecting: &secrets)
-        if let body = request.body { _ = redactBody(body, contentType: request.headers["Content-Type"], collecting: &secrets) }
         _ = redact(response.headers, collecting: &secrets)
         if let own = response.storedURL, own != request.storedURL { _ = redact(own, collecting: &secrets) }
+        if let detail = interaction.failure?.detail, !detail.isEmpty { _ = TextRedaction.redact(detail, redactor: self, collecting: &secrets) }
+        guard readingBodies else { return url }
+        if let body = request.body { _ = redactBody(body, contentType: request.headers["Content-Type"], collecting: &secrets) }
         if response.chunks == nil, response.webSocket == nil {
             _ = redactBody(response.body, contentType: response.headers["Content-Type"], collecting: &secrets)
         } else {
             var copy = response
             _ = copy.mapBody { body, contentType in redactBody(body, contentType: contentType, collecting: &secrets) }
         }
-        if let detail = interaction.failure?.detail, !detail.isEmpty { _ = TextRedaction.redact(detail, redactor: self, collecting: &secrets) }
         return url
     }
 
