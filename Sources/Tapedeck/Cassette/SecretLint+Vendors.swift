@@ -48,7 +48,14 @@ extension SecretLint {
         while let end = ByteSearch.first(privateKey, in: bytes, from: searchFrom) {
             let windowStart = max(0, end - 40)
             if let begin = ByteSearch.last(beginMarker, in: bytes, from: windowStart, before: end) {
-                return ("PEM private key", String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<(end + privateKey.count)]), as: UTF8.self))
+                // The whole block, through its END line (or the end of the text, when it has
+                // none): the key is the lines between, not the BEGIN line.
+                var close = bytes.count
+                if let endMarker = ByteSearch.first(endMarker, in: bytes, from: end + privateKey.count),
+                   let after = ByteSearch.first(dashes, in: bytes, from: endMarker + self.endMarker.count) {
+                    close = after + dashes.count
+                }
+                return ("PEM private key", String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<close]), as: UTF8.self))
             }
             searchFrom = end + privateKey.count
         }
@@ -73,6 +80,8 @@ extension SecretLint {
 
     private static let privateKey = Array("PRIVATE KEY-----".utf8)
     private static let beginMarker = Array("-----BEGIN ".utf8)
+    private static let endMarker = Array("-----END ".utf8)
+    private static let dashes = Array("-----".utf8)
 
     /// Each vendor prefix, with its format, at the byte it starts with (a table of 256: a
     /// lookup per byte of every body must not hash).

@@ -25,6 +25,8 @@ struct SecretScrubber {
     /// not once a secret.
     private let needles: [Needle]
     private let byPrefix: [UInt32: [Int]]
+    /// Whether a secret holds a character JSON writes escaped (a line break, a quote, a backslash).
+    private let hasJSONEscapedSecret: Bool
 
     /// From how many spellings a text is read once through ``byPrefix`` rather than searched
     /// for each.
@@ -49,6 +51,7 @@ struct SecretScrubber {
         }
         self.needles = needles
         self.byPrefix = byPrefix
+        hasJSONEscapedSecret = secrets.contains { $0.raw.unicodeScalars.contains { $0.value < 0x20 || $0 == "\"" || $0 == "\\" } }
     }
 
     /// The four bytes at `offset` as one number (every spelling is at least six bytes).
@@ -87,6 +90,7 @@ struct SecretScrubber {
     }
 
     var isEmpty: Bool { secrets.isEmpty }
+
 
     /// Whether `value` is searched for beyond its own field: at least
     /// ``Redactor/minimumScrubLength`` bytes, and not a placeholder.
@@ -216,8 +220,12 @@ struct SecretScrubber {
     }
 
     private func scrub(body: Data, contentType: String?) -> Data {
-        guard !body.isEmpty, let text = String(validating: body, as: UTF8.self), mayContainSecret(text) else { return body }
+        guard !body.isEmpty, let text = String(validating: body, as: UTF8.self) else { return body }
         let type = contentType.map(MediaType.essence) ?? ""
+        // A secret JSON writes escaped (a PEM key's line breaks) is not in a JSON body's text
+        // as it is: such a body is read as JSON all the same.
+        let escapedInJSON = hasJSONEscapedSecret && (MediaType.isJSON(type) || MediaType.isJSONLines(type))
+        guard escapedInJSON || mayContainSecret(text) else { return body }
         if type == "application/x-www-form-urlencoded" { return Data(scrub(encodedText: text).utf8) }
         if MediaType.isJSONLines(type) { return MediaType.mapJSONLines(body) { scrub(body: $0, contentType: "application/json") } }
         if let contentType, MediaType.isJSON(contentType), let value = try? JSONParser.parse(body) {

@@ -237,6 +237,14 @@ struct SecretConsistencyTests {
             #expect(!written.contains(secret), "\(secret) in \(written)")
         }
         #expect(cassette.interactions[0].request.urlText == "https://%3CREDACTED%3E@github.test/repo")
+        // A private key goes whole, BEGIN to END, in a text body or a JSON member of any name.
+        let pem = "-----BEGIN PRIVATE KEY-----\nMIICeAIBADANBgkqhkiG9w0BAQEFAASCAmIwggJeAgEAAoGBAKEYmaterial\n-----END PRIVATE KEY-----"
+        let keys = Redactor.standard.redact(Cassette(interactions: [
+            Interaction.make(.get, "http://api.test/k", headers: ["Content-Type": "text/plain"], body: "key:\n" + pem + "\nafter"),
+            Interaction.make(.get, "http://api.test/j", headers: ["Content-Type": "application/json"], body: #"{"key": "\#(pem.replacingOccurrences(of: "\n", with: "\\n"))"}"#),
+        ]))
+        let keysText = String(decoding: CassetteCodec.encode(keys), as: UTF8.self)
+        #expect(!keysText.contains("MIICeAIBADAN") && keysText.contains("after"), "\(keysText)")
         #expect(SecretLint.findings(in: cassette).isEmpty, "\(SecretLint.findings(in: cassette))")
     }
 
