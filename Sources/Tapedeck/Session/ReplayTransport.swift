@@ -252,15 +252,20 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         return owner == scope
     }
 
-    /// The mismatch report for `request` as things stand.
-    public func report(for request: HTTPRequest) -> MismatchReport {
-        let known = cassetteSecrets.withLock { known in
+    /// What scrubs every value the cassette holds in a credential field from a recorded request
+    /// a report shows, made on first use.
+    private func cassetteScrubber() -> SecretScrubber {
+        cassetteSecrets.withLock { known in
             if let known { return known }
             let learned = SecretScrubber(configuration.redactor.secrets(in: cassette))
             known = learned
             return learned
         }
-        return MismatchReport.make(request: secrets.redact(request, with: configuration.redactor), interactions: cassette.interactions, known: known,
+    }
+
+    /// The mismatch report for `request` as things stand.
+    public func report(for request: HTTPRequest) -> MismatchReport {
+        MismatchReport.make(request: secrets.redact(request, with: configuration.redactor), interactions: cassette.interactions, known: cassetteScrubber(),
                             uses: uses.withLock { $0 }, exact: reportedCandidates(for: request), path: path, matcher: configuration.matcher,
                             redactor: configuration.redactor, mode: mode, context: configuration.wording)
     }
@@ -288,7 +293,12 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         let unused = unusedInteractions
         guard !unused.isEmpty else { return "" }
         let shown = 5
-        let lines = unused.prefix(shown).map { "  #\($0) \(MismatchReport.summary(cassette.interactions[$0].request))" }
+        // Shown as mismatch reports show recorded requests: by the session's redactor, with
+        // what other interactions hold scrubbed too.
+        let known = cassetteScrubber()
+        let lines = unused.prefix(shown).map { index in
+            "  #\(index) \(MismatchReport.summary(configuration.redactor.redact(cassette.interactions[index].request, known: known).request))"
+        }
         let listing = configuration.wording.lines(for: .listInteractions(path: DisplayPath.relative(path))).joined(separator: "; ")
         let more = unused.count > shown ? ["  … and \(unused.count - shown) more (\(listing))"] : []
         return (["\(unused.count) of \(cassette.interactions.count) interactions in \(DisplayPath.relative(path)) were never played:"] + lines + more)

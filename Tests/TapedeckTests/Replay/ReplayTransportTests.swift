@@ -77,6 +77,9 @@ struct ReplayTransportTests {
         let error = await #expect(throws: CassetteError.self) { try await replay.send(request(.get, "http://api.test/tokens/WRONG/info")) }
         let text = "\(String(describing: error))"
         #expect(text.contains("/tokens/%3CREDACTED%3E/info") && !text.contains(token), "\(text)")
+        // The never-played summary shows them the same way.
+        let unused = replay.unusedReport()
+        #expect(unused.contains("/tokens/%3CREDACTED%3E/info") && !unused.contains(token), "\(unused)")
     }
 
     @Test("a mismatch report shows recorded requests redacted by the session's own redactor, and says when only a credential differs")
