@@ -406,11 +406,16 @@ public struct Redactor: Sendable, Hashable {
         // Most fields are kept: the headers are rebuilt only when one is redacted. A name that
         // holds none of the redacted names is not lower-cased and looked up.
         // (An empty name holds no word, and may still be one of them.)
-        guard !self.headers.isEmpty, headers.contains(where: { field in
-            (field.name.isEmpty || headerTriggers.mayMatch(field.name)) && self.headers.contains(Redactor.lowercased(field.name))
+        func isURLHeader(_ field: HTTPHeader) -> Bool {
+            (field.name.utf8.count == 8 || field.name.utf8.count == 16) && Redactor.urlHeaders.contains(Redactor.lowercased(field.name))
+        }
+        guard headers.contains(where: { field in
+            (!self.headers.isEmpty && (field.name.isEmpty || headerTriggers.mayMatch(field.name)) && self.headers.contains(Redactor.lowercased(field.name)))
+                || isURLHeader(field)
         }) else { return headers }
         return HTTPHeaders(headers.map { field in
             let lower = Redactor.lowercased(field.name)
+            if Redactor.urlHeaders.contains(lower) { return HTTPHeader(name: field.name, value: redact(headerURL: field.value, collecting: &secrets)) }
             guard self.headers.contains(lower) else { return field }
             return HTTPHeader(name: field.name, value: Redactor.redactHeaderValue(field.value, name: lower, collecting: &secrets))
         })
@@ -457,7 +462,7 @@ public struct Redactor: Sendable, Hashable {
     /// `url` redacted, read from its text first: a URL with no userinfo and no query that a
     /// rule could match (nearly every one) is kept as it is, without parsing it.
     private func redact(_ url: StoredURL, collecting secrets: inout [String]) -> StoredURL {
-        if !url.text.containsByte(UInt8(ascii: "@")) {
+        if !url.text.containsByte(UInt8(ascii: "@")), !url.text.containsByte(UInt8(ascii: "#")) {
             guard url.withPercentEncodedQuery({ $0.map { !$0.isEmpty && queryTriggers.mayMatch($0) } ?? false }) else { return url }
         }
         let redacted = redact(url.url, collecting: &secrets)
@@ -466,10 +471,29 @@ public struct Redactor: Sendable, Hashable {
 
     private func redact(_ url: URL, collecting secrets: inout [String]) -> URL {
         let url = Redactor.redactingPassword(url, collecting: &secrets)
-        guard let query = url.query(percentEncoded: true), !query.isEmpty, queryTriggers.mayMatch(query),
-              let redacted = FormFields.redact(query, collecting: &secrets, where: redactsQueryItem) else { return url }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        components.percentEncodedQuery = redacted
-        return components.url ?? url
+        var components: URLComponents?
+        if let query = url.query(percentEncoded: true), !query.isEmpty, queryTriggers.mayMatch(query),
+           let redacted = FormFields.redact(query, collecting: &secrets, where: redactsQueryItem) {
+            components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            components?.percentEncodedQuery = redacted
+        }
+        // A fragment of pairs (OAuth's `#access_token=…&token_type=bearer`) is read as a query is.
+        if let fragment = url.fragment(percentEncoded: true), fragment.containsByte(UInt8(ascii: "=")), queryTriggers.mayMatch(fragment),
+           let redacted = FormFields.redact(fragment, collecting: &secrets, where: redactsQueryItem) {
+            components = components ?? URLComponents(url: url, resolvingAgainstBaseURL: false)
+            components?.percentEncodedFragment = redacted
+        }
+        return components?.url ?? url
+    }
+
+    /// Headers whose value is a URL (a redirect's `Location`): its query and fragment are
+    /// redacted as a request's are.
+    private static let urlHeaders: Set<String> = ["location", "content-location"]
+
+    /// `value`, a header's URL, redacted as a request's URL is; `value` when nothing changed.
+    private func redact(headerURL value: String, collecting secrets: inout [String]) -> String {
+        guard value.containsByte(UInt8(ascii: "=")) || value.containsByte(UInt8(ascii: "@")), let url = URL(string: value) else { return value }
+        let redacted = redact(url, collecting: &secrets)
+        return redacted == url ? value : redacted.absoluteString
     }
 }

@@ -248,6 +248,21 @@ struct SecretConsistencyTests {
         #expect(SecretLint.findings(in: cassette).isEmpty, "\(SecretLint.findings(in: cassette))")
     }
 
+    @Test("a redirect's Location and a URL's fragment lose their tokens (OAuth's #access_token=…), and the lint names one left")
+    func locationAndFragment() {
+        var redirect = Interaction.make(.get, "http://auth.test/authorize")
+        redirect.response.status = 302
+        redirect.response.headers["Location"] = "https://app.test/cb?code=c0de&access_token=TOKq5678xyz#access_token=TOKfrag1234&token_type=bearer"
+        let page = Interaction.make(.get, "https://app.test/cb#access_token=TOKfrag1234&token_type=bearer")
+        let cassette = Cassette(interactions: [redirect, page])
+        #expect(SecretLint.findings(in: cassette).contains { $0.field.hasPrefix("response header") }, "\(SecretLint.findings(in: cassette))")
+        let redacted = Redactor.standard.redact(cassette)
+        let text = String(decoding: CassetteCodec.encode(redacted), as: UTF8.self)
+        for secret in ["TOKq5678xyz", "TOKfrag1234"] { #expect(!text.contains(secret), "\(secret) in \(text)") }
+        #expect(redacted.interactions[0].response.headers["Location"]?.hasSuffix("#access_token=%3CREDACTED%3E&token_type=bearer") == true,
+                "\(String(describing: redacted.interactions[0].response.headers["Location"]))")
+    }
+
     @Test("free text loses credential pairs, header lines, bearer tokens and every known secret")
     func text() {
         let text = #"actual: {"access_token":"abc123xyz789","api_key":"k-1234567","name":"ok"} then password=hunter2&x=1"#
