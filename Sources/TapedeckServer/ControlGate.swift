@@ -16,7 +16,8 @@ package struct ControlGate {
 
     /// The refusal for `request`, or nil when it may go on.
     func refusal(for request: IncomingRequest) -> ServerReply? {
-        guard let host = request.headers["Host"], deck.isAddressed(host) else {
+        // One Host only: a second, unchecked, could name another server to what reads it next.
+        guard request.headers.values(for: "Host").count == 1, let host = request.headers["Host"], deck.isAddressed(host) else {
             return .text(421, "the control endpoints answer requests addressed to this server only (Host: \(shownAddress)); "
                 + "this one names \(Excerpt.of(request.headers["Host"] ?? "no host"))\n", headers: [ServerMarker.errorHeader: "421"])
         }

@@ -136,6 +136,12 @@ struct CassetteViewBrowserTests {
         let port = try #require(URL(string: address)?.port)
         let rebound = try ChildProcess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: evil.example:\(port)", address])
         #expect(String(decoding: rebound.stdout, as: UTF8.self) == "421")
+        // Two Host fields, the first its own (curl sends only one: the request is written by hand).
+        let raw = "import socket,sys; s=socket.create_connection(('127.0.0.1', \(port))); "
+            + "s.sendall(b'GET ' + sys.argv[1].encode() + b' HTTP/1.1\\r\\nHost: 127.0.0.1:\(port)\\r\\nHost: evil.example\\r\\nConnection: close\\r\\n\\r\\n'); "
+            + "print(s.recv(100).split(b' ')[1].decode())"
+        let twice = try ChildProcess.run(python, ["-c", raw, try #require(URL(string: address)?.path)])
+        #expect(String(decoding: twice.stdout, as: UTF8.self).hasPrefix("421"), "two Host fields: \(String(decoding: twice.stdout, as: UTF8.self))")
         let posted = try ChildProcess.run("/usr/bin/curl", ["-s", "-D", "-", "-o", "/dev/null", "-X", "POST", address])
         #expect(String(decoding: posted.stdout, as: UTF8.self).contains("Allow: GET, HEAD"), "\(String(decoding: posted.stdout, as: UTF8.self))")
     }
