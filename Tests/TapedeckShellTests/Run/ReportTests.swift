@@ -91,17 +91,23 @@ struct ReportTests {
         }
     }
 
+    /// `script` run against the echo server with its exchanges kept, and every report of it:
+    /// JSON, JUnit, TAP and each HTML page.
+    private static func everyReport(of script: String, named name: String) async -> (RunSummary, [String]) {
+        var options = ScriptRunner.Options()
+        options.keepsExchanges = true
+        let runner = ScriptRunner(transport: EchoServer().transport, output: .discarding, errors: .discarding, options: options)
+        let summary = await runner.run([ScriptSource(name: name, text: script)])
+        let pages = RunReport.html(for: summary).values.map { String(decoding: $0, as: UTF8.self) }
+        return (summary, [String(decoding: RunReport.json(for: summary), as: UTF8.self), JUnitReport.xml(for: summary), TAPReport.text(for: summary)] + pages)
+    }
+
     @Test("a JWT, a bearer token and a vendor key a request sends under any header name leave every report")
     func reportsRedactTokenShapes() async {
         let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
         let stripe = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
         let script = "base http://api.test\nget /anything X-Custom:\(jwt) 'X-Forward-Auth:Bearer custom_bearer_123456' X-Key:\(stripe)\nexpect 999\n"
-        var options = ScriptRunner.Options()
-        options.keepsExchanges = true
-        let runner = ScriptRunner(transport: EchoServer().transport, output: .discarding, errors: .discarding, options: options)
-        let summary = await runner.run([ScriptSource(name: "tokens.tape", text: script)])
-        let pages = RunReport.html(for: summary).values.map { String(decoding: $0, as: UTF8.self) }
-        let reports = [String(decoding: RunReport.json(for: summary), as: UTF8.self), JUnitReport.xml(for: summary), TAPReport.text(for: summary)] + pages
+        let (_, reports) = await Self.everyReport(of: script, named: "tokens.tape")
         for report in reports {
             for secret in [jwt, "custom_bearer_123456", stripe] { #expect(!report.contains(secret), "\(secret) in \(report.prefix(600))") }
         }
@@ -127,12 +133,7 @@ struct ReportTests {
         let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefghijklmnop"
         let script = "base http://api.test\npost /c --raw 'Authorization: Bearer sekrit_bearer_123456 password=hunter2secret3 \(jwt)'\n"
             + "get /x?password=hunter2secret4\nexpect 201\n"
-        var options = ScriptRunner.Options()
-        options.keepsExchanges = true
-        let runner = ScriptRunner(transport: EchoServer().transport, output: .discarding, errors: .discarding, options: options)
-        let summary = await runner.run([ScriptSource(name: "bodies.tape", text: script)])
-        let pages = RunReport.html(for: summary).values.map { String(decoding: $0, as: UTF8.self) }
-        let reports = [String(decoding: RunReport.json(for: summary), as: UTF8.self), JUnitReport.xml(for: summary), TAPReport.text(for: summary)] + pages
+        let (summary, reports) = await Self.everyReport(of: script, named: "bodies.tape")
         for report in reports {
             for secret in ["sekrit_bearer_123456", "hunter2secret3", "hunter2secret4", jwt] {
                 #expect(!report.contains(secret), "\(secret) in \(report.prefix(400))")
