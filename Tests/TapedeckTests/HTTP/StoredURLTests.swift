@@ -136,8 +136,8 @@ struct StoredURLTests {
         #expect(!redacted.interactions[0].request.urlText.contains("hunter2"))
         #expect(!redacted.interactions[1].request.urlText.contains("sk123"))
         #expect(redacted.interactions[1].request.urlText.contains("page=1"))
-        #expect(redacted.interactions[2].request.storedURL == loaded.interactions[2].request.storedURL)
-        #expect(isText(redacted.interactions[2].request.storedURL))
+        // A fragment of pairs is read as a query is (OAuth's `#access_token=…`).
+        #expect(redacted.interactions[2].request.urlText == "http://api.test/c#x?api_key=%3CREDACTED%3E")
         #expect(isText(redacted.interactions[3].request.storedURL))   // looked at by the slow path, unchanged
         // The response answered at the request's URL takes the redacted one.
         #expect(redacted.interactions[1].response.storedURL == redacted.interactions[1].request.storedURL)
