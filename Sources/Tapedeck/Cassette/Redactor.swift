@@ -121,7 +121,7 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// `*_token`, `*_key`, `*_secret`, `*password*`, `*-token`, `*-key` (lower-case input).
-    static func isKeyLike(_ lower: String) -> Bool {
+    package static func isKeyLike(_ lower: String) -> Bool {
         // The WebSocket handshake's key is a random nonce, not a credential (RFC 6455 §4.1).
         if lower == "sec-websocket-key" { return false }
         var lower = lower

@@ -6,7 +6,8 @@ extension CommandDefinition {
         summary: "set a variable, used as {{name}}",
         example: "set user = ada",
         save: .kept,
-        secret: LineSecret(name: "[A-Za-z0-9_.-]+", separator: #"\s*=\s*"#) { name, redactor in
+        // `set token = …` and `set token …` alike.
+        secret: LineSecret(name: "[A-Za-z0-9_.-]+", separator: #"\s*=\s*|\s+"#) { name, redactor in
             CommandRedaction.isCredentialName(name, redactor)
         },
         grammar: { line throws(ParseError) in try parseSet(&line) },

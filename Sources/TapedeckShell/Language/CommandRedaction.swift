@@ -31,7 +31,12 @@ public enum CommandRedaction {
         text = replace(in: text, pattern: ##"([?&])([A-Za-z0-9_.-]+)=([^&\s'"#]+)"##, count: &count) { groups in
             redactor.redactsQueryItem(groups[2]) && !groups[3].contains("{{") && groups[3] != Redactor.placeholder ? groups[1] + groups[2] + "=" + Redactor.placeholder : nil
         }
-        let tokens = Redactor.redactTokens(in: text)
+        var tokens = Redactor.redactTokens(in: text)
+        // Vendor keys (`sk_live_…`, `ghp_…`) wherever they are typed, as free text loses them.
+        for key in SecretLint.vendorValues(in: tokens.text) {
+            tokens.text = tokens.text.replacingOccurrences(of: key, with: Redactor.placeholder)
+            tokens.count += 1
+        }
         return (tokens.text, count + tokens.count)
     }
 
@@ -122,10 +127,17 @@ public enum CommandRedaction {
             guard let equals = word.firstIndex(of: "="), isCredentialName(String(word[..<equals]), redactor) else { return nil }
             return word[..<equals] + "=" + Redactor.placeholder
         default:
+            // A JSON body typed whole (`--raw '{"password": …}'`, a pasted heredoc) is redacted as a JSON body is.
+            if let first = word.first, first == "{" || first == "[" {
+                var secrets: [String] = []
+                let body = redactor.redactBody(Data(word.utf8), contentType: "application/json", collecting: &secrets)
+                return secrets.isEmpty ? nil : String(decoding: body, as: UTF8.self)
+            }
             guard let item = ItemSplitter.split(word), !item.value.isEmpty,
                   item.name.allSatisfy({ $0.isLetter || $0.isNumber || "_.-[]".contains($0) }) else { return nil }
             let secret = switch item.separator {
-            case .header: redactor.headers.contains(item.name.lowercased())
+            // Cassettes' lint calls a key-like header name a credential (`X-Refresh-Token`) too.
+            case .header: redactor.headers.contains(item.name.lowercased()) || Redactor.isKeyLike(item.name.lowercased())
             case .query: redactor.redactsQueryItem(item.name)
             case .string, .json: isCredentialName(item.name, redactor)
             case .jsonFile, .stringFile, .file, .emptyHeader: false

@@ -123,7 +123,13 @@ struct CassetteViewBrowserTests {
         let (process, _, address) = try Self.view(cassette, in: folder)
         defer { if process.isRunning { process.interrupt(); process.waitUntilExit() } }
         let script = ReplStreamUpstream.packageRoot.appendingPathComponent("Tests/Support/Python/viewer_browser.py").path
-        let run = try ChildProcess.run(python, [script, address, folder.appendingPathComponent("viewer.png").path])
+        // Chromium's temporary files and sockets go in a short folder of the test's own, removed
+        // after (a socket path must stay under about 100 bytes).
+        let chromeTemp = URL(fileURLWithPath: "/tmp/tapedeck-chrome-" + UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(at: chromeTemp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: chromeTemp) }
+        let run = try ChildProcess.run(python, [script, address, folder.appendingPathComponent("viewer.png").path],
+                                       environment: ["TMPDIR": chromeTemp.path], timeout: 120)
         let text = String(decoding: run.stdout, as: UTF8.self)
         let result = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any] ?? [:]
         #expect(result["clicked"] as? String == "#2 GET http://api.test/missing → 404", "\(text) \(String(decoding: run.stderr, as: UTF8.self))")

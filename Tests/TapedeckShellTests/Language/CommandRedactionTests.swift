@@ -37,6 +37,12 @@ struct CommandRedactionTests {
         ("curl https://h/x -H'X-Api-Key: sk_live_ATTACHED3' -uuser:ATTACHEDPW5", "curl https://h/x -H'X-Api-Key: <REDACTED>' -uuser:<REDACTED>", 2),
         ("curl https://h/x -E cert.pem:CERTPW22 --pass PASS23", "curl https://h/x -E cert.pem:<REDACTED> --pass <REDACTED>", 2),
         ("get http://bob:USERINFO7@h/x", "get http://bob:%3CREDACTED%3E@h/x", 1),
+        // What cassettes redact, the history and saved scripts do too: key-like header names,
+        // a JSON body typed whole, `set NAME VALUE` without `=`, vendor keys anywhere.
+        ("get /x X-Refresh-Token:XRT_22222222", "get /x X-Refresh-Token:<REDACTED>", 1),
+        ("post /x --raw '{\"password\":\"rawpw_12345678\"}'", "post /x --raw '{\"password\":\"<REDACTED>\"}'", 1),
+        ("set password hunter2xyz", "set password <REDACTED>", 1),
+        ("set stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", "set stripe <REDACTED>", 1),
     ])
     func redacts(line: String, expected: String, count: Int) {
         let result = CommandRedaction.redact(line)
