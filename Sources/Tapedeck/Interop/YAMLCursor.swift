@@ -61,7 +61,9 @@ struct YAMLCursor {
         case let .duplicatedKeysInMapping(keys, context):
             // Named by the first key's place; the file itself (all of it, in the error's own
             // text) is never quoted.
-            let names = keys.map { "'\(Excerpt.visible($0))'" }.joined(separator: ", ")
+            // A key may itself be a token (a pasted secret): quoted redacted, as free text is.
+            let names = keys.map { $0 == "<uncovertable>" ? "(a key that is not text)" : "'\(Excerpt.visible(Redactor.standard.redact(text: $0)))'" }
+                .joined(separator: ", ")
             return .syntax(file: file, line: context.mark.line, column: context.mark.column,
                            problem: "invalid YAML: the key\(keys.count == 1 ? "" : "s") \(names) appear\(keys.count == 1 ? "s" : "") more than once in one mapping "
                                + "(first here; a merge may have left both copies); keep one")

@@ -54,24 +54,28 @@ public struct ScriptResult: Sendable {
     /// two values read the same once redacted says that only a credential differs, rather
     /// than showing two equal values.
     public func redactedMessage(_ error: ShellError) -> String {
-        guard case .assertionFailed(var failure) = error, credentialOnly(failure) else { return redacted(error.localizedDescription) }
-        failure.note = [failure.note, Self.credentialNote].compactMap { $0 }.joined(separator: "; ")
+        guard case .assertionFailed(var failure) = error, let note = credentialNote(failure) else { return redacted(error.localizedDescription) }
+        failure.note = [failure.note, note].compactMap { $0 }.joined(separator: "; ")
         return redacted(ShellError.assertionFailed(failure).localizedDescription)
     }
 
     /// `failure`'s expected and actual values as a report may write them, the actual one
-    /// noting when only a credential tells them apart.
+    /// noting when a credential is what tells them apart.
     public func redactedSides(_ failure: AssertionFailure) -> (expected: String, actual: String) {
         let actual = redacted(failure.actual)
-        return (redacted(failure.expected), credentialOnly(failure) ? actual + " (" + Self.credentialNote + ")" : actual)
+        return (redacted(failure.expected), credentialNote(failure).map { actual + " (" + $0 + ")" } ?? actual)
     }
 
-    static let credentialNote = "only a credential differs, shown redacted on both sides"
-
-    /// Whether `failure` compared for equality, and its values differ but read the same redacted.
-    private func credentialOnly(_ failure: AssertionFailure) -> Bool {
-        guard failure.expected.hasPrefix("== "), failure.expected != "== " + failure.actual else { return false }
-        return redacted(failure.expected) == "== " + redacted(failure.actual)
+    /// What a failure says when redaction hides what tells its values apart: an `==` whose two
+    /// sides read the same redacted, or a `contains`, `startsWith`, `endsWith` or `matches`
+    /// whose text looked for is itself replaced; nil for any other.
+    private func credentialNote(_ failure: AssertionFailure) -> String? {
+        if failure.expected.hasPrefix("== ") {
+            guard failure.expected != "== " + failure.actual, redacted(failure.expected) == "== " + redacted(failure.actual) else { return nil }
+            return "only a credential differs, shown redacted on both sides"
+        }
+        let textual = ["contains ", "startsWith ", "endsWith ", "matches "].contains { failure.expected.hasPrefix($0) }
+        return textual && redacted(failure.expected) != failure.expected ? "the text looked for holds a credential, shown redacted" : nil
     }
 
     /// Whether the script passed.

@@ -126,6 +126,11 @@ struct ReportTests {
             #expect(report.contains("only a credential differs, shown redacted on both sides"), "\(report)")
             #expect(!report.contains("tok_live_REPEATED_777") && !report.contains("tok_live_OTHER_999"), "\(report)")
         }
+        // A text check whose text looked for is a credential says so too.
+        let (_, endsWith) = await Self.everyReport(of: "base http://api.test\nget /me 'Authorization:Bearer tok_live_REPEATED_777'\n"
+            + "expect json $.headers.Authorization endsWith 'Bearer tok_live_OTHER_999'\n", named: "ends.tape")
+        #expect(endsWith.allSatisfy { $0.contains("the text looked for holds a credential, shown redacted") || !$0.contains("endsWith") }, "\(endsWith)")
+        #expect(endsWith.contains { $0.contains("the text looked for holds a credential, shown redacted") })
     }
 
     @Test("a text body's bearer token, JWT and password pair leave the JSON and HTML reports, and a URL's password every failure text")

@@ -167,6 +167,9 @@ struct VCRCassetteReaderTests {
         let twice = error("interactions:\n- request:\n    method: GET\n    method: GET\n    uri: http://x.test/?token=SECRET99x\n  response: {status: {code: 200}}\n")
         #expect(twice == "bad.yaml:3:5: invalid YAML: the key 'method' appears more than once in one mapping (first here; a merge may have left both copies); keep one",
                 "\(twice)")
+        // A key that is itself a token is quoted redacted.
+        let token = error("interactions: []\nsk_live_4eC39HqLyjWDarjtT1zdp7dc: 1\nsk_live_4eC39HqLyjWDarjtT1zdp7dc: 2\n")
+        #expect(token?.contains("'<REDACTED>'") == true && token?.contains("4eC39Hq") == false, "\(String(describing: token))")
     }
 
     @Test("a .json cassette vcrpy's JSON serializer wrote loads through Cassette.load(from:), native ones do not look like it")
