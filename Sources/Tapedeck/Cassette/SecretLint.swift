@@ -116,8 +116,7 @@ public enum SecretLint {
     package static func values(in interaction: Interaction) -> [String] {
         credentials(in: interaction).map { credential in
             let value = credential.value
-            guard value.utf8.count > bearer.count, value.utf8.prefix(bearer.count).elementsEqual(bearer, by: { $0 | 0x20 == $1 | 0x20 }) else { return value }
-            return String(value.dropFirst(bearer.count))
+            return startsWithBearer(value) ? String(value.dropFirst(bearer.count)) : value
         }
     }
 
@@ -349,6 +348,11 @@ public enum SecretLint {
 
     private static let bearer = Array("bearer ".utf8)
 
+    /// Whether `value` is `Bearer ` (any case) and something after it.
+    private static func startsWithBearer(_ value: String) -> Bool {
+        value.utf8.count > bearer.count && value.utf8.prefix(bearer.count).elementsEqual(bearer) { $0 | 0x20 == $1 | 0x20 }
+    }
+
     /// The first `xxx.yyy.zzz` whose first two parts are base64url JSON objects (`eyJ…`).
     static func firstJWT(in text: String) -> String? {
         ByteSearch.withBytes(of: text, firstJWT)
@@ -396,7 +400,7 @@ public enum SecretLint {
     /// `abcdefgh…(32 chars)`: enough to find it, not enough to use it. At most a quarter of the
     /// value is shown, and at most 8 characters; a bearer token's scheme is kept whole.
     static func mask(_ value: String) -> String {
-        if value.utf8.count > bearer.count, value.utf8.prefix(bearer.count).elementsEqual(bearer, by: { $0 | 0x20 == $1 | 0x20 }) {
+        if startsWithBearer(value) {
             return String(value.prefix(bearer.count)) + mask(String(value.dropFirst(bearer.count)))
         }
         let shown = min(8, value.count / 4)

@@ -47,8 +47,7 @@ extension CassetteConfiguration {
         guard var cassette = loaded.take() else {
             throw .missing(path: url.path, context: modeCameFromCI ? CIDefaultWording(inner: wording) : wording)
         }
-        // Said of a HAR as it is read; a cassette that keeps such failures is not warned of each time.
-        if CassetteFormat(for: url) == .har { warnings += cassette.loadWarnings.map { "\(DisplayPath.relative(url.path)): \($0)" } }
+        warnings += cassette.loadWarnings(readFrom: url)
         let rewrite = ReplayTransport.serve(&cassette, at: configuration.origin)
         // A replay that no environment turns into a recording says so in its fixes (mode nil: it never records).
         let replay = ReplayTransport(serving: cassette, rewritten: rewrite, path: url.path, configuration: configuration,

@@ -91,10 +91,7 @@ enum CassetteFile {
     static func load(_ url: URL) throws -> Cassette {
         do {
             let cassette = try Cassette.load(from: url)
-            // Said of a HAR as it is read; a cassette that keeps such failures is not warned of each time.
-            if CassetteFormat(for: url) == .har {
-                for warning in cassette.loadWarnings { Console.warning("\(DisplayPath.relative(url.path)): \(warning)") }
-            }
+            for warning in cassette.loadWarnings(readFrom: url) { Console.warning(warning) }
             return cassette
         } catch {
             Console.error(error.errorDescription ?? "\(error)")

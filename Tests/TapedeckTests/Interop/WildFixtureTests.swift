@@ -24,6 +24,9 @@ struct WildFixtureTests {
         #expect(entry.failure == TransportFailure(kind: .aborted, detail: "the browser got no response (HAR status 0: Aborted)"))
         #expect(cassette.loadWarnings == ["1 entry has HAR status 0 (the browser got no response): interactions[46] GET "
             + "http://www.cnn.com/.a/fonts/1.0.3/HelveticaNeue-Medium.woff; loaded as recorded failures, which replay gives back as no response"])
+        // Said of a HAR as it is read, never of a cassette that keeps the failures.
+        #expect(cassette.loadWarnings(readFrom: URL(fileURLWithPath: "/tmp/cnn.har")).count == 1)
+        #expect(cassette.loadWarnings(readFrom: URL(fileURLWithPath: "/tmp/cnn.cassette.json")).isEmpty)
         // Replay gives it back as the failure, and answers the other entries.
         let replay = ReplayTransport(cassette: cassette, configuration: CassetteConfiguration.replaying(URL(fileURLWithPath: "/cnn.har"), environment: [:]))
         await #expect(throws: HTTPError.self) { try await replay.send(entry.request) }
