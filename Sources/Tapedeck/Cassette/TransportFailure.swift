@@ -72,11 +72,4 @@ extension Cassette {
         return ["\(aborted.count) entr\(aborted.count == 1 ? "y has" : "ies have") HAR status 0 (the browser got no response): "
             + named.joined(separator: ", ") + more + "; loaded as recorded failures, which replay gives back as no response"]
     }
-
-    /// ``loadWarnings`` as front-ends show them for the file at `url`, each led by its path:
-    /// said of a HAR only, as it is read (a cassette that keeps such failures is not warned of
-    /// each time it loads).
-    package func loadWarnings(readFrom url: URL) -> [String] {
-        CassetteFormat(for: url) == .har ? loadWarnings.map { "\(DisplayPath.relative(url.path)): \($0)" } : []
-    }
 }

@@ -121,3 +121,12 @@ extension Cassette {
         return warnings
     }
 }
+
+extension Cassette {
+    /// ``loadWarnings`` as front-ends show them for the file at `url`, each led by its path:
+    /// said of a HAR only, as it is read (a cassette that keeps such failures is not warned of
+    /// each time it loads).
+    package func loadWarnings(readFrom url: URL) -> [String] {
+        CassetteFormat(for: url) == .har ? loadWarnings.map { "\(DisplayPath.relative(url.path)): \($0)" } : []
+    }
+}
