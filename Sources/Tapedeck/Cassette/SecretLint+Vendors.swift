@@ -20,7 +20,13 @@ extension SecretLint {
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
-    /// GitHub, Slack, Stripe live, AWS access key IDs and GitLab tokens.
+    /// Whether `byte` may stand in a URL-safe Base64 token: letters, digits, `-` and `_`.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+    }
+
+    /// GitHub, Slack, Stripe live, AWS access key IDs, GitLab, Google API, OpenAI, Anthropic,
+    /// npm, Hugging Face, PyPI, SendGrid, Shopify and DigitalOcean tokens.
     static let vendorFormats: [VendorFormat] = [
         VendorFormat(name: "GitHub token", prefixes: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], minimum: 20,
                      allowed: { isAlphanumeric($0) || $0 == UInt8(ascii: "_") }),
@@ -29,8 +35,17 @@ extension SecretLint {
         VendorFormat(name: "Stripe live key", prefixes: ["sk_live_", "rk_live_"], minimum: 10, allowed: isAlphanumeric),
         VendorFormat(name: "AWS access key ID", prefixes: ["AKIA", "ASIA"], minimum: 16, exactly: 16,
                      allowed: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-        VendorFormat(name: "GitLab token", prefixes: ["glpat-"], minimum: 20,
-                     allowed: { isAlphanumeric($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }),
+        VendorFormat(name: "GitLab token", prefixes: ["glpat-"], minimum: 20, allowed: isTokenByte),
+        VendorFormat(name: "Google API key", prefixes: ["AIza"], minimum: 35, exactly: 35, allowed: isTokenByte),
+        VendorFormat(name: "OpenAI key", prefixes: ["sk-proj-", "sk-svcacct-", "sk-admin-"], minimum: 20, allowed: isTokenByte),
+        VendorFormat(name: "Anthropic key", prefixes: ["sk-ant-"], minimum: 20, allowed: isTokenByte),
+        VendorFormat(name: "npm token", prefixes: ["npm_"], minimum: 36, exactly: 36, allowed: isAlphanumeric),
+        VendorFormat(name: "Hugging Face token", prefixes: ["hf_"], minimum: 30, allowed: isAlphanumeric),
+        VendorFormat(name: "PyPI token", prefixes: ["pypi-AgE"], minimum: 40, allowed: isTokenByte),
+        VendorFormat(name: "SendGrid key", prefixes: ["SG."], minimum: 60,
+                     allowed: { isTokenByte($0) || $0 == UInt8(ascii: ".") }),
+        VendorFormat(name: "Shopify token", prefixes: ["shpat_", "shpss_", "shpca_", "shppa_"], minimum: 32, exactly: 32, allowed: isAlphanumeric),
+        VendorFormat(name: "DigitalOcean token", prefixes: ["dop_v1_", "doo_v1_", "dor_v1_"], minimum: 64, exactly: 64, allowed: isAlphanumeric),
     ]
 
     /// The first vendor token or PEM private key in `text`: its format's name and the token.

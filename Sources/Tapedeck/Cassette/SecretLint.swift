@@ -195,10 +195,11 @@ public enum SecretLint {
                 found += bodyCredentials(readable(body, headers: headers), contentType: headers["Content-Type"], side: side)
             }
         }
-        // Text frames are read as JSON; binary ones as bytes (a JSON document sent as binary, a
-        // token in it), as a body of no stated type is.
-        for (number, frame) in (interaction.response.webSocket ?? []).enumerated() where frame.kind == .text || frame.kind == .binary {
-            found += bodyCredentials(frame.data, contentType: frame.kind == .text ? "application/json" : nil, side: "WebSocket frame \(number)")
+        // Each frame as ``WebSocketMessage/readable`` says: text and JSON frames as JSON, other
+        // binary frames as bytes (a token among them), a close frame's reason as text.
+        for (number, frame) in (interaction.response.webSocket ?? []).enumerated() {
+            guard let readable = frame.readable else { continue }
+            found += bodyCredentials(readable.data, contentType: readable.contentType, side: "WebSocket frame \(number)")
         }
         return found
     }
@@ -221,13 +222,34 @@ public enum SecretLint {
                     if analyticsCookiePrefixes.contains(where: { name.hasPrefix($0) }) { continue }
                     let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
                     // A value too short to be a session's (`lang=en`, `seen=1`) is not one.
-                    guard value.utf8.count >= Redactor.minimumScrubLength, !isPlaceholder(value) else { continue }
+                    guard value.utf8.count >= Redactor.minimumScrubLength, !isPlaceholder(value), !isReadableSetting(value) else { continue }
                     found.append(Finding(interaction: index, field: "\(side) header \(field.name)", kind: "cookie value",
                                          excerpt: "\(Excerpt.visible(name))=\(mask(value))"))
                 }
             }
         }
         return found
+    }
+
+    /// Whether a cookie's value, decoded, reads as a setting of words (`Europe/Berlin`,
+    /// `en-US`, `dark_mode`): two or more runs of letters, each shorter than a token's 16, and
+    /// nothing between them but `/ - _ . , :` or spaces. A session's value has digits or a long
+    /// run; a single word is not let through, as a password may be one.
+    static func isReadableSetting(_ value: String) -> Bool {
+        var runs = 0, run = 0
+        for byte in PercentEncoding.decodedBytes(value.utf8) {
+            if (byte | 0x20) >= UInt8(ascii: "a"), (byte | 0x20) <= UInt8(ascii: "z") {
+                if run == 0 { runs += 1 }
+                run += 1
+                guard run < 16 else { return false }
+            } else if [UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ","),
+                       UInt8(ascii: ":"), UInt8(ascii: " ")].contains(byte) {
+                run = 0
+            } else {
+                return false
+            }
+        }
+        return runs >= 2
     }
 
     /// The names analytics scripts give their cookies.
@@ -304,7 +326,7 @@ public enum SecretLint {
             }
             return found
         }
-        guard let text = String(validating: body, as: UTF8.self) else { return [] }
+        guard let text = String(validating: body, as: UTF8.self) else { return binaryCredentials(body, side: side) }
         let fields: [(name: String, value: String?)] = switch contentType.map(MediaType.essence) {
         case "application/x-www-form-urlencoded": FormFields.pairs(text)
         case "multipart/form-data": MultipartFields.fields(body, contentType: contentType ?? "").map { ($0.name, $0.value) }
@@ -323,6 +345,19 @@ public enum SecretLint {
             found.append(Credential(field: "\(side) body", kind: vendor.kind, value: vendor.value))
         }
         return found
+    }
+
+    /// A token that stands among bytes that are not text (a MessagePack or Protobuf frame, a
+    /// binary body): its printable runs are read as text, every other byte a space.
+    private static func binaryCredentials(_ body: Data, side: String) -> [Credential] {
+        guard jsonTriggers.mayMatch(body) else { return [] }
+        let text = String(decoding: body.map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x20 }, as: UTF8.self)
+        if let jwt = firstJWT(in: text) { return [Credential(field: "\(side) body", kind: "JWT", value: jwt)] }
+        if let token = bearerToken(in: text), !isPlaceholder(token) {
+            return [Credential(field: "\(side) body", kind: "bearer token", value: "Bearer " + token)]
+        }
+        if let vendor = vendorSecret(in: text) { return [Credential(field: "\(side) body", kind: vendor.kind, value: vendor.value)] }
+        return []
     }
 
     private static let jsonSecretKeys = Redactor.defaultJSONKeys

@@ -126,12 +126,9 @@ extension HTTPResponse {
             self.chunks = mapped
             body = BodyChunk.joined(mapped)
         } else if let frames = webSocket {
-            // A WebSocket session's text frames are read as JSON bodies, its binary frames as bytes.
-            let mapped = frames.map { frame in
-                var copy = frame
-                if frame.kind == .text || frame.kind == .binary { copy.data = transform(frame.data, frame.kind == .text ? "application/json" : nil) }
-                return copy
-            }
+            // Each frame's words, as ``WebSocketMessage/readable`` says: text and JSON frames as
+            // JSON, other binary frames as bytes, a close frame's reason as text.
+            let mapped = frames.map { $0.mappingReadable(transform) }
             guard mapped != frames else { return false }
             webSocket = mapped
             return true

@@ -40,6 +40,33 @@ package enum PercentEncoding {
         URL(string: encodeURLText(text))
     }
 
+    /// A percent-encoded path as RFC 3986 §6.2.2 compares it: hex digits of an escape in upper
+    /// case (`%2f` is `%2F`), and an escaped unreserved character decoded (`%7E` is `~`, `%41`
+    /// is `A`). An escaped reserved character (`%2F`) stays escaped: it is not the delimiter.
+    package static func normalizedPath(_ path: String) -> String {
+        guard path.utf8.contains(UInt8(ascii: "%")) else { return path }
+        let bytes = Array(path.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let byte = high << 4 | low
+                if isUnreserved(byte) {
+                    out.append(byte)
+                } else {
+                    out.append(contentsOf: hex(byte).utf8)
+                }
+                index += 3
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Decodes `%XX` escapes; invalid escapes are kept as typed.
     package static func decode(_ text: String) -> String {
         String(decoding: decodedBytes(text.utf8), as: UTF8.self)

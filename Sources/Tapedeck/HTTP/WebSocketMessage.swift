@@ -65,6 +65,34 @@ public struct WebSocketMessage: Hashable, Sendable, Codable {
         return data
     }
 
+    /// What of the frame redaction and the lint read, and as what: a text frame, or a binary
+    /// frame that holds a JSON document, as JSON; any other binary frame as bytes; a close
+    /// frame's reason as text. Nil for a ping, a pong and a close frame with no reason.
+    package var readable: (data: Data, contentType: String?)? {
+        switch kind {
+        case .text: return (data, "application/json")
+        case .binary: return (data, Self.holdsJSON(data) ? "application/json" : nil)
+        case .close: return data.count > 2 ? (Data(data.dropFirst(2)), "text/plain") : nil
+        case .ping, .pong: return nil
+        }
+    }
+
+    /// The frame with ``readable`` passed through `transform`; a close frame keeps its code.
+    package func mappingReadable(_ transform: (_ data: Data, _ contentType: String?) -> Data) -> WebSocketMessage {
+        guard let readable else { return self }
+        var copy = self
+        let mapped = transform(readable.data, readable.contentType)
+        copy.data = kind == .close ? Data(data.prefix(2)) + mapped : mapped
+        return copy
+    }
+
+    /// Whether `data` is UTF-8 text that opens a JSON object or array.
+    private static func holdsJSON(_ data: Data) -> Bool {
+        guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+              first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return false }
+        return String(validating: data, as: UTF8.self) != nil
+    }
+
     /// `client text "hi"`: for mismatch reports and logs.
     public var summary: String {
         switch kind {

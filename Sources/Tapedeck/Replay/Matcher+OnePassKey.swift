@@ -47,7 +47,8 @@ extension Matcher {
             }
             let pathStart = index
             while index < bytes.count, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") {
-                guard bytes[index] < 0x80 else { return nil }
+                // An escape in the path is compared normalized (``PercentEncoding/normalizedPath(_:)``).
+                guard bytes[index] < 0x80, bytes[index] != UInt8(ascii: "%") else { return nil }
                 index += 1
             }
             let pathEnd = index

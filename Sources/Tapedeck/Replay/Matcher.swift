@@ -158,7 +158,8 @@ public struct Matcher: Sendable {
     }
 }
 
-/// A URL split into the parts matching compares: `http://host:8080`, `/path`, decoded query items.
+/// A URL split into the parts matching compares: `http://host:8080`, `/path` with its escapes
+/// normalized (``PercentEncoding/normalizedPath(_:)``), decoded query items.
 struct NormalizedURL: Equatable {
     var origin: String
     var path: String
@@ -222,7 +223,7 @@ struct NormalizedURL: Equatable {
                 guard bytes[index] < 0x80 else { return nil }
                 index += 1
             }
-            let path = pathStart == index ? "/" : String(decoding: UnsafeBufferPointer(rebasing: bytes[pathStart..<index]), as: UTF8.self)
+            let path = pathStart == index ? "/" : PercentEncoding.normalizedPath(String(decoding: UnsafeBufferPointer(rebasing: bytes[pathStart..<index]), as: UTF8.self))
             var query: String?
             if index < bytes.count, bytes[index] == UInt8(ascii: "?") {
                 let queryStart = index + 1
@@ -256,7 +257,7 @@ struct NormalizedURL: Equatable {
         if let port = url.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) { host += ":\(port)" }
         origin = scheme + "://" + host
         let rawPath = url.path(percentEncoded: true)
-        path = rawPath.isEmpty ? "/" : rawPath
+        path = rawPath.isEmpty ? "/" : PercentEncoding.normalizedPath(rawPath)
         query = NormalizedURL.items(url.query(percentEncoded: true) ?? "")
     }
 

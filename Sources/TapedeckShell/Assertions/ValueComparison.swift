@@ -54,15 +54,39 @@ enum ValueComparison {
 
 /// Turns a predicate's written value into a typed JSON value.
 enum ValueLiteral {
-    /// Quoted text is a string; unquoted `true`/`false`/`null`/numbers are typed; anything
-    /// else is a string.
+    /// Quoted text is a string; unquoted `true`/`false`/`null`/numbers are typed, and so is an
+    /// unquoted JSON array or object (`[1, 2]`, `{"id": 7}`); anything else is a string.
     static func parse(_ text: String, quoted: Bool) -> JSONValue {
         if quoted { return .string(text) }
         switch text {
         case "true": return .bool(true)
         case "false": return .bool(false)
         case "null": return .null
-        default: return isNumber(text) ? .number(text) : .string(text)
+        default:
+            if isNumber(text) { return .number(text) }
+            if let structured = structured(text) { return structured }
+            return .string(text)
+        }
+    }
+
+    /// `text` as a JSON array or object, when it is one.
+    private static func structured(_ text: String) -> JSONValue? {
+        guard text.hasPrefix("[") || text.hasPrefix("{"), let value = try? JSONParser.parse(text) else { return nil }
+        switch value {
+        case .array, .object: return value
+        default: return nil
+        }
+    }
+
+    /// Refuses a bracketed value (`[1, 2]`) that is not JSON, unless a template fills it in
+    /// when the command runs: written unquoted, it would otherwise be compared as text.
+    static func checkJSON(_ word: Word) throws(ParseError) {
+        guard !word.text.contains("{{") else { return }
+        do {
+            _ = try JSONParser.parse(word.text)
+        } catch {
+            throw ParseError(.invalidValue(word.text, expected: "a JSON array or object (\(error.reason)); quote it to compare it as text"),
+                             at: word.location.advanced(by: max(0, error.column - 1)))
         }
     }
 

@@ -92,6 +92,11 @@ enum AssertionParser {
 
     private static func predicate(_ word: Word, _ scanner: inout LineScanner) throws(ParseError) -> Predicate {
         func value(_ what: String) throws(ParseError) -> Word {
+            // `== [1, 2]` and `contains {"id": 7}`: a JSON array or object, spaces and all.
+            if what == "==" || what == "!=" || what == "contains", let literal = try scanner.jsonLiteral() {
+                try ValueLiteral.checkJSON(literal)
+                return literal
+            }
             guard let value = try scanner.word() else {
                 throw ParseError(.missingArgument(command: "expect", expected: "a value after '\(what)'"), at: scanner.location)
             }

@@ -78,6 +78,21 @@ struct LineScanner {
 
     /// A JSONPath argument: up to the next space that is outside brackets and quotes.
     mutating func jsonPath() throws(ParseError) -> Word? {
+        try bracketed(opening: "[(", closing: "])")
+    }
+
+    /// A JSON array or object written as a value (`[1, 2]`, `{"id": 7}`), kept as written, up
+    /// to the space after its closing bracket; nil, reading nothing, when the next word does not
+    /// start with `[` or `{`.
+    mutating func jsonLiteral() throws(ParseError) -> Word? {
+        skipSpaces()
+        guard index < characters.count, characters[index] == "[" || characters[index] == "{" else { return nil }
+        return try bracketed(opening: "[{", closing: "]}")
+    }
+
+    /// Up to the next space that is outside the brackets `opening` and `closing` and outside
+    /// quotes; the text as written, quotes and escapes kept.
+    private mutating func bracketed(opening: String, closing: String) throws(ParseError) -> Word? {
         skipSpaces()
         guard index < characters.count else { return nil }
         let begin = location
@@ -97,9 +112,9 @@ struct LineScanner {
                 if character == open { quote = nil }
             } else if character == "'" || character == "\"" {
                 quote = character
-            } else if character == "[" || character == "(" {
+            } else if opening.contains(character) {
                 depth += 1
-            } else if character == "]" || character == ")" {
+            } else if closing.contains(character) {
                 depth -= 1
             } else if character.isSpace, depth <= 0 {
                 break

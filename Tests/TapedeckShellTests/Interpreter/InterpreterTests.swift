@@ -141,6 +141,30 @@ struct InterpreterTests {
         #expect(failed.message.hasPrefix("t.tape:3:1: expect failed"))
     }
 
+    @Test("expect compares a JSON array or object written after == or contains, spaces and all")
+    func structuredValues() async throws {
+        let shell = shell()
+        try await shell.run(source: """
+            base http://api.test
+            get /x
+            expect json $.items[*].id == [1, 2]
+            expect json $.items[0] == {"name": "a", "id": 1.0}
+            expect json $.items != [{"id": 1}]
+            expect json $.items contains {"id": 2, "name": "b"}
+            expect json $.items[*].name == ["a", "b"]   # a comment after the value
+            """, file: "t.tape")
+        let error = await failure(shell, "expect json $.items[*].id == [2, 1]\n")
+        guard case .assertionFailed(let failed)? = error else {
+            Issue.record("expected an assertion failure, got \(String(describing: error))")
+            return
+        }
+        #expect(failed.expected == "== [2, 1]")
+        #expect(failed.actual == "[1,2]")
+        let malformed = await failure(shell, "expect json $.items == [1, 2\n")
+        #expect(malformed?.errorDescription?.contains("t.tape:1:") == true, "\(String(describing: malformed?.errorDescription))")
+        #expect(malformed?.errorDescription?.contains("quote it to compare it as text") == true, "\(String(describing: malformed?.errorDescription))")
+    }
+
     @Test("a very long expected value is cut in the failure as a long actual value is")
     func longExpectedValue() async throws {
         let shell = shell()

@@ -10,6 +10,15 @@ struct VendorTokenLintTests {
         ("Stripe live key", "sk_live_" + String(repeating: "4eC39HqLyjWDarjtT1zdp7dc", count: 1)),
         ("AWS access key ID", "AKIA" + "IOSFODNN7EXAMPLE"),
         ("GitLab token", "glpat-" + String(repeating: "x9Y8", count: 5)),
+        ("Google API key", "AIza" + "SyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"),
+        ("OpenAI key", "sk-proj-" + String(repeating: "Ab3_x-Q9", count: 6)),
+        ("Anthropic key", "sk-ant-api03-" + String(repeating: "Zq8w", count: 8)),
+        ("npm token", "npm_" + String(repeating: "a1B2c3", count: 6)),
+        ("Hugging Face token", "hf_" + String(repeating: "kLm9", count: 9)),
+        ("PyPI token", "pypi-AgEIcHlwaS5vcmc" + String(repeating: "CJ8xYz-_", count: 6)),
+        ("SendGrid key", "SG." + String(repeating: "n4X", count: 7) + "a." + String(repeating: "Qr7-", count: 10) + "abc"),
+        ("Shopify token", "shpat_" + String(repeating: "0f9e", count: 8)),
+        ("DigitalOcean token", "dop_v1_" + String(repeating: "9a8b7c6d", count: 8)),
         ("PEM private key", "-----BEGIN RSA PRIVATE KEY-----"),
         ("PEM private key", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----"),
     ]
@@ -39,7 +48,39 @@ struct VendorTokenLintTests {
         session.response.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .binary,
                                                        data: Data(#"{"access_token":"ghp_abcdefghijklmnopqrstuvwxyz0123456789"}"#.utf8))]
         let findings = SecretLint.findings(in: session, index: 0)
+        #expect(findings.contains { $0.kind == "GitHub token" && $0.field.hasPrefix("WebSocket frame 0 body") }, "\(findings)")
+    }
+
+    @Test("a token among bytes that are not text, and one in a close frame's reason, are found")
+    func binaryAndCloseFrames() {
+        let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+        var session = Self.interaction(body: "")
+        session.response.status = 101
+        // A MessagePack map: 0x81, a 5-byte string key, a 40-byte string value.
+        let packed = Data([0x81, 0xA5] + Array("token".utf8) + [0xD9, 0x28] + Array(token.utf8) + [0xFF, 0x00])
+        session.response.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .binary, data: packed),
+                                      WebSocketMessage(offset: 1, sender: .server, kind: .close,
+                                                       data: WebSocketMessage.closePayload(code: 4001, reason: "expired Bearer abcdefgh12345678"))]
+        let findings = SecretLint.findings(in: session, index: 0)
         #expect(findings.contains { $0.kind == "GitHub token" && $0.field == "WebSocket frame 0 body" }, "\(findings)")
+        #expect(findings.contains { $0.kind == "bearer token" && $0.field == "WebSocket frame 1 body" }, "\(findings)")
+        // Random bytes are not a token.
+        session.response.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .binary, data: Data((0..<4096).map { UInt8(($0 * 7919) % 251) }))]
+        #expect(SecretLint.findings(in: session, index: 0).isEmpty)
+    }
+
+    @Test("redaction reads a JSON document sent as a binary frame as JSON, and a close frame's reason, keeping its code")
+    func redactedFrames() {
+        var session = Interaction(request: HTTPRequest(url: URL(string: "http://chat.test/ws")!, headers: ["Authorization": "Bearer tok_secret_1234567"]),
+                                  response: HTTPResponse(status: 101))
+        session.response.webSocket = [WebSocketMessage(offset: 0, sender: .client, kind: .binary, data: Data(#"{"password":"hunter2hunter2"}"#.utf8)),
+                                      WebSocketMessage(offset: 1, sender: .server, kind: .close,
+                                                       data: WebSocketMessage.closePayload(code: 4003, reason: "token tok_secret_1234567 revoked"))]
+        let redacted = Redactor.standard.redact(session).response.webSocket ?? []
+        let binary = String(decoding: redacted[0].data, as: UTF8.self)
+        #expect(!binary.contains("hunter2hunter2") && binary.contains(Redactor.placeholder), "\(binary)")
+        #expect(redacted[1].closeCode == 4003)
+        #expect(!redacted[1].closeReason.contains("tok_secret_1234567") && redacted[1].closeReason.contains("revoked"), "\(redacted[1].closeReason)")
     }
 
     @Test("a token in an event stream is one finding, not also a field redaction would change")
@@ -79,7 +120,9 @@ struct VendorTokenLintTests {
     @Test("look-alikes are not tokens: inside a word, too short, or the wrong length")
     func lookAlikes() {
         for text in ["xghp_" + String(repeating: "a", count: 30), "ghp_short", "AKIA1234", "AKIA" + String(repeating: "A", count: 20),
-                     "sk_test_" + String(repeating: "a", count: 20), "BEGIN PUBLIC KEY"] {
+                     "sk_test_" + String(repeating: "a", count: 20), "BEGIN PUBLIC KEY",
+                     "AIza" + String(repeating: "b", count: 20), "sk-proj-short", "task-proj-" + String(repeating: "c", count: 30),
+                     "npm_install", "hf_" + String(repeating: "d", count: 10), "shpat_" + String(repeating: "e", count: 40)] {
             #expect(SecretLint.findings(in: Self.interaction(body: text), index: 0).isEmpty, "\(text)")
         }
     }

@@ -140,6 +140,15 @@ struct CassetteToolsTests {
         var tracked = Interaction.make(.get, "http://api.test/page", requestHeaders: ["Cookie": "_ga=GA1.1.123456789.1700000000; _fbp=fb.1.1700000000.42"])
         tracked.response.status = 200
         #expect(CassetteLint.findings(in: Cassette(interactions: [tracked])).isEmpty)
+        // A setting of words is not a session; a single word, digits or a long run may be one.
+        var settings = Interaction.make(.get, "http://api.test/page", requestHeaders: ["Cookie": "tz=Europe%2FBerlin; locale=en-US; theme=dark_mode"])
+        settings.response.status = 200
+        #expect(CassetteLint.findings(in: Cassette(interactions: [settings])).isEmpty)
+        for session in ["sid=hunterpassword", "sid=abc-def-12345678", "sid=Europe/Berlinxxxxxxxxxxxxxxxx"] {
+            var held = Interaction.make(.get, "http://api.test/page", requestHeaders: ["Cookie": session])
+            held.response.status = 200
+            #expect(CassetteLint.findings(in: Cassette(interactions: [held])).count == 1, "\(session)")
+        }
         // Recording with a redactor that keeps cookies on purpose is not refused for them.
         #expect(SecretLint.findings(in: unredacted().interactions[1], index: 1).allSatisfy { !$0.kind.hasPrefix("cookie") })
     }
