@@ -295,6 +295,8 @@ struct StreamTests {
         #expect(!old.text.lowercased().contains("transfer-encoding"), "\(old.text)")
         let crlf = try await Proc.run(Proc.curl, ["-sS", "--no-buffer", base + "/crlf-secret"])
         #expect(crlf.text == "data: {\"password\":\"crlf-secret-3\"}\r\n\r\ndata: next\r\n\r\n")
+        let cr = try await Proc.run(Proc.curl, ["-sS", "--no-buffer", base + "/cr-secret"])
+        #expect(cr.text == "id: 1\rdata: {\"password\":\"cr-secret-5\"}\r\rdata: next\r\r")
         let jwt = try await Proc.run(Proc.curl, ["-sS", "--no-buffer", base + "/jwt"])
         #expect(jwt.status == 0 && ServerSentEvents.parse(jwt.stdout).count == 2, "a refused recording does not cut the client: \(jwt.status) \(jwt.stderr)")
         let head = try await Proc.run(Proc.curl, ["-sS", "-D", "-", "-o", "/dev/null", base + "/gzip-ndjson"])
@@ -308,10 +310,12 @@ struct StreamTests {
         #expect(stopped.stderr.contains("the stream from GET /jwt reached the client whole, and is not recorded"), "\(stopped.stderr)")
         #expect(stopped.stderr.contains("the stream from GET /gzip-events-secret reached the client whole, and is not recorded"), "\(stopped.stderr)")
         let text = try String(contentsOf: cassette, encoding: .utf8)
-        for secret in ["nd-secret-2", "crlf-secret-3", "eyJhbGci"] { #expect(!text.contains(secret), "\(secret) in \(text)") }
+        for secret in ["nd-secret-2", "crlf-secret-3", "cr-secret-5", "eyJhbGci"] { #expect(!text.contains(secret), "\(secret) in \(text)") }
         let loaded = try Cassette.load(from: cassette)
         let events = try #require(loaded.interactions.first { $0.request.url.path == "/crlf-secret" }?.response.chunks)
         #expect(events.first.map { String(decoding: $0.data, as: UTF8.self) } == "data: {\"password\":\"<REDACTED>\"}\r\n\r\n")
+        let crEvents = try #require(loaded.interactions.first { $0.request.url.path == "/cr-secret" }?.response.chunks)
+        #expect(crEvents.first.map { String(decoding: $0.data, as: UTF8.self) } == "id: 1\rdata: {\"password\":\"<REDACTED>\"}\r\r")
         #expect(!loaded.interactions.contains { ["/jwt", "/gzip-events-secret"].contains($0.request.url.path) })
         #expect(CassetteLint.findings(in: loaded).isEmpty, "\(CassetteLint.findings(in: loaded))")
         // curl (tapedeck run's transport) decodes a compressed stream as it comes: it is kept

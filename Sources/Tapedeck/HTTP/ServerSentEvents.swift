@@ -105,47 +105,69 @@ public enum ServerSentEvents {
         return Data(text.utf8)
     }
 
-    /// `text` split at each `\n`, a `\r` before it kept on its line (splitting by Character
-    /// would not split `\r\n`, a single one).
+    /// `text` split at each `\n` (splitting by Character would not split `\r\n`, a single one).
     private static func lines(of text: String) -> [String] {
         text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
     }
 
+    /// `text` as the event stream format reads its lines: each with the end that ended it
+    /// (`\r\n`, `\n` or a bare `\r`), a last line not ended with none.
+    private static func endedLines(of text: String) -> [(line: String, end: String)] {
+        var result: [(line: String, end: String)] = []
+        var line = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars[...]
+        while let scalar = scalars.popFirst() {
+            switch scalar {
+            case "\r" where scalars.first == "\n":
+                scalars.removeFirst()
+                result.append((String(line), "\r\n"))
+                line = String.UnicodeScalarView()
+            case "\r", "\n":
+                result.append((String(line), String(scalar)))
+                line = String.UnicodeScalarView()
+            default:
+                line.append(scalar)
+            }
+        }
+        if !line.isEmpty { result.append((String(line), "")) }
+        return result
+    }
+
     /// `chunk` with each event's data (its consecutive `data:` lines joined, as a client reads
-    /// them) replaced by `transform` of it, every other byte as it was. Data that does not change
-    /// keeps its lines exactly.
+    /// them) replaced by `transform` of it, every other byte as it was. Lines may end in `\n`,
+    /// `\r\n` or a bare `\r`. Data that does not change keeps its lines exactly.
     package static func mapData(_ chunk: Data, _ transform: (Data) -> Data) -> Data {
         guard let text = String(validating: chunk, as: UTF8.self) else { return transform(chunk) }
         var changed = false
-        var output: [String] = []
-        var run: [(prefix: String, value: String, carriage: Bool)] = []
+        var output = ""
+        var run: [(prefix: String, value: String, end: String)] = []
         func flush() {
             guard !run.isEmpty else { return }
             defer { run = [] }
             let joined = Data(run.map(\.value).joined(separator: "\n").utf8)
             let mapped = transform(joined)
             guard mapped != joined, let replaced = String(validating: mapped, as: UTF8.self) else {
-                output += run.map { $0.prefix + $0.value + ($0.carriage ? "\r" : "") }
+                for line in run { output += line.prefix + line.value + line.end }
                 return
             }
             changed = true
-            let prefix = run[0].prefix, carriage = run[0].carriage
-            output += lines(of: replaced).map { prefix + $0 + (carriage ? "\r" : "") }
+            let replacedLines = lines(of: replaced)
+            for (number, line) in replacedLines.enumerated() {
+                output += run[0].prefix + line + (number == replacedLines.count - 1 ? run[run.count - 1].end : run[0].end)
+            }
         }
-        for line in lines(of: text) {
+        for (line, end) in endedLines(of: text) {
             guard line.hasPrefix("data:") else {
                 flush()
-                output.append(String(line))
+                output += line + end
                 continue
             }
             var prefix = "data:"
             var value = line.dropFirst(5)
             if value.first == " " { prefix += " "; value = value.dropFirst() }
-            let carriage = value.hasSuffix("\r")
-            if carriage { value = value.dropLast() }
-            run.append((prefix, String(value), carriage))
+            run.append((prefix, String(value), end))
         }
         flush()
-        return changed ? Data(output.joined(separator: "\n").utf8) : chunk
+        return changed ? Data(output.utf8) : chunk
     }
 }

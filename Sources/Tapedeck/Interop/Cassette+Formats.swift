@@ -73,8 +73,8 @@ extension Cassette {
     }
 
     /// What of this cassette `format` can hold, and a warning for each thing it cannot: a
-    /// recorded failure (vcrpy and cassetter have no place for one; it is left out) and a
-    /// WebSocket session's frames (only its handshake is written).
+    /// recorded failure (vcrpy and cassetter have no place for one; it is left out) and, but in
+    /// HAR, a WebSocket session's frames (only its handshake is written).
     private func heldBy(_ format: CassetteFormat) -> (Cassette, [ConversionWarning]) {
         var held = self
         var warnings: [ConversionWarning] = []
@@ -92,7 +92,7 @@ extension Cassette {
                 }
             }
             var copy = interaction
-            if let frames = interaction.response.webSocket, !frames.isEmpty {
+            if format != .har, let frames = interaction.response.webSocket, !frames.isEmpty {
                 warnings.append(ConversionWarning(interaction: index, field: "response.webSocket",
                                                   message: "\(format.description) has no place for a WebSocket session's frames; its \(frames.count) frame\(frames.count == 1 ? " is" : "s are") left out, "
                                                       + "the handshake is kept"))

@@ -6,6 +6,7 @@ import Foundation
 /// any fraction and offset, base64 `content.encoding`, `postData.params` without `text`,
 /// cookie arrays without cookie headers, `redirectURL` without `Location`, and HTTP/2
 /// pseudo-headers (dropped), and repeated headers joined with line breaks (Firefox's Set-Cookie). Compressed bodies follow the model's rule: stored decoded.
+/// A WebSocket session's frames are read from Chrome's `_webSocketMessages`.
 ///
 /// ```swift
 /// let cassette = try HARReader.read(data, file: "session.har")
@@ -48,8 +49,46 @@ package enum HARReader {
         }
         var response = try self.response(responseCursor, requestURL: request.url, limits: limits)
         response.duration = max(0, try entry.optional("time")?.double() ?? 0) / 1000
+        if let messages = try entry.optional("_webSocketMessages") {
+            response.webSocket = try webSocketMessages(messages, startedAt: recordedAt, status: response.status)
+        }
         return Interaction(request: request, response: response, recordedAt: recordedAt)
     }
+
+    /// A WebSocket session's frames as Chrome's DevTools export them: `type` `send` (the
+    /// client's) or `receive`, `time` in seconds since 1970, `opcode` 1 (text, `data` as it is)
+    /// or 2 (binary, `data` in base64); 8, 9 and 10 (close, ping, pong, base64) as Tapedeck writes
+    /// them. Each frame's offset is counted from the entry's `startedDateTime`.
+    private static func webSocketMessages(_ cursor: JSONCursor, startedAt: Date, status: Int) throws(InteropError) -> [WebSocketMessage] {
+        let messages = try cursor.array()
+        guard !messages.isEmpty else { return [] }
+        guard status == 101 else {
+            throw cursor.failure("WebSocket messages on a response with status \(status); a WebSocket session is answered 101 Switching Protocols")
+        }
+        var frames: [WebSocketMessage] = []
+        frames.reserveCapacity(messages.count)
+        for message in messages {
+            let typeCursor = try message.required("type")
+            let sender: WebSocketMessage.Sender
+            switch try typeCursor.string() {
+            case "send": sender = .client
+            case "receive": sender = .server
+            default: throw typeCursor.failure("not a WebSocket message's type (\(typeCursor.kind)); expected \"send\" or \"receive\"")
+            }
+            let opcodeCursor = try message.required("opcode")
+            guard let kind = webSocketKinds[try opcodeCursor.int()] else {
+                throw opcodeCursor.failure("not a WebSocket opcode Tapedeck reads (\(opcodeCursor.kind)); expected 1 (text), 2 (binary), 8 (close), 9 (ping) or 10 (pong)")
+            }
+            let dataCursor = try message.required("data")
+            let data = kind == .text ? Data(try dataCursor.string().utf8) : try decodeBase64(dataCursor)
+            let offset = max(0, try message.required("time").double() - startedAt.timeIntervalSince1970)
+            frames.append(WebSocketMessage(offset: offset, sender: sender, kind: kind, data: data))
+        }
+        return frames
+    }
+
+    /// Each frame kind by its opcode (RFC 6455 §5.2), as ``HARWriter`` writes them.
+    static let webSocketKinds: [Int: WebSocketMessage.Kind] = [1: .text, 2: .binary, 8: .close, 9: .ping, 10: .pong]
 
     // MARK: - Request
 

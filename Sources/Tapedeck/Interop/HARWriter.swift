@@ -5,7 +5,8 @@ import Foundation
 /// Custom fields start with `_`, as the spec asks: `postData._base64Body` holds request
 /// bodies that are not UTF-8 text (HAR 1.2 has no encoding for them), `response._url` the
 /// answering URL when it is not the request's. Response bodies that are not UTF-8 are
-/// base64 with `content.encoding`.
+/// base64 with `content.encoding`. A WebSocket session's frames go in Chrome's
+/// `_webSocketMessages`.
 ///
 /// ```swift
 /// let (har, warnings) = HARWriter.write(cassette)
@@ -35,14 +36,32 @@ package enum HARWriter {
 
     private static func entry(_ interaction: Interaction, index: Int, warnings: inout [ConversionWarning]) -> JSONValue {
         let milliseconds = JSONValue(interaction.response.duration * 1000)
-        return .object([
+        var members: [(key: String, value: JSONValue)] = [
             ("startedDateTime", .string(RFC3339Date.format(interaction.recordedAt, fractionDigits: 6))),
             ("time", milliseconds),
             ("request", request(interaction.request, index: index, warnings: &warnings)),
             ("response", response(interaction.response, requestURL: interaction.request.url)),
             ("cache", .object([])),
             ("timings", .object([("send", 0), ("wait", milliseconds), ("receive", 0)])),
-        ])
+        ]
+        if let frames = interaction.response.webSocket, !frames.isEmpty {
+            members += [("_resourceType", "websocket"), ("_webSocketMessages", webSocketMessages(frames, startedAt: interaction.recordedAt))]
+        }
+        return .object(members)
+    }
+
+    /// A WebSocket session's frames as Chrome's DevTools write them (``HARReader`` reads them
+    /// back): text as it is, every other kind in base64, each at its time since 1970.
+    private static func webSocketMessages(_ frames: [WebSocketMessage], startedAt: Date) -> JSONValue {
+        let opcodes = Dictionary(uniqueKeysWithValues: HARReader.webSocketKinds.map { ($0.value, $0.key) })
+        return .array(frames.map { frame in
+            .object([
+                ("type", .string(frame.sender == .client ? "send" : "receive")),
+                ("time", JSONValue(startedAt.timeIntervalSince1970 + frame.offset)),
+                ("opcode", JSONValue(opcodes[frame.kind] ?? 2)),
+                ("data", .string(frame.kind == .text ? String(decoding: frame.data, as: UTF8.self) : frame.data.base64EncodedString())),
+            ])
+        })
     }
 
     private static func request(_ request: HTTPRequest, index: Int, warnings: inout [ConversionWarning]) -> JSONValue {

@@ -7,6 +7,8 @@ written piece by piece, 100 ms apart:
 
     /ndjson-secret  two JSON lines, the second with a "password"
     /crlf-secret    two events ended by CRLF, the first with a "password" in its JSON data
+    /cr-secret      two events whose lines end in a bare CR, the first with an id line and a
+                    "password" in its JSON data
     /jwt            two events, the second a bearer JWT no redaction rule names
     /gzip-ndjson    two JSON lines, gzip-compressed when the request accepts gzip
     /gzip-events-secret  two events, the second with an "access_token", gzip-compressed when
@@ -21,6 +23,7 @@ JWT = b"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnopqrstu"
 BODIES = {
     "/ndjson-secret": ("application/x-ndjson", [b'{"n":1}\n', b'{"n":2,"password":"nd-secret-2"}\n']),
     "/crlf-secret": ("text/event-stream", [b'data: {"password":"crlf-secret-3"}\r\n\r\n', b'data: next\r\n\r\n']),
+    "/cr-secret": ("text/event-stream", [b'id: 1\rdata: {"password":"cr-secret-5"}\r\r', b'data: next\r\r']),
     "/jwt": ("text/event-stream", [b'data: hello\n\n', b'data: Bearer ' + JWT + b'\n\n']),
     "/gzip-ndjson": ("application/x-ndjson", [b'{"n":1}\n', b'{"n":2}\n']),
     "/gzip-events-secret": ("text/event-stream", [b'data: {"n":1}\n\n', b'data: {"access_token":"gz-secret-4"}\n\n']),

@@ -118,6 +118,15 @@ struct StreamCassetteTests {
                            ServerSentEvents.Event(data: "tail", id: "7")])
     }
 
+    @Test("each event's data is mapped whole whatever ends its lines: LF, CRLF or a bare CR, and every other byte is kept")
+    func mappingLineEnds() {
+        let upper: (Data) -> Data = { Data(String(decoding: $0, as: UTF8.self).uppercased().utf8) }
+        #expect(ServerSentEvents.mapData(Data("id: 1\rdata: a\rdata: b\r\rdata: c\r\n\r\nevent: e\ndata: d".utf8), upper)
+            == Data("id: 1\rdata: A\rdata: B\r\rdata: C\r\n\r\nevent: e\ndata: D".utf8))
+        let unchanged = Data("id: 1\rdata: 1\r\r".utf8)
+        #expect(ServerSentEvents.mapData(unchanged) { $0 } == unchanged)
+    }
+
     @Test("a stream's head and chunks journaled as it flows merge into the cassette; its end replaces them")
     func journaledStream() throws {
         let head = Self.interaction([], type: "text/event-stream")
