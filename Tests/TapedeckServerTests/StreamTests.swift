@@ -330,6 +330,39 @@ struct StreamTests {
         #expect(kept.headers["Content-Encoding"] == nil && kept.body == Data("{\"n\":1}\n{\"n\":2}\n".utf8), "\(kept.headers) \(String(decoding: kept.body, as: UTF8.self))")
     }
 
+    @Test("a compressed stream keeps its chunks and their times, and is journaled only whole: kill -9 in its middle leaves none of its bytes on disk")
+    func compressedStreamJournaledWhole() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/stream_cases.py").path
+        let server = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [script], expecting: 1)
+        defer { server.stop() }
+        let cassette = directory.appendingPathComponent("gz.cassette.json")
+        let proxy = try await Self.recordingProxy("http://127.0.0.1:\(server.ports[0])", into: cassette, in: directory)
+        let flushed = try await Proc.run(Proc.curl, ["-sS", "--compressed", "--no-buffer", proxy.url.absoluteString + "/gzip-flushed"])
+        #expect(ServerSentEvents.parse(flushed.stdout).count == 3, "\(flushed.text)")
+        let reader = Task { try await Proc.run(Proc.curl, ["-sS", "--compressed", "--no-buffer", "-m", "3", proxy.url.absoluteString + "/gzip-held-secret"]) }
+        try await Task.sleep(for: .milliseconds(1200))
+        _ = await proxy.stop(signal: SIGKILL)
+        _ = try await reader.value
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        for file in files where file.lastPathComponent.hasPrefix("gz.cassette") {
+            let bytes = try Data(contentsOf: file)
+            // Neither its head nor its compressed chunks, which no lint could read.
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("/gzip-held-secret"), "\(file.lastPathComponent) holds the unfinished stream")
+        }
+        let loaded = try Cassette.load(from: cassette)
+        let stream = try #require(loaded.interactions.first { $0.request.url.path == "/gzip-flushed" })
+        let chunks = try #require(stream.response.chunks)
+        #expect(chunks.count >= 3, "each flushed piece is a chunk of its own: \(chunks.count)")
+        #expect((chunks.last?.offset ?? 0) - (chunks.first?.offset ?? 0) >= 0.15, "\(chunks.map(\.offset))")
+        // Replayed piece by piece, with its Content-Encoding, it decodes as it came.
+        let serve = try await ServerProcess(["serve", cassette.path], environment: Self.environment(directory))
+        let replayed = try await Proc.run(Proc.curl, ["-sS", "--compressed", serve.url.absoluteString + "/gzip-flushed"])
+        _ = await serve.stop()
+        #expect(replayed.text == flushed.text, "\(replayed.text)")
+    }
+
     @Test("a client that stops reading holds the upstream back: the proxy's memory stays bounded while a 64 MB stream waits")
     func slowClientBackpressure() async throws {
         let directory = try Proc.temporaryDirectory()

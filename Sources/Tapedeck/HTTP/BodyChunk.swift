@@ -79,8 +79,14 @@ package enum StreamMedia {
     /// The chunks a recording stores: for server-sent events each ends with a whole event, for
     /// NDJSON and JSON Lines with a whole line (pieces that cut a message are joined, at the time
     /// the message was complete), so redaction and the lint always read whole messages; any other
-    /// body keeps its pieces. A last, unfinished message is kept as it is.
+    /// body keeps its pieces. A last, unfinished message is kept as it is. A stream kept
+    /// compressed (``keepsEncoding(_:)``) keeps its pieces too, and with them its timing: no
+    /// message ends within compressed bytes.
     package static func wholeMessages(_ chunks: [BodyChunk], headers: HTTPHeaders) -> [BodyChunk] {
+        if !ContentCoding.codings(of: headers).isEmpty,
+           keepsEncoding(HTTPResponse(status: 200, headers: headers, body: BodyChunk.joined(chunks))) {
+            return chunks
+        }
         var joiner = MessageJoiner(headers: headers)
         var result: [BodyChunk] = []
         for chunk in chunks { if let whole = joiner.add(chunk) { result.append(whole) } }

@@ -332,6 +332,7 @@ package struct LiveRecording: Sendable {
 /// The observer a recording session puts between a live transport and a front-end that relays
 /// a stream (``ResponseObserver``): it journals the head when the stream begins and each chunk
 /// before the front-end passes it on, so `kill -9` mid-stream keeps what a client already saw.
+/// A stream that comes compressed is journaled only whole, when it ends.
 /// A journal that cannot be written stops the transfer; ``check()`` then throws why.
 fileprivate final class StreamJournal: Sendable {
     /// The name its records are journaled under, made when a stream begins (most answers are
@@ -372,6 +373,10 @@ fileprivate final class StreamJournal: Sendable {
     var observer: ResponseObserver {
         ResponseObserver(head: { [self] head in
             let interaction = Interaction(request: request, response: RecordingTransport.normalized(head, for: request), recordedAt: Date())
+            // A compressed stream's chunks cannot be redacted or linted as they come: it is
+            // relayed, and journaled only whole, decoded for the lint (`kill -9` mid-stream then
+            // keeps none of it, rather than bytes no one has read for secrets).
+            if StreamMedia.keepsEncoding(interaction.response) { return relay.head(head) }
             do throws(CassetteError) {
                 try recorder.beginStream(interaction, name: name)
                 state.withLock { $0.head = interaction; $0.joiner = MessageJoiner(headers: head.headers) }

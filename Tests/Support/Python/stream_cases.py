@@ -13,11 +13,14 @@ written piece by piece, 100 ms apart:
     /gzip-ndjson    two JSON lines, gzip-compressed when the request accepts gzip
     /gzip-events-secret  two events, the second with an "access_token", gzip-compressed when
                     the request accepts gzip
+    /gzip-flushed   three events, gzip-compressed and flushed one by one, 100 ms apart
+    /gzip-held-secret  a gzip-compressed event with a "password", flushed, then nothing for 5 s
 """
 import gzip
 import http.server
 import socketserver
 import time
+import zlib
 
 JWT = b"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnopqrstu"
 BODIES = {
@@ -37,6 +40,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        if self.path in FLUSHED:
+            return self.flushed(*FLUSHED[self.path])
         if self.path not in BODIES:
             self.send_error(404)
             return
@@ -53,6 +58,34 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(0.1)
         self.wfile.write(b"0\r\n\r\n")
+
+
+    def flushed(self, events, pause):
+        """A gzip stream whose compressor is flushed after each event, so each reaches the
+        client as it is written; `pause` seconds of silence before the end."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Content-Encoding", "gzip")
+        self.end_headers()
+        compressor = zlib.compressobj(6, zlib.DEFLATED, 31)
+        try:
+            for event in events:
+                piece = compressor.compress(event) + compressor.flush(zlib.Z_SYNC_FLUSH)
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                self.wfile.flush()
+                time.sleep(0.1)
+            time.sleep(pause)
+            piece = compressor.flush()
+            self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(piece), piece))
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+FLUSHED = {
+    "/gzip-flushed": ([b'data: {"n":1}\n\n', b'data: {"n":2}\n\n', b'data: {"n":3}\n\n'], 0),
+    "/gzip-held-secret": ([b'data: {"password":"held-secret-6"}\n\n'], 5),
+}
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
