@@ -179,13 +179,9 @@ public struct Redactor: Sendable, Hashable {
     /// characters escaped, cut short.
     package static func shownURLText(_ text: String) -> String {
         var text = text
-        if let scheme = text.firstByteRange(of: "://") {
-            let rest = text[scheme.upperBound...]
-            let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
-            if let at = text[scheme.upperBound..<end].lastIndex(of: "@"),
-               let colon = text[scheme.upperBound..<at].firstIndex(of: ":"), text.index(after: colon) < at {
-                text = String(text[...colon]) + encodedPlaceholder + String(text[at...])
-            }
+        if let authority = URLTextAuthority(text, rawPasswords: true), let at = authority.at,
+           let colon = text[authority.start..<at].firstIndex(of: ":"), text.index(after: colon) < at {
+            text = String(text[...colon]) + encodedPlaceholder + String(text[at...])
         }
         return Excerpt.visible(standard.redact(text: text))
     }

@@ -196,18 +196,14 @@ struct SecretScrubber {
     /// was replaced in it.
     func scrub(url: StoredURL) -> StoredURL {
         let text = url.text
-        guard let scheme = text.firstByteRange(of: "://") else { return url }
-        let rest = text[scheme.upperBound...]
-        let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
+        guard let parts = URLTextAuthority(text) else { return url }
         // A token used as the user name (`https://ghp_…@github.com`) is replaced too; the host
         // and port never are.
-        var authority = String(text[scheme.upperBound..<start])
-        if let at = authority.lastIndex(of: "@") {
-            authority = scrub(encodedText: String(authority[..<at])) + authority[at...]
-        }
-        let scrubbed = scrub(encodedText: String(text[start...]))
-        guard scrubbed != text[start...] || authority != text[scheme.upperBound..<start] else { return url }
-        let replaced = String(text[..<scheme.upperBound]) + authority + scrubbed
+        let userinfo = parts.at.map { scrub(encodedText: String(text[parts.start..<$0])) + "@" } ?? ""
+        let authority = userinfo + parts.hostPort(in: text)
+        let scrubbed = scrub(encodedText: String(text[parts.end...]))
+        guard scrubbed != text[parts.end...] || authority != text[parts.start..<parts.end] else { return url }
+        let replaced = String(text[..<parts.start]) + authority + scrubbed
         guard let parsed = URL(string: replaced) else { return url }
         return StoredURL(parsing: replaced, as: parsed)
     }

@@ -28,10 +28,8 @@ package enum PercentEncoding {
     /// encode the `%` of every escape beside them too (`a%20b` → `a%2520b`).
     package static func encodeURLText(_ text: String) -> String {
         let keep = { (byte: UInt8) in isUnreserved(byte) || isSubDelimiter(byte) || ":@/?#".utf8.contains(byte) }
-        guard !text.utf8.allSatisfy(keep), let scheme = text.firstByteRange(of: "://") else { return text }
-        let rest = text[scheme.upperBound...]
-        let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
-        return String(text[..<start]) + encodeKeepingEscapes(String(text[start...]), keeping: keep)
+        guard !text.utf8.allSatisfy(keep), let authority = URLTextAuthority(text) else { return text }
+        return String(text[..<authority.end]) + encodeKeepingEscapes(String(text[authority.end...]), keeping: keep)
     }
 
     /// `text` as a URL, read as a browser reads what it is given: ``encodeURLText(_:)``, then

@@ -66,6 +66,21 @@ struct URLComposerTests {
         }
     }
 
+    @Test("a password with a raw '/' is refused and never quoted, in whole or in part; a port and a path with '@' are not passwords")
+    func rawSlashInPassword() throws {
+        do {
+            _ = try URLComposer.parseBase("http://user:pa/ss_SECRET9@h:8080/x")
+            Issue.record("a raw '/' in a password is refused")
+        } catch {
+            #expect(error.localizedDescription.contains("write it as %2F"), "\(error.localizedDescription)")
+            #expect(!error.localizedDescription.contains("pa/ss") && !error.localizedDescription.contains("'user:pa'"), "\(error.localizedDescription)")
+        }
+        #expect(Redactor.shownURLText("http://user:pa/ss_SECRET9@h/x") == "http://user:%3CREDACTED%3E@h/x")
+        #expect(Redactor.shownURLText("http://h:8080/users/a@b.test") == "http://h:8080/users/a@b.test")
+        #expect(try URLComposer.parseBase("http://h:8080/users/a@b.test").path == "/users/a@b.test")
+        #expect(try URLComposer.parseBase("http://user:pa%2Fss@h/x").password() == "pa%2Fss")
+    }
+
     @Test("malformed and schemeless URLs are errors naming the input", arguments: [
         ("example.org/x", "has no scheme"),
         ("ftp://h/x", "scheme 'ftp'"),
