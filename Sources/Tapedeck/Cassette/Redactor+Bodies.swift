@@ -218,7 +218,7 @@ enum MultipartFields {
             let type = lines.first { $0.lowercased().hasPrefix("content-type:") }
                 .map { $0.dropFirst("content-type:".count).trimmingHTTPSpace() }
             let content = headers.upperBound..<max(headers.upperBound, end)
-            found.append(Part(name: parameter("name", in: disposition), filename: parameter("filename", in: disposition),
+            found.append(Part(name: MediaType.parameter("name", in: disposition), filename: MediaType.parameter("filename", in: disposition),
                               contentType: type, content: content, bytes: Data(body[content])))
         }
         return found
@@ -248,16 +248,7 @@ enum MultipartFields {
     }
 
     private static func boundary(_ contentType: String) -> String? {
-        parameter("boundary", in: contentType).flatMap { $0.isEmpty ? nil : $0 }
+        MediaType.parameter("boundary", in: contentType).flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// `name="value"` or `name=value` in a header value's parameters.
-    private static func parameter(_ name: String, in header: String) -> String? {
-        for piece in header.split(separator: ";").dropFirst() {
-            let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingHTTPSpace() }
-            guard pair.count == 2, pair[0].lowercased() == name else { continue }
-            return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        }
-        return nil
-    }
 }

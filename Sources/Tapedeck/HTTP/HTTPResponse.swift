@@ -100,6 +100,35 @@ package enum MediaType {
         return type.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 }) ? type.lowercased() : type
     }
 
+    /// `name="value"` or `name=value` among a header value's parameters (`charset`, `boundary`),
+    /// the name in any case.
+    package static func parameter(_ name: String, in header: String) -> String? {
+        for piece in header.split(separator: ";").dropFirst() {
+            let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingHTTPSpace() }
+            guard pair.count == 2, pair[0].lowercased() == name else { continue }
+            return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        return nil
+    }
+
+    /// `data` as UTF-8 when `contentType` names a charset other than UTF-8 that it is written
+    /// in (`text/html; charset=iso-8859-1`), as HTTPie shows such a body; nil when it names
+    /// none, UTF-8, one not known here, or the bytes are not in it.
+    package static func utf8Text(_ data: Data, contentType: String?) -> Data? {
+        guard let charset = contentType.flatMap({ parameter("charset", in: $0) })?.lowercased(),
+              let encoding = charsets[charset], let text = String(data: data, encoding: encoding) else { return nil }
+        return Data(text.utf8)
+    }
+
+    /// The charsets other than UTF-8 that bodies are read in, by their IANA names and aliases.
+    private static let charsets: [String: String.Encoding] = [
+        "iso-8859-1": .isoLatin1, "iso_8859-1": .isoLatin1, "latin1": .isoLatin1, "l1": .isoLatin1,
+        "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252, "iso-8859-2": .isoLatin2, "latin2": .isoLatin2,
+        "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
+        "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
+        "shift_jis": .shiftJIS, "euc-jp": .japaneseEUC, "iso-2022-jp": .iso2022JP,
+    ]
+
     /// Whether a media type carries one JSON value a line (NDJSON, JSON Lines, JSON text
     /// sequences): read line by line wherever a JSON body is read whole.
     package static func isJSONLines(_ contentType: String) -> Bool {

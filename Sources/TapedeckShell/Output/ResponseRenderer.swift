@@ -111,9 +111,12 @@ public struct ResponseRenderer: Sendable {
         options.terminal ? TerminalText.visible(text, keepLineBreaks: lineBreaks) : text
     }
 
-    /// A body for display: JSON formatted (when asked and it parses), text as is, binary
-    /// summarised or raw. Ends with a newline when it is text.
+    /// A body for display: JSON formatted (when asked and it parses), text as is (shown in
+    /// UTF-8 when its `charset` is another), binary summarised or raw. Ends with a newline when
+    /// it is text.
     func body(_ data: Data, contentType: String?, binaryAsNote: Bool) -> Data {
+        // Written out raw (not to a terminal), a body keeps its own bytes.
+        let data = binaryAsNote ? MediaType.utf8Text(data, contentType: contentType) ?? data : data
         if Self.isBinary(data) {
             guard binaryAsNote else { return data }
             return Data(binaryNote(contentType: contentType, size: data.count).utf8)

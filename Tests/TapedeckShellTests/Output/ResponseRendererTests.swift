@@ -62,6 +62,20 @@ struct ResponseRendererTests {
         #expect(piped.output(for: png) == bytes)
     }
 
+    @Test("a body in the charset its Content-Type names is shown as text, and written out as its own bytes")
+    func charsets() {
+        let latin1 = Data([0x43, 0x61, 0x66, 0xE9, 0x20, 0x2D, 0x20, 0xA3, 0x35])   // "Café - £5" in ISO-8859-1
+        let page = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain; charset=ISO-8859-1"], body: latin1)
+        #expect(ResponseRenderer(options: RenderOptions(parts: .responseBody)).render(page) == "Café - £5\n")
+        #expect(ResponseRenderer(options: RenderOptions(parts: .responseBody, terminal: false)).output(for: page) == latin1)
+        let json = HTTPResponse(status: 200, headers: ["Content-Type": #"application/json; charset="windows-1252""#],
+                                body: Data([0x7B, 0x22, 0x6E, 0x22, 0x3A, 0x22, 0x80, 0x22, 0x7D]))
+        #expect(ResponseRenderer(options: RenderOptions(format: false, parts: .responseBody)).render(json) == "{\"n\":\"€\"}\n")
+        // With no charset, bytes that are not UTF-8 are binary, as before.
+        let unnamed = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: latin1)
+        #expect(ResponseRenderer(options: RenderOptions(parts: .responseBody)).render(unnamed).contains("binary data not shown"))
+    }
+
     @Test("automatic options honour the terminal, NO_COLOR and TERM=dumb")
     func automatic() {
         #expect(RenderOptions.automatic(isTerminal: true, environment: [:]).colors)
