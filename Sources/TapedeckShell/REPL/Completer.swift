@@ -48,8 +48,39 @@ public struct Completer: Sendable {
         public var appendSpace: Bool
     }
 
-    /// Completions for `word`, which is preceded on the line by `before`.
+    /// Completions for `word`, which is preceded on the line by `before`. A word whose spaces
+    /// are escaped (`@my\\ fi`), which libedit splits at the space, is completed whole, and
+    /// each candidate is what follows the part already on the line.
     public func complete(word: String, before: String) -> Result {
+        if let start = Self.escapedWordStart(before) {
+            let typed = String(before[start...])
+            let whole = complete(word: typed + word, before: String(before[..<start]))
+            return Result(candidates: whole.candidates.filter { $0.hasPrefix(typed) }.map { String($0.dropFirst(typed.count)) },
+                          appendSpace: whole.appendSpace)
+        }
+        return completeWord(word, before: before)
+    }
+
+    /// Where the word that `before` ends inside begins, when it ends in an escaped space
+    /// (`\\ `): the word runs back to the last space that is not escaped, or a word break
+    /// (`@`, `<`, `=`, `{`, a quote).
+    private static func escapedWordStart(_ before: String) -> String.Index? {
+        guard before.hasSuffix("\\ ") else { return nil }
+        var index = before.endIndex
+        while index > before.startIndex {
+            let previous = before.index(before: index)
+            let character = before[previous]
+            if character == " ", previous > before.startIndex, before[before.index(before: previous)] == "\\" {
+                index = before.index(before: previous)
+                continue
+            }
+            if character.isWhitespace || "\"'<>={@".contains(character) { break }
+            index = previous
+        }
+        return index
+    }
+
+    private func completeWord(_ word: String, before: String) -> Result {
         if before.hasSuffix("{{") {
             let names = variables + ["env."]
             return Result(candidates: filter(names, word).map { $0 == "env." ? $0 : $0 + "}}" }, appendSpace: false)
@@ -140,8 +171,10 @@ public struct Completer: Sendable {
     }
 
     /// Entries of the folder named by `word`'s directory part that start with its last part;
-    /// folders end with `/`.
-    private func files(_ word: String) -> [String] {
+    /// folders end with `/`. `word` is read, and the candidates written, with a backslash
+    /// before each space, quote and backslash, as the line's words are.
+    private func files(_ typed: String) -> [String] {
+        let word = Self.unescaped(typed)
         let expanded = (word as NSString).expandingTildeInPath
         let slash = expanded.lastIndex(of: "/")
         let folderPart = slash.map { String(expanded[...$0]) } ?? ""
@@ -153,7 +186,32 @@ public struct Completer: Sendable {
         return names.filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
-            return typedFolder + name + (isDirectory.boolValue ? "/" : "")
+            return Self.escaped(typedFolder + name) + (isDirectory.boolValue ? "/" : "")
         }
+    }
+
+    /// `text` with a backslash before each space, quote and backslash.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            if character.isWhitespace || character == "\"" || character == "'" || character == "\\" { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+
+    /// `text` with each backslash escape replaced by the character it escapes.
+    static func unescaped(_ text: String) -> String {
+        var result = ""
+        var escaping = false
+        for character in text {
+            if character == "\\", !escaping {
+                escaping = true
+                continue
+            }
+            escaping = false
+            result.append(character)
+        }
+        return result
     }
 }

@@ -8,11 +8,15 @@ import Synchronization
 /// Ctrl-C without dying: a `SIGINT` handler installed with `sigaction` and no `SA_RESTART`,
 /// so a blocking `readline()` returns and the REPL sees the flag; during a request the REPL
 /// polls the flag and cancels the request's task.
+///
+/// A resized terminal (`SIGWINCH`) is caught the same way: the read returns, the line editor
+/// learns the new width (``consumeResize()``) and reads on.
 public enum InterruptSignal {
     private static let pending = Atomic<Bool>(false)
+    private static let resized = Atomic<Bool>(false)
     private static let readingThread = Atomic<UInt>(0)
 
-    /// Installs the handler (idempotent).
+    /// Installs the handlers (idempotent).
     public static func install() {
         var action = sigaction()
         #if canImport(Glibc)
@@ -23,6 +27,7 @@ public enum InterruptSignal {
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         sigaction(SIGINT, &action, nil)
+        sigaction(SIGWINCH, &action, nil)
     }
 
     /// Marks the calling thread as the one blocked reading the terminal. The kernel may deliver
@@ -35,6 +40,7 @@ public enum InterruptSignal {
         var set = sigset_t(), previous = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGWINCH)
         pthread_sigmask(SIG_UNBLOCK, &set, &previous)
         return previous
     }
@@ -47,11 +53,20 @@ public enum InterruptSignal {
     }
 
     private static func handle(_ signal: Int32) {
-        pending.store(true, ordering: .relaxed)
+        if signal == SIGWINCH {
+            resized.store(true, ordering: .relaxed)
+        } else {
+            pending.store(true, ordering: .relaxed)
+        }
         let reader = readingThread.load(ordering: .relaxed)
         if reader != 0, UInt(pthread_self()) != reader {
             pthread_kill(pthread_t(reader), signal)
         }
+    }
+
+    /// Whether the terminal was resized since the last call; clears the flag.
+    public static func consumeResize() -> Bool {
+        resized.exchange(false, ordering: .relaxed)
     }
 
     /// Whether Ctrl-C was pressed and not yet consumed.

@@ -167,7 +167,14 @@ enum KeyReader {
             let count = read(STDIN_FILENO, &byte, 1)
             if count == 1 { return byte }
             if count == 0 { return nil }
-            if errno == EINTR, !InterruptSignal.isPending { continue }
+            if errno == EINTR, !InterruptSignal.isPending {
+                // The terminal was resized: the line is laid out again at its new width.
+                if InterruptSignal.consumeResize() {
+                    rl_resize_terminal()
+                    rl_forced_update_display()
+                }
+                continue
+            }
             return nil
         }
     }

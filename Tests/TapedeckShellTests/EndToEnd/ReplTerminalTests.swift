@@ -38,6 +38,39 @@ struct ReplTerminalTests {
         }
     }
 
+    @Test("Tab completes a file name with spaces and quotes, escaped, and the request sends that file")
+    func tabCompletesEscapedFile() throws {
+        try withRepl(["repl", base]) { tmux in
+            let folder = tmux.home.appendingPathComponent("my docs")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("escaped-file-body".utf8).write(to: folder.appendingPathComponent("it's here.txt"))
+            let typed = (tmux.home.path + "/").replacingOccurrences(of: " ", with: "\\ ")
+            try tmux.type("post /post upload@\(typed)my", then: "Tab")
+            #expect(try tmux.waitFor { $0.contains("upload@\(typed)my\\ docs/") }.matched)
+            try tmux.type("it", then: "Tab")
+            #expect(try tmux.waitFor { $0.contains("my\\ docs/it\\'s\\ here.txt") }.matched)
+            try tmux.send("Enter")
+            let sent = try tmux.waitFor { $0.contains("escaped-file-body") }
+            #expect(sent.matched, "the file went as the upload field: \(sent.screen)")
+        }
+    }
+
+    @Test("a resized terminal lays the line being edited out at its new width")
+    func resizedTerminal() throws {
+        try withRepl(["repl", base]) { tmux in
+            try tmux.type("print aaaaaaaaaa bbbbbbbbbb cccccccccc dddddddddd eeeeeeeeee ffffffffff gggggggggg")
+            Thread.sleep(forTimeInterval: 0.3)
+            try tmux.resize(width: 50, height: 40)
+            Thread.sleep(forTimeInterval: 0.3)
+            try tmux.type(" hhhh")
+            for _ in 0..<12 { try tmux.send("BSpace") }
+            let edited = try tmux.waitFor(3) { $0.split(separator: "\n").contains { $0.hasSuffix("ffffffffff ggg") } }
+            #expect(edited.matched, "the line shown is the line held: \(edited.screen)")
+            try tmux.send("Enter")
+            #expect(try tmux.waitFor { $0.contains("eeeeeeeeee ffffffffff ggg\n") || $0.contains("ffffffffff ggg\ntapedeck") }.matched)
+        }
+    }
+
     @Test("history survives a restart, Up and Ctrl-R recall it, Up recalls a typed token until exit, and the file holds it redacted, mode 0600")
     func historyPersists() throws {
         try withRepl(["repl"]) { tmux in

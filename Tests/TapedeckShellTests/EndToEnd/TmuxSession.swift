@@ -44,6 +44,11 @@ final class TmuxSession {
         if !keys.isEmpty { try tmux(["send-keys", "-t", "t"] + keys) }
     }
 
+    /// Resizes the terminal, as a user dragging its window does (the program gets `SIGWINCH`).
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", "t", "-x", String(width), "-y", String(height)])
+    }
+
     /// The screen and scrollback.
     func screen() throws -> String {
         try tmux(["capture-pane", "-p", "-J", "-t", "t", "-S", "-200"])

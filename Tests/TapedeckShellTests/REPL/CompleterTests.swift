@@ -35,6 +35,35 @@ struct CompleterTests {
         #expect(completer.complete(word: "r", before: "show ").candidates == ["request", "response"])
     }
 
+    @Test("a file name with spaces or quotes completes escaped, and a name typed escaped is read whole")
+    func escapedFiles() throws {
+        let folder = TestScratch.path("completer-escaped")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("my docs"), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("my docs/it's here.json").path, contents: Data("{}".utf8))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let completer = Completer(directory: folder)
+        #expect(completer.complete(word: "my", before: "post /x @").candidates == ["my\\ docs/"])
+        // libedit splits the word at an escaped space: what is already on the line is not repeated.
+        #expect(completer.complete(word: "docs/it", before: "post /x @my\\ ").candidates == ["docs/it\\'s\\ here.json"])
+        #expect(completer.complete(word: "my\\ docs/", before: "post /x @").candidates == ["my\\ docs/it\\'s\\ here.json"])
+        // The completed word reads back as the file's name.
+        let line = try Parser.parseLine("post /x upload@my\\ docs/it\\'s\\ here.json")
+        guard case .request(let request)? = line else {
+            Issue.record("\(String(describing: line))")
+            return
+        }
+        #expect(request.items.map(\.text) == ["upload@my docs/it's here.json"])
+    }
+
+    @Test("a candidate holding a control character is never offered to libedit, which would show it raw")
+    func controlCharacters() {
+        var completer = Completer(directory: URL(fileURLWithPath: "/nonexistent"))
+        completer.paths = ["/ok", "/bad\u{1B}]0;title\u{07}", "/c1\u{9B}31m"]
+        CompletionBridge.completer = completer
+        #expect(CompletionBridge.complete(word: "/", before: "get ").candidates == ["/ok"])
+        #expect(CompletionBridge.match(at: 0) == "/ok" && CompletionBridge.match(at: 1) == nil)
+    }
+
     @MainActor
     @Test("in replay mode paths complete from the cassette, not only from paths seen; live mode drops them")
     func cassettePaths() async throws {
