@@ -189,7 +189,7 @@ final class CurlTransfer: Sendable {
                     headerList = curl_slist_append(headerList, "Content-Type:")
                 }
                 _ = tapedeck_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
-                return withBody(easy) { curl_easy_perform(easy) }
+                return withBody(easy) { performWatched(easy, multi: handle.multi) }
             }
         }
         let elapsed = clock.now - start
@@ -198,6 +198,46 @@ final class CurlTransfer: Sendable {
         if received.withLock({ $0.endedByReader }) { return .success(response(easy, duration: elapsed)) }
         guard code == CURLE_OK else { return .failure(error(for: code, detail: detail)) }
         return .success(response(easy, duration: elapsed))
+    }
+
+    /// How often a transfer is looked at while nothing arrives: how late a cancel (Ctrl-C) or
+    /// a stream's silence limit may take effect.
+    static let watchInterval: Int32 = 20
+
+    /// `curl_easy_perform`, driven through a multi handle so that the transfer is looked at
+    /// every ``watchInterval`` milliseconds whatever flows: libcurl calls its progress callback
+    /// only about once a second while nothing arrives, so a cancel and a stream's silence limit
+    /// (``CurlTransport/Options/timeout`` for an observed transfer) overshot by up to a second.
+    private func performWatched(_ easy: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer?) -> CURLcode {
+        guard let multi, curl_multi_add_handle(multi, easy) == CURLM_OK else { return curl_easy_perform(easy) }
+        defer { curl_multi_remove_handle(multi, easy) }
+        let silenceLimit = observer == nil ? nil : CurlTransfer.timeoutMilliseconds(options.timeout)
+        let clock = ContinuousClock()
+        var lastProgress = clock.now
+        var seen: (body: curl_off_t, head: Int) = (0, 0)
+        var running: Int32 = 1
+        while true {
+            guard curl_multi_perform(multi, &running) == CURLM_OK else { return CURLE_FAILED_INIT }
+            if running == 0 { break }
+            if shouldAbort { return CURLE_ABORTED_BY_CALLBACK }
+            if let silenceLimit, silenceLimit > 0 {
+                var now: (body: curl_off_t, head: Int) = (0, 0)
+                _ = tapedeck_curl_getinfo_offset(easy, CURLINFO_SIZE_DOWNLOAD_T, &now.body)
+                _ = tapedeck_curl_getinfo_long(easy, CURLINFO_HEADER_SIZE, &now.head)
+                if now != seen {
+                    seen = now
+                    lastProgress = clock.now
+                } else if clock.now - lastProgress >= .milliseconds(silenceLimit) {
+                    return CURLE_OPERATION_TIMEDOUT
+                }
+            }
+            guard curl_multi_poll(multi, nil, 0, CurlTransfer.watchInterval, nil) == CURLM_OK else { return CURLE_FAILED_INIT }
+        }
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
+        }
+        return CURLE_OK
     }
 
     /// libcurl's `CURLOPT_TIMEOUT_MS` for `seconds`: at least 1 ms, and 0 (no limit) for a
@@ -216,12 +256,9 @@ final class CurlTransfer: Sendable {
         } else {
             // A relayed stream may flow for as long as both ends keep it open: the timeout bounds
             // connecting and any silence (no byte for that long), not the whole transfer.
-            let milliseconds = CurlTransfer.timeoutMilliseconds(options.timeout)
-            _ = tapedeck_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
-            if milliseconds > 0 {
-                _ = tapedeck_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
-                _ = tapedeck_curl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, (milliseconds + 999) / 1000))
-            }
+            // The silence is timed by ``performWatched(_:)``, to the millisecond: libcurl's own
+            // low-speed timer counts whole seconds.
+            _ = tapedeck_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, CurlTransfer.timeoutMilliseconds(options.timeout))
         }
         // Redirects are followed by the core's one rule (RedirectFollower), never by libcurl,
         // and libcurl speaks nothing but HTTP even if asked.

@@ -117,13 +117,20 @@ public final class CurlTransport: HTTPTransport, Sendable {
 /// One libcurl easy handle; freed with the object.
 final class CurlHandle: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
+    /// The multi handle its transfers are driven through (``CurlTransfer``): kept with the easy
+    /// handle, as its connection cache is, so a kept-alive connection serves the next transfer.
+    let multi: UnsafeMutableRawPointer?
 
     init?() {
         guard let pointer = curl_easy_init() else { return nil }
         self.pointer = pointer
+        multi = curl_multi_init()
     }
 
-    deinit { curl_easy_cleanup(pointer) }
+    deinit {
+        if let multi { curl_multi_cleanup(multi) }
+        curl_easy_cleanup(pointer)
+    }
 }
 
 extension Task where Success == Never, Failure == Never {

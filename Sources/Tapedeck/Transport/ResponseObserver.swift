@@ -17,7 +17,7 @@ package final class ResponseObserver: Sendable {
     /// Called with each chunk as it arrives; return false to stop the transfer there (the
     /// reader left): the response then ends with the chunks received so far, as a success.
     package let chunk: @Sendable (BodyChunk) -> Bool
-    /// Asked while a stream is quiet (about once a second): true ends it as a `false` from
+    /// Asked while a stream is quiet (every few tens of milliseconds): true ends it as a `false` from
     /// ``chunk`` would, so a stream that sends nothing can still be stopped.
     package let stop: @Sendable () -> Bool
 

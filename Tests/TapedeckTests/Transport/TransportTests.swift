@@ -85,6 +85,25 @@ struct TransportTests {
         await #expect(throws: HTTPError.cancelled(url: url.absoluteString)) { try await task.value }
     }
 
+    @Test("curl ends a silent stream at its limit and a cancelled transfer at once, not at libcurl's once-a-second tick")
+    func promptLimits() async throws {
+        let server = try SilentServer()
+        let url = URL(string: "http://127.0.0.1:\(server.port)/quiet")!
+        let observer = ResponseObserver(head: { _ in true }, chunk: { _ in true })
+        let clock = ContinuousClock()
+        var start = clock.now
+        await #expect(throws: HTTPError.timedOut(url: url.absoluteString, seconds: 0.2)) {
+            try await ResponseObserver.$current.withValue(observer) { try await CurlTransport(options: .init(timeout: 0.2)).send(HTTPRequest(url: url)) }
+        }
+        #expect(clock.now - start < .milliseconds(800), "the 0.2 s limit took \(clock.now - start)")
+        let task = Task { try await CurlTransport(options: .init(timeout: 0)).send(HTTPRequest(url: url)) }
+        try await Task.sleep(for: .milliseconds(300))
+        start = clock.now
+        task.cancel()
+        await #expect(throws: HTTPError.cancelled(url: url.absoluteString)) { try await task.value }
+        #expect(clock.now - start < .milliseconds(600), "the cancel took \(clock.now - start)")
+    }
+
     @Test("a task cancelled before it sends fails with 'cancelled'", arguments: TransportKind.allCases)
     func cancelledBeforeStart(_ kind: TransportKind) async throws {
         let server = try SilentServer()
