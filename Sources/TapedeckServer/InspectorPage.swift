@@ -37,8 +37,10 @@ enum InspectorPage {
         const token = location.pathname.split('/')[3];
         const $ = id => document.getElementById(id);
         const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = String(text); if (cls) e.className = cls; return e; };
-        let count = 0, unmatched = 0;
-        function note() { $('state').textContent = count + ' requests · ' + unmatched + ' unmatched · live'; }
+        let count = 0, unmatched = 0, total = 0;
+        // A page opened late gets the server's last events only: it says how many it has of how many.
+        function shown() { return (total > count ? 'the last ' + count + ' of ' + total : count) + ' requests · ' + unmatched + ' unmatched'; }
+        function note() { $('state').textContent = shown() + ' · live'; }
         function add(e) {
           const r = el('tr', undefined, e.outcome); r.dataset.text = (e.method + ' ' + e.target + ' ' + e.status + ' ' + e.outcome).toLowerCase();
           [[e.n, 'num'], [e.time.slice(11, 23)], [e.method], [e.target, 'target'], [e.status, 'num'], [e.ms, 'num'], [e.outcome, 'outcome']]
@@ -48,14 +50,25 @@ enum InspectorPage {
             r.classList.add('selected'); $('reportText').textContent = e.report; $('report').hidden = false;
           });
           r.hidden = !matches(r); $('rows').appendChild(r);
-          count++; if (e.outcome === 'unmatched') unmatched++; note();
+          count++; total = Math.max(total, e.n); if (e.outcome === 'unmatched') unmatched++; note();
         }
         function matches(r) { const f = $('filter').value.toLowerCase(); return !f || r.dataset.text.includes(f); }
         $('filter').addEventListener('input', () => document.querySelectorAll('#rows tr').forEach(r => { r.hidden = !matches(r); }));
         const feed = new EventSource('events');
         feed.onmessage = m => add(JSON.parse(m.data));
         feed.onopen = note;
-        feed.onerror = () => { $('state').textContent = count + ' requests · disconnected (the server stopped?)'; };
+        feed.onerror = async () => {
+          if (feed.readyState !== EventSource.CLOSED) { $('state').textContent = shown() + ' · disconnected (the server stopped?); retrying'; return; }
+          // Refused outright: the server says why (too many pages open) when it still answers.
+          let why = 'disconnected (the server stopped?)';
+          try {
+            const stop = new AbortController();
+            const answer = await fetch('events', { signal: stop.signal });
+            if (!answer.ok) why = answer.status + ' ' + (await answer.text()).trim().slice(0, 300);
+            stop.abort();
+          } catch (_) {}
+          $('state').textContent = shown() + ' · ' + why;
+        };
         async function control(path) {
           const answer = await fetch('/__tapedeck/' + path, { method: 'POST', headers: { 'X-Tapedeck-Token': token } });
           $('message').textContent = answer.status + ' ' + (await answer.text()).slice(0, 300);

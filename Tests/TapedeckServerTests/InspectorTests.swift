@@ -109,26 +109,53 @@ struct InspectorTests {
         }
     }
 
-    @Test("in Chromium the page keeps working with thousands of rows: a new request still arrives within a second, and the filter narrows them")
+    @Test("in Chromium the page keeps working with thousands of rows: a new request still arrives within a second, the filter narrows them, and a page opened late says it has the last 5,000")
     func thousandsOfRows() async throws {
         try await Self.inBrowser { python, directory, server in
             let base = server.url.absoluteString
-            // 3,000 requests from one curl: the first is played, the rest are repeats the cassette
+            // 5,100 requests from one curl: the first is played, the rest are repeats the cassette
             // does not allow, answered as unmatched, which is the heavier row (it carries a report).
-            let count = 3_000
+            // The server keeps the last 5,000 for a page that opens later.
+            let count = 5_100
+            let kept = InspectorFeed.kept
             let config = directory.appendingPathComponent("many.curlrc")
             try Data((0..<count).map { _ in "url = \"\(base)/greeting\"\noutput = \"/dev/null\"\n" }.joined().utf8).write(to: config)
             _ = try await Proc.run(Proc.curl, ["-s", "-K", config.path], timeout: 120)
-            let (result, text) = try await Self.browse(with: python, server, rows: count,
+            let (result, text) = try await Self.browse(with: python, server, rows: kept,
                                                        screenshot: directory.appendingPathComponent("inspector-many.png"))
-            #expect(result.value(at: "/count")?.doubleValue == Double(count + 1), "\(text.prefix(2000))")
+            #expect(result.value(at: "/count")?.doubleValue == Double(kept + 1), "\(text.prefix(2000))")
             let rows = result.value(at: "/rows")?.arrayValue?.compactMap(\.stringValue) ?? []
-            #expect(rows.first?.contains("GET /greeting 200") == true, "\(rows)")
+            #expect(rows.first?.hasPrefix("\(count - kept + 1) ") == true && rows.first?.contains("unmatched") == true, "the first kept: \(rows)")
             #expect(rows.last?.contains("/later") == true, "\(rows)")
             let pushed = try #require(result.value(at: "/pushMs")?.doubleValue, "\(text.prefix(2000))")
-            #expect(pushed < 1000, "with \(count) rows, the new row appeared \(pushed) ms after the request")
-            #expect(result.value(at: "/visibleCount")?.doubleValue == Double(count), "every row but the played one is unmatched: \(text.prefix(2000))")
+            #expect(pushed < 1000, "with \(kept) rows, the new row appeared \(pushed) ms after the request")
+            #expect(result.value(at: "/visibleCount")?.doubleValue == Double(kept + 1), "every row is unmatched: \(text.prefix(2000))")
+            #expect(result.value(at: "/state")?.stringValue?.hasPrefix("the last \(kept + 1) of \(count + 1) requests · \(kept + 1) unmatched") == true,
+                    "\(String(describing: result.value(at: "/state")))")
             #expect(result.value(at: "/reset")?.stringValue?.hasPrefix("200") == true)
+        }
+    }
+
+    @Test("in Chromium a page past the 32 open says so, not that the server stopped")
+    func pageRefused() async throws {
+        try await Self.inBrowser { python, directory, server in
+            let token = server.deck.options.controlToken
+            let events = server.url.absoluteString + "/__tapedeck/ui/\(token)/events"
+            let readers = (0..<InspectorFeed.maximumPages).map { _ in
+                Task { try await Proc.run(Proc.curl, ["-s", "-N", "--max-time", "30", events]) }
+            }
+            defer { for reader in readers { reader.cancel() } }
+            // Wait until every place is taken: one more is refused.
+            var full = false
+            for _ in 0..<100 where !full {
+                let probe = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "1", events])
+                full = probe.text == "503"
+                if !full { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(full)
+            let (result, text) = try await Self.browse(with: python, server, rows: 0, screenshot: directory.appendingPathComponent("inspector-full.png"))
+            let state = result.value(at: "/state")?.stringValue ?? ""
+            #expect(state.contains("503 32 inspector pages are open already; close one and reload"), "\(text.prefix(2000))")
         }
     }
 
