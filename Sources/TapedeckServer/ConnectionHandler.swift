@@ -636,7 +636,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .replay(let frames, let label, let latency, let log):
             var headers = NIOHTTP1.HTTPHeaders([("Upgrade", "websocket"), ("Connection", "Upgrade"),
                                                 ("Sec-WebSocket-Accept", WebSocketPlan.accept(forKey: head.headers.first(name: "sec-websocket-key") ?? ""))])
-            if let chosen = response.headers["Sec-WebSocket-Protocol"] { headers.add(name: "Sec-WebSocket-Protocol", value: chosen) }
+            // The recorded choice, when this client offered it (``WebSocketPlan/subprotocolRefusal(recorded:offered:summary:)``
+            // refused a client that offers others); a client that offered none is answered without one.
+            if let chosen = response.headers["Sec-WebSocket-Protocol"]?.trimmingHTTPSpace(),
+               head.headers[canonicalForm: "sec-websocket-protocol"].contains(where: { $0 == Substring(chosen) }) {
+                headers.add(name: "Sec-WebSocket-Protocol", value: chosen)
+            }
             let answer = HTTPResponseHead(version: head.version, status: .switchingProtocols, headers: headers)
             let maxFrame = limits.maxBodyBytes
             established(context: context, head: head, answer: answer) { sync, anchor in

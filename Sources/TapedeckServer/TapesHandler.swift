@@ -297,6 +297,9 @@ package struct TapesHandler: ServerHandler {
                 return ServerReply.text(426, "\(Deck.redactedSummary(incoming)) was recorded as a WebSocket session: open it with a WebSocket client (ws://)\n",
                                         headers: ["Upgrade": "websocket", ServerMarker.errorHeader: "426"])
             }
+            if let refusal = WebSocketPlan.subprotocolRefusal(recorded: shown.headers, offered: incoming.headers, summary: Deck.redactedSummary(incoming)) {
+                return refusal
+            }
             return ServerReply(response: shown, webSocket: .replay(frames: frames, label: Deck.redactedSummary(incoming),
                                                                          latency: plan.conditions.latency, log: log))
         }
@@ -377,6 +380,7 @@ package struct TapesHandler: ServerHandler {
         switch recorder.recordedAnswer(to: request) {
         case .success(let response)?:
             guard let frames = response.webSocket else { return ServerReply(response: response) }
+            if let refusal = WebSocketPlan.subprotocolRefusal(recorded: response.headers, offered: incoming.headers, summary: summary) { return refusal }
             HandlerNotes.current?.outcome = "played"
             return ServerReply(response: response, webSocket: .replay(frames: frames, label: summary, latency: .none, log: log))
         case .failure(let error)?:

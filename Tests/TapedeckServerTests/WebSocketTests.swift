@@ -11,6 +11,8 @@ struct WebSocketTests {
     struct Session: Decodable {
         var received: [String]
         var close: [Close]?
+        var subprotocol: String?
+        var refused: String?
         enum Close: Decodable, Equatable {
             case code(Int), reason(String)
             init(from decoder: any Decoder) throws {
@@ -20,10 +22,11 @@ struct WebSocketTests {
         }
     }
 
-    /// Runs `ws_client.py URL MESSAGES…`.
-    static func client(_ url: String, _ messages: [String]) async throws -> Session {
+    /// Runs `ws_client.py URL MESSAGES…`, offering `subprotocols` when given.
+    static func client(_ url: String, _ messages: [String], subprotocols: [String] = []) async throws -> Session {
         let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_client.py").path
-        let result = try await Proc.run(Proc.python, [script, url] + messages)
+        let result = try await Proc.run(Proc.python, [script, url] + messages,
+                                        environment: subprotocols.isEmpty ? [:] : ["WS_SUBPROTOCOLS": subprotocols.joined(separator: ",")])
         #expect(result.status == 0, "\(result.stderr)")
         return try JSONDecoder().decode(Session.self, from: result.stdout)
     }
@@ -32,9 +35,12 @@ struct WebSocketTests {
         url.absoluteString.replacingOccurrences(of: "http://", with: "ws://")
     }
 
-    /// A cassette holding one WebSocket session at `http://chat.test/room`: text frames (seconds, sender, text).
-    static func session(_ frames: [(TimeInterval, WebSocketMessage.Sender, String)], duration: TimeInterval = 0, in directory: URL) throws -> URL {
+    /// A cassette holding one WebSocket session at `http://chat.test/room`: text frames (seconds,
+    /// sender, text), its answer choosing `subprotocol` when given.
+    static func session(_ frames: [(TimeInterval, WebSocketMessage.Sender, String)], duration: TimeInterval = 0, subprotocol: String? = nil,
+                        in directory: URL) throws -> URL {
         var response = HTTPResponse(status: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
+        if let subprotocol { response.headers["Sec-WebSocket-Protocol"] = subprotocol }
         response.duration = duration
         response.webSocket = frames.map { WebSocketMessage(offset: $0.0, sender: $0.1, kind: .text, data: Data($0.2.utf8)) }
         let cassette = directory.appendingPathComponent("ws.cassette.json")
@@ -96,6 +102,25 @@ struct WebSocketTests {
         #expect(plain.text == "426", "a plain GET of a WebSocket URL is told to use a WebSocket client")
         let log = await serve.stop()
         #expect(log.stderr.contains("client frame 2 (client text \"pull\") does not match: the recording expects client text \"push\""), "\(log.stderr)")
+    }
+
+    @Test("a session recorded with a subprotocol replays to a client that offers it, and to one that offers none; one that offers others is refused, naming both")
+    func subprotocols() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let cassette = try Self.session([(0, .server, "hi")], subprotocol: "chat.v2", in: directory)
+        var options = DeckOptions()
+        options.allowRepeats = true
+        let server = try await CassetteServer.serve([cassette], options: options)
+        let url = server.webSocketURL.absoluteString + "/room"
+        let offering = try await Self.client(url, [], subprotocols: ["chat.v3", "chat.v2"])
+        #expect(offering.subprotocol == "chat.v2" && offering.received == ["hi"], "\(offering)")
+        let plain = try await Self.client(url, [])
+        #expect(plain.subprotocol == nil && plain.received == ["hi"], "\(plain)")
+        let other = try await Self.client(url, [], subprotocols: ["chat.v1"])
+        #expect(other.refused?.hasPrefix("400 ") == true, "\(other)")
+        #expect(other.refused?.contains("the recorded session spoke subprotocol 'chat.v2', which this client does not offer (it offers 'chat.v1')") == true, "\(other)")
+        _ = await server.stop()
     }
 
     @Test("CassetteServer gives tests a ws:// URL in process, and replays a session written by hand")

@@ -35,6 +35,24 @@ package enum WebSocketPlan: Sendable {
         headers.values(for: "Upgrade").contains { $0.lowercased().containsBytes("websocket") }
     }
 
+    /// The subprotocols a client offers (`Sec-WebSocket-Protocol: chat.v2, chat.v1`), in order.
+    static func offeredSubprotocols(_ headers: HTTPHeaders) -> [String] {
+        headers.values(for: "Sec-WebSocket-Protocol").flatMap { $0.split(separator: ",") }.map { $0.trimmingHTTPSpace() }.filter { !$0.isEmpty }
+    }
+
+    /// The refusal for replaying a session whose answer chose `recorded`'s subprotocol to a
+    /// client that offers others (RFC 6455 §4.1: the answer names one the client offered, else
+    /// the client fails the connection); nil when it may be replayed. A client that offers
+    /// none is answered without one.
+    static func subprotocolRefusal(recorded: HTTPHeaders, offered headers: HTTPHeaders, summary: String) -> ServerReply? {
+        let offered = offeredSubprotocols(headers)
+        guard let chosen = recorded["Sec-WebSocket-Protocol"]?.trimmingHTTPSpace(), !offered.isEmpty, !offered.contains(chosen) else { return nil }
+        let shown = offered.map { "'\(Excerpt.visible($0))'" }.joined(separator: ", ")
+        return ServerReply.text(400, "\(summary): the recorded session spoke subprotocol '\(Excerpt.visible(chosen))', which this client does not offer "
+            + "(it offers \(shown)); offer '\(Excerpt.visible(chosen))', or record the session again with this client\n",
+            headers: [ServerMarker.errorHeader: "400"])
+    }
+
     /// The request as bytes on the wire (HTTP/1.1), for relaying the upgrade upstream.
     static func wire(_ request: HTTPRequest) -> Data {
         let target = request.url.path(percentEncoded: true).isEmpty ? "/" : request.url.path(percentEncoded: true)
