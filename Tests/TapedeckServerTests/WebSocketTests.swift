@@ -256,5 +256,15 @@ struct WebSocketTests {
         lines = log.withLock { $0 }
         #expect(lines.contains { $0.contains("does not match") }, "\(lines)")
         #expect(!lines.joined().contains("s3cret-other-pw") && !lines.joined().contains("hunter2"), "\(lines)")
+        // The same JSON sent as a binary frame is redacted as JSON when recorded, and matches so.
+        var binary = try Cassette.load(from: recorded)
+        binary.interactions[0].response.webSocket?[1] = WebSocketMessage(offset: 0.01, sender: .client, kind: .binary, data: Data(login.utf8))
+        try Redactor.standard.redact(binary).write(to: recorded)
+        #expect(!(try String(contentsOf: recorded, encoding: .utf8)).contains("hunter2"))
+        let binaryServer = try await CassetteServer.serve([recorded], options: DeckOptions(allowRepeats: true))
+        let hex = Data(login.utf8).map { String(format: "%02x", $0) }.joined()
+        let sent = try await Self.client(binaryServer.webSocketURL.absoluteString + "/room", ["b:" + hex])
+        #expect(sent.received == ["welcome", "ok"], "\(sent)")
+        _ = await binaryServer.stop()
     }
 }

@@ -52,7 +52,7 @@ enum CassetteWebSocket {
         }
         if let text = try item.optionalString("text") { return (.text, Data(text.utf8)) }
         if let field = try item.optionalField("close") {
-            guard case .number(let literal) = field.value, let code = Int(literal), (1000...4999).contains(code), ![1004, 1005, 1006, 1015].contains(code) else {
+            guard case .number(let literal) = field.value, let code = Int(literal), WebSocketMessage.isSentCloseCode(code) else {
                 throw .invalidField(path: item.source, pointer: field.pointer,
                                     problem: "a close code is a whole number from 1000 to 4999, such as 1000; 1004, 1005, 1006 and 1015 are reserved and never sent (RFC 6455 §7.4.1)")
             }

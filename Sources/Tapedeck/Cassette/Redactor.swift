@@ -228,9 +228,9 @@ public struct Redactor: Sendable, Hashable {
             // A token only its shape gives away (a vendor key in a text body, a JWT in a URL)
             // is replaced too: what the secret lint finds, a cassette redacted whole never holds.
             // The lint names one token of a kind in a field, so it reads the field again until
-            // it finds none (a few rounds at most).
+            // it finds no new one (each round replaces what it found, so this ends).
             var shaped = SecretLint.values(in: fields)
-            for _ in 0..<8 where !shaped.isEmpty {
+            while !shaped.isEmpty {
                 found += shaped
                 fields = SecretScrubber(shaped).scrub(fields)
                 shaped = SecretLint.values(in: fields).filter { !found.contains($0) }

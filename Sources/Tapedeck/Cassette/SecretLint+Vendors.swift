@@ -84,9 +84,16 @@ extension SecretLint {
             for (format, needle) in candidates where start + needle.count <= bytes.count
                 && UnsafeBufferPointer(rebasing: bytes[start..<(start + needle.count)]).elementsEqual(needle) {
                 var end = start + needle.count
-                while end < bytes.count, format.allowed(bytes[end]) { end += 1 }
+                // A format of fixed length is read one byte past it at most: a long run of allowed
+                // bytes (`AIza-AIza-…`) is then not read again from each candidate to its end.
+                let limit = format.exactly.map { min(bytes.count, start + needle.count + $0 + 1) } ?? bytes.count
+                while end < limit, format.allowed(bytes[end]) { end += 1 }
                 let length = end - start - needle.count
                 guard length >= format.minimum, format.exactly.map({ $0 == length }) ?? true else { continue }
+                // A token is random: it has a digit or a capital. Words joined by hyphens after a
+                // prefix (`sk-proj-your-key-here`, `sk-ant-colony-simulation`) are not one.
+                guard bytes[(start + needle.count)..<end].contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { continue }
                 return (format.name, String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
             }
         }

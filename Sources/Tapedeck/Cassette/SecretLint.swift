@@ -222,13 +222,22 @@ public enum SecretLint {
                     if analyticsCookiePrefixes.contains(where: { name.hasPrefix($0) }) { continue }
                     let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
                     // A value too short to be a session's (`lang=en`, `seen=1`) is not one.
-                    guard value.utf8.count >= Redactor.minimumScrubLength, !isPlaceholder(value), !isReadableSetting(value) else { continue }
+                    guard value.utf8.count >= Redactor.minimumScrubLength, !isPlaceholder(value),
+                          isCredentialCookie(name) || !isReadableSetting(value) else { continue }
                     found.append(Finding(interaction: index, field: "\(side) header \(field.name)", kind: "cookie value",
                                          excerpt: "\(Excerpt.visible(name))=\(mask(value))"))
                 }
             }
         }
         return found
+    }
+
+    /// Whether a cookie's name says it holds a credential (`session`, `auth`, `remember_token`,
+    /// `pw`): its value is one however it reads.
+    static func isCredentialCookie(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return Redactor.isKeyLike(lower) || lower == "pw" || lower == "sid"
+            || ["sess", "auth", "token", "pass", "secret", "remember", "login", "jwt", "key", "credential"].contains { lower.containsBytes($0) }
     }
 
     /// Whether a cookie's value, decoded, reads as a setting of words (`Europe/Berlin`,
@@ -344,19 +353,44 @@ public enum SecretLint {
         } else if let vendor = vendorSecret(in: text) {
             found.append(Credential(field: "\(side) body", kind: vendor.kind, value: vendor.value))
         }
+        // Bytes of no stated type or a binary one may be MessagePack or Protobuf that happen to
+        // be valid UTF-8 (a tag byte 0x0A is a line end): read as such too.
+        if found.isEmpty, contentType.map({ binaryTypes.contains(MediaType.essence($0)) }) ?? true {
+            return binaryCredentials(body, side: side)
+        }
         return found
     }
+
+    /// Media types whose bodies are bytes that may hold strings: read as ``binaryCredentials(_:side:)`` does.
+    private static let binaryTypes: Set<String> = [
+        "application/octet-stream", "application/x-protobuf", "application/protobuf", "application/vnd.google.protobuf",
+        "application/grpc", "application/msgpack", "application/x-msgpack", "application/vnd.msgpack", "application/cbor",
+    ]
 
     /// A token that stands among bytes that are not text (a MessagePack or Protobuf frame, a
     /// binary body): its printable runs are read as text, every other byte a space.
     private static func binaryCredentials(_ body: Data, side: String) -> [Credential] {
         guard jsonTriggers.mayMatch(body) else { return [] }
-        let text = String(decoding: body.map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x20 }, as: UTF8.self)
-        if let jwt = firstJWT(in: text) { return [Credential(field: "\(side) body", kind: "JWT", value: jwt)] }
-        if let token = bearerToken(in: text), !isPlaceholder(token) {
-            return [Credential(field: "\(side) body", kind: "bearer token", value: "Bearer " + token)]
+        let bytes = [UInt8](body)
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x7F { end += 1 }
+            // Each run of printable bytes is read as text, and again without its first byte: in
+            // MessagePack and Protobuf a string's length stands right before it, and a length
+            // of 48 to 122 reads as a digit or a letter that would join the token's word.
+            if end - start >= 8 {
+                for from in [start, start + 1] {
+                    let text = String(decoding: bytes[from..<end], as: UTF8.self)
+                    if let jwt = firstJWT(in: text) { return [Credential(field: "\(side) body", kind: "JWT", value: jwt)] }
+                    if let token = bearerToken(in: text), !isPlaceholder(token) {
+                        return [Credential(field: "\(side) body", kind: "bearer token", value: "Bearer " + token)]
+                    }
+                    if let vendor = vendorSecret(in: text) { return [Credential(field: "\(side) body", kind: vendor.kind, value: vendor.value)] }
+                }
+            }
+            start = end + 1
         }
-        if let vendor = vendorSecret(in: text) { return [Credential(field: "\(side) body", kind: vendor.kind, value: vendor.value)] }
         return []
     }
 

@@ -216,7 +216,8 @@ struct SecretScrubber {
     }
 
     private func scrub(body: Data, contentType: String?) -> Data {
-        guard !body.isEmpty, let text = String(validating: body, as: UTF8.self) else { return body }
+        guard !body.isEmpty else { return body }
+        guard let text = String(validating: body, as: UTF8.self) else { return scrub(bytes: body) }
         let type = contentType.map(MediaType.essence) ?? ""
         // A secret JSON writes escaped (a PEM key's line breaks) is not in a JSON body's text
         // as it is: such a body is read as JSON all the same.
@@ -230,6 +231,36 @@ struct SecretScrubber {
             return Redactor.render(scrubbed, like: body)
         }
         return Data(scrub(text: text).utf8)
+    }
+
+    /// Bytes that are not text (a MessagePack or Protobuf body or frame) with each secret's
+    /// bytes replaced by the placeholder's. The bytes around it may no longer parse (a length
+    /// before a string no longer fits it), but no secret reaches the cassette.
+    private func scrub(bytes body: Data) -> Data {
+        // One pass over the bytes, each position looked up by the two bytes that start it.
+        var byStart: [UInt16: [[UInt8]]] = [:]
+        for secret in secrets where secret.raw.utf8.count >= max(2, Redactor.minimumScrubLength) {
+            let needle = Array(secret.raw.utf8)
+            byStart[UInt16(needle[0]) << 8 | UInt16(needle[1]), default: []].append(needle)
+        }
+        guard !byStart.isEmpty, body.count >= 2 else { return body }
+        let bytes = [UInt8](body)
+        var output: [UInt8] = []
+        var copied = 0, index = 0
+        while index + 1 < bytes.count {
+            if let candidates = byStart[UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])],
+               let needle = candidates.first(where: { index + $0.count <= bytes.count && bytes[index..<(index + $0.count)].elementsEqual($0) }) {
+                output += bytes[copied..<index]
+                output += Redactor.placeholder.utf8
+                index += needle.count
+                copied = index
+            } else {
+                index += 1
+            }
+        }
+        guard copied > 0 else { return body }
+        output += bytes[copied...]
+        return Data(output)
     }
 
     private func mayContainSecret(_ text: String) -> Bool {

@@ -152,17 +152,26 @@ public enum ServerSentEvents {
             }
             changed = true
             let replacedLines = lines(of: replaced)
+            // A byte order mark before the first line stays before it alone.
+            var later = run[0].prefix.unicodeScalars
+            if later.first == "\u{FEFF}" { later.removeFirst() }
             for (number, line) in replacedLines.enumerated() {
-                output += run[0].prefix + line + (number == replacedLines.count - 1 ? run[run.count - 1].end : run[0].end)
+                output += (number == 0 ? run[0].prefix : String(later)) + line + (number == replacedLines.count - 1 ? run[run.count - 1].end : run[0].end)
             }
         }
-        for (line, end) in endedLines(of: text) {
+        for (number, (ended, end)) in endedLines(of: text).enumerated() {
+            // A stream may open with a byte order mark, which EventSource skips.
+            var line = ended, mark = ""
+            if number == 0, line.unicodeScalars.first == "\u{FEFF}" {
+                line.unicodeScalars.removeFirst()
+                mark = "\u{FEFF}"
+            }
             guard line.hasPrefix("data:") else {
                 flush()
-                output += line + end
+                output += mark + line + end
                 continue
             }
-            var prefix = "data:"
+            var prefix = mark + "data:"
             var value = line.dropFirst(5)
             if value.first == " " { prefix += " "; value = value.dropFirst() }
             run.append((prefix, String(value), end))

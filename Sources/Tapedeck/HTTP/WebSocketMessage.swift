@@ -53,6 +53,12 @@ public struct WebSocketMessage: Hashable, Sendable, Codable {
         data.count >= 2 ? Int(data[data.startIndex]) << 8 | Int(data[data.startIndex + 1]) : 1000
     }
 
+    /// Whether `code` is one a close frame may carry (RFC 6455 §7.4.1): 1000 to 4999 but 1004,
+    /// 1005, 1006 and 1015, which are reserved and never sent.
+    package static func isSentCloseCode(_ code: Int) -> Bool {
+        (1000...4999).contains(code) && ![1004, 1005, 1006, 1015].contains(code)
+    }
+
     /// A close frame's reason, for `.close`.
     public var closeReason: String { data.count > 2 ? String(decoding: data.dropFirst(2), as: UTF8.self) : "" }
 
@@ -67,12 +73,16 @@ public struct WebSocketMessage: Hashable, Sendable, Codable {
 
     /// What of the frame redaction and the lint read, and as what: a text frame, or a binary
     /// frame that holds a JSON document, as JSON; any other binary frame as bytes; a close
-    /// frame's reason as text. Nil for a ping, a pong and a close frame with no reason.
+    /// frame's reason as text (as JSON when it is). Nil for a ping, a pong and a close frame
+    /// with no reason.
     package var readable: (data: Data, contentType: String?)? {
         switch kind {
         case .text: return (data, "application/json")
         case .binary: return (data, Self.holdsJSON(data) ? "application/json" : nil)
-        case .close: return data.count > 2 ? (Data(data.dropFirst(2)), "text/plain") : nil
+        case .close:
+            guard data.count > 2 else { return nil }
+            let reason = Data(data.dropFirst(2))
+            return (reason, Self.holdsJSON(reason) ? "application/json" : "text/plain")
         case .ping, .pong: return nil
         }
     }

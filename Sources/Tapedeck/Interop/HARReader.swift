@@ -50,7 +50,12 @@ package enum HARReader {
         var response = try self.response(responseCursor, requestURL: request.url, limits: limits)
         response.duration = max(0, try entry.optional("time")?.double() ?? 0) / 1000
         if let messages = try entry.optional("_webSocketMessages") {
-            response.webSocket = try webSocketMessages(messages, startedAt: recordedAt, status: response.status)
+            let frames = try webSocketMessages(messages, startedAt: recordedAt, status: response.status)
+            if !frames.isEmpty {
+                // A WebSocket over HTTP/2 is answered 200 (RFC 8441); replay speaks HTTP/1.1, which answers 101.
+                if response.status != 101 { (response.status, response.reason) = (101, "Switching Protocols") }
+                response.webSocket = frames
+            }
         }
         return Interaction(request: request, response: response, recordedAt: recordedAt)
     }
@@ -62,8 +67,9 @@ package enum HARReader {
     private static func webSocketMessages(_ cursor: JSONCursor, startedAt: Date, status: Int) throws(InteropError) -> [WebSocketMessage] {
         let messages = try cursor.array()
         guard !messages.isEmpty else { return [] }
-        guard status == 101 else {
-            throw cursor.failure("WebSocket messages on a response with status \(status); a WebSocket session is answered 101 Switching Protocols")
+        guard status == 101 || (200..<300).contains(status) else {
+            throw cursor.failure("WebSocket messages on a response with status \(status); a WebSocket session is answered 101 Switching Protocols "
+                + "(200 over HTTP/2)")
         }
         var frames: [WebSocketMessage] = []
         frames.reserveCapacity(messages.count)
@@ -81,10 +87,19 @@ package enum HARReader {
             }
             let dataCursor = try message.required("data")
             let data = kind == .text ? Data(try dataCursor.string().utf8) : try decodeBase64(dataCursor)
+            if kind == .close, !data.isEmpty {
+                let code = data.count >= 2 ? Int(data[data.startIndex]) << 8 | Int(data[data.startIndex + 1]) : 0
+                guard WebSocketMessage.isSentCloseCode(code) else {
+                    throw dataCursor.failure("not a close frame's payload: its first two bytes must be a close code from 1000 to 4999 that is sent "
+                        + "(not 1004, 1005, 1006 or 1015), then the reason")
+                }
+            }
             let offset = max(0, try message.required("time").double() - startedAt.timeIntervalSince1970)
             frames.append(WebSocketMessage(offset: offset, sender: sender, kind: kind, data: data))
         }
-        return frames
+        // Each end's messages are timed by its own thread in a browser: kept in time order, as a
+        // session plays them (a sort that keeps the order of equal times).
+        return frames.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
     }
 
     /// Each frame kind by its opcode (RFC 6455 §5.2), as ``HARWriter`` writes them.

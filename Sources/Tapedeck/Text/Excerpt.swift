@@ -21,6 +21,13 @@ package enum Excerpt {
         return String(text[..<end]) + "… (\(more) more characters)"
     }
 
+    /// ``of(_:limit:)``, with `redacting` applied first when the text is longer than `limit`: a
+    /// credential the cut would shorten past recognition is replaced whole. Text that fits is
+    /// returned as it is, for the caller to redact as it shows it.
+    package static func cut(_ text: String, limit: Int, redacting: (String) -> String) -> String {
+        text.count <= limit ? text : of(redacting(text), limit: limit)
+    }
+
     /// `text` from outside (a file, a request, an argument) as a message quotes it: control
     /// and non-ASCII characters escaped (`\u{1B}`), then cut short, so nothing raw reaches a
     /// terminal.

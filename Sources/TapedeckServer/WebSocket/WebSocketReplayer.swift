@@ -66,9 +66,9 @@ final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
         }
         let actual = WebSocketMessage(offset: 0, sender: .client, kind: kind, data: payload)
         // What a report quotes of the client's frame is redacted, as recorded frames are.
+        // Read as recording reads it (``WebSocketMessage/readable``): a binary frame holding JSON too.
         var secrets: [String] = []
-        let shown = WebSocketMessage(offset: 0, sender: .client, kind: kind,
-                                     data: kind == .text ? Redactor.standard.redactBody(payload, contentType: "application/json", collecting: &secrets) : payload)
+        let shown = actual.mappingReadable { data, contentType in Redactor.standard.redactBody(data, contentType: contentType, collecting: &secrets) }
         received += 1
         guard next < frames.count, frames[next].sender == .client else {
             if kind == .close { return closeBack(payload, context: context) }

@@ -69,6 +69,14 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the query reads JSON (`json`, an event's `json`): a bracketed value after it must be JSON.
+    var readsJSON: Bool {
+        switch self {
+        case .json, .event(_, .json): true
+        default: false
+        }
+    }
+
     /// Whether the query's values are always text, so numbers written unquoted compare with
     /// numeric strings.
     var yieldsText: Bool {

@@ -13,7 +13,11 @@ extension Interpreter {
         guard !passed else { return }
         let predicate = expected.map { assertion.predicate.replacingValue($0) } ?? assertion.predicate
         let shown = Assertion(query: assertion.query, predicate: predicate, negated: assertion.negated)
-        var shownActual = ValueLiteral.describe(actual, limit: 120)
+        // A value cut short is redacted first (a report redacts what it shows again): a token cut
+        // short would no longer be recognised, and its start would be shown.
+        let known = secrets.secrets
+        let redacting = { (text: String) in Redactor.standard.redact(text: text, knownSecrets: known) }
+        var shownActual = ValueLiteral.describe(actual, limit: 120, redacting: redacting)
         var shownNote = actual == nil ? note : nil
         if case .count = predicate, let actual {
             if let size = Predicate.size(actual) {
@@ -25,8 +29,8 @@ extension Interpreter {
         // A long expected value is cut as the actual one is: a 5 MB `contains` is not printed
         // twice into the log and every report.
         throw .assertionFailed(AssertionFailure(
-            assertion: Excerpt.of(shown.description, limit: Self.shownAssertion), query: assertion.query.description,
-            expected: Excerpt.of((assertion.negated ? "not " : "") + predicate.description, limit: Self.shownAssertion),
+            assertion: Excerpt.cut(shown.description, limit: Self.shownAssertion, redacting: redacting), query: assertion.query.description,
+            expected: Excerpt.cut((assertion.negated ? "not " : "") + predicate.description, limit: Self.shownAssertion, redacting: redacting),
             actual: shownActual, note: shownNote, location: location,
             exchange: lastExchange
         ))

@@ -1,3 +1,5 @@
+import Tapedeck
+
 /// Parses `expect` arguments and the query of `capture`.
 enum AssertionParser {
     static func assertion(_ scanner: inout LineScanner, start: SourceLocation) throws(ParseError) -> Assertion {
@@ -18,7 +20,7 @@ enum AssertionParser {
             }
             word = next
         }
-        let predicate = try self.predicate(word, &scanner)
+        let predicate = try self.predicate(word, &scanner, jsonQuery: query.readsJSON)
         return Assertion(query: query, predicate: predicate, negated: negated)
     }
 
@@ -90,13 +92,27 @@ enum AssertionParser {
         return path
     }
 
-    private static func predicate(_ word: Word, _ scanner: inout LineScanner) throws(ParseError) -> Predicate {
+    /// The predicate `word` starts; `jsonQuery` when the query reads JSON (`json`, an event's
+    /// `json`), whose bracketed value must be JSON.
+    private static func predicate(_ word: Word, _ scanner: inout LineScanner, jsonQuery: Bool) throws(ParseError) -> Predicate {
         func value(_ what: String) throws(ParseError) -> Word {
-            // `== [1, 2]` and `contains {"id": 7}`: a JSON array or object, spaces and all.
-            if what == "==" || what == "!=" || what == "contains", let literal = try scanner.jsonLiteral() {
-                try ValueLiteral.checkJSON(literal)
-                return literal
+            // `== [1, 2]` and `contains {"id": 7}`: a JSON array or object, spaces and all. After a
+            // query of text (a body, a header), a bracketed word that is not JSON (`[INFO]`) is text.
+            if what == "==" || what == "!=" || what == "contains" {
+                var ahead = scanner
+                if let literal = try ahead.jsonLiteral() {
+                    if jsonQuery {
+                        try ValueLiteral.checkJSON(literal)
+                    } else {
+                        guard literal.text.contains("{{") || (try? JSONParser.parse(literal.text)) != nil else { return try plainWord(what) }
+                    }
+                    scanner = ahead
+                    return literal
+                }
             }
+            return try plainWord(what)
+        }
+        func plainWord(_ what: String) throws(ParseError) -> Word {
             guard let value = try scanner.word() else {
                 throw ParseError(.missingArgument(command: "expect", expected: "a value after '\(what)'"), at: scanner.location)
             }

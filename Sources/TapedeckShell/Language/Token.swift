@@ -83,10 +83,12 @@ struct LineScanner {
 
     /// A JSON array or object written as a value (`[1, 2]`, `{"id": 7}`), kept as written, up
     /// to the space after its closing bracket; nil, reading nothing, when the next word does not
-    /// start with `[` or `{`.
+    /// start with `[` or `{` (or starts a `{{template}}`).
     mutating func jsonLiteral() throws(ParseError) -> Word? {
         skipSpaces()
         guard index < characters.count, characters[index] == "[" || characters[index] == "{" else { return nil }
+        // `{{name}}` is a template, not an object.
+        if characters[index] == "{", index + 1 < characters.count, characters[index + 1] == "{" { return nil }
         return try bracketed(opening: "[{", closing: "]}")
     }
 

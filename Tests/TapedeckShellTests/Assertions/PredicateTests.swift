@@ -28,6 +28,15 @@ struct PredicateTests {
         #expect(try test(.compare(.notEqual, word("1")), nil))
     }
 
+    @Test("a text compared with a JSON array or object is read as JSON; text that is not JSON is not equal")
+    func textAgainstStructured() throws {
+        #expect(try test(.compare(.equal, word("[1, 2]")), .string("[1,2]"), lenient: true))
+        #expect(try test(.compare(.equal, word(#"{"a": [true]}"#)), .string(#"{ "a" : [ true ] }"#), lenient: true))
+        #expect(try test(.compare(.equal, word("[1, 2]")), .string("[2,1]"), lenient: true) == false)
+        #expect(try test(.compare(.notEqual, word("[1, 2]")), .string("not json"), lenient: true))
+        #expect(try test(.compare(.equal, word("[1, 2]")), .string("[1,2]")) == false, "a JSON string is not an array")
+    }
+
     @Test("numbers compare exactly, not as Double: 9007199254740993 is not 9007199254740992")
     func exactNumbers() throws {
         #expect(try test(.compare(.equal, word("9007199254740992")), .number("9007199254740993")) == false)

@@ -160,9 +160,31 @@ struct InterpreterTests {
         }
         #expect(failed.expected == "== [2, 1]")
         #expect(failed.actual == "[1,2]")
+        // A query of text: JSON in it compares as JSON; a bracketed word that is not JSON is
+        // text as it was; a template is not an object.
+        try await shell.run(source: """
+            set first a
+            expect body contains [{
+            expect body != [1, 2]
+            expect header Content-Type != [json]
+            expect json $.items[0].name == {{first}}
+            """, file: "t.tape")
         let malformed = await failure(shell, "expect json $.items == [1, 2\n")
         #expect(malformed?.errorDescription?.contains("t.tape:1:") == true, "\(String(describing: malformed?.errorDescription))")
         #expect(malformed?.errorDescription?.contains("quote it to compare it as text") == true, "\(String(describing: malformed?.errorDescription))")
+    }
+
+    @Test("a value cut short in a failure is redacted first: a token across the cut shows none of its characters")
+    func cutAcrossToken() async throws {
+        let token = "hf_5CYAVH66WxYLwx29Ck9WzTVDPq7RtUvXyZa"
+        let transport = StubTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data((String(repeating: "w", count: 100) + " " + token).utf8)) }
+        let shell = Interpreter(transport: transport, output: captured.output)
+        let error = await failure(shell, "get http://api.test/x\nexpect body contains zzz\n")
+        guard case .assertionFailed(let failed)? = error else {
+            Issue.record("expected an assertion failure, got \(String(describing: error))")
+            return
+        }
+        #expect(!failed.actual.contains("hf_5CYAV"), "\(failed.actual)")
     }
 
     @Test("a very long expected value is cut in the failure as a long actual value is")

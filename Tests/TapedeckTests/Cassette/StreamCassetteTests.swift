@@ -123,6 +123,8 @@ struct StreamCassetteTests {
         let upper: (Data) -> Data = { Data(String(decoding: $0, as: UTF8.self).uppercased().utf8) }
         #expect(ServerSentEvents.mapData(Data("id: 1\rdata: a\rdata: b\r\rdata: c\r\n\r\nevent: e\ndata: d".utf8), upper)
             == Data("id: 1\rdata: A\rdata: B\r\rdata: C\r\n\r\nevent: e\ndata: D".utf8))
+        #expect(ServerSentEvents.mapData(Data("\u{FEFF}data: a\ndata: b\n\n".utf8), upper) == Data("\u{FEFF}data: A\ndata: B\n\n".utf8),
+                "a stream's byte order mark is skipped, as EventSource skips it")
         let unchanged = Data("id: 1\rdata: 1\r\r".utf8)
         #expect(ServerSentEvents.mapData(unchanged) { $0 } == unchanged)
     }

@@ -64,6 +64,11 @@ struct VendorTokenLintTests {
         let findings = SecretLint.findings(in: session, index: 0)
         #expect(findings.contains { $0.kind == "GitHub token" && $0.field == "WebSocket frame 0 body" }, "\(findings)")
         #expect(findings.contains { $0.kind == "bearer token" && $0.field == "WebSocket frame 1 body" }, "\(findings)")
+        // A length byte that reads as a letter (Protobuf's 0x6C before a 108-byte key) does not hide it.
+        let anthropic = "sk-ant-api03-" + String(repeating: "Zq8w", count: 23) + "abc"
+        session.response.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .binary, data: Data([0x0A, UInt8(anthropic.utf8.count)] + Array(anthropic.utf8)))]
+        #expect(anthropic.utf8.count == 108)
+        #expect(SecretLint.findings(in: session, index: 0).contains { $0.kind == "Anthropic key" }, "\(SecretLint.findings(in: session, index: 0))")
         // Random bytes are not a token.
         session.response.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .binary, data: Data((0..<4096).map { UInt8(($0 * 7919) % 251) }))]
         #expect(SecretLint.findings(in: session, index: 0).isEmpty)
@@ -81,6 +86,30 @@ struct VendorTokenLintTests {
         #expect(!binary.contains("hunter2hunter2") && binary.contains(Redactor.placeholder), "\(binary)")
         #expect(redacted[1].closeCode == 4003)
         #expect(!redacted[1].closeReason.contains("tok_secret_1234567") && redacted[1].closeReason.contains("revoked"), "\(redacted[1].closeReason)")
+    }
+
+    @Test("whole-cassette redaction replaces a token among bytes that are not text, so the lint finds none after")
+    func binaryRedacted() {
+        let token = "sk-proj-" + String(repeating: "Ab3_x-Q9", count: 6)
+        let body = Data([0x82, 0xFF, 0xA3] + Array("key".utf8) + [0xD9, UInt8(token.utf8.count)] + Array(token.utf8) + [0xC0, 0xFE])
+        let interaction = Self.interaction(body: "")
+        var binary = interaction
+        binary.response.body = body
+        binary.response.headers["Content-Type"] = "application/msgpack"
+        #expect(!SecretLint.findings(in: Cassette(interactions: [binary])).isEmpty)
+        let redacted = Redactor.standard.redact(Cassette(interactions: [binary]))
+        #expect(redacted.interactions[0].response.body.range(of: Data(token.utf8)) == nil)
+        #expect(SecretLint.findings(in: redacted).isEmpty, "\(SecretLint.findings(in: redacted))")
+    }
+
+    @Test("whole-cassette redaction replaces every token a text holds, however many")
+    func manyTokens() {
+        let tokens = (0..<40).map { "hf_" + String(repeating: "Ab\($0 % 10)c", count: 8) + "x\($0)" }
+        let cassette = Cassette(interactions: [Self.interaction(body: tokens.joined(separator: "\n"))])
+        let redacted = Redactor.standard.redact(cassette)
+        let text = String(decoding: redacted.interactions[0].response.body, as: UTF8.self)
+        #expect(tokens.allSatisfy { !text.contains($0) }, "\(text.prefix(300))")
+        #expect(SecretLint.findings(in: redacted).isEmpty)
     }
 
     @Test("a token in an event stream is one finding, not also a field redaction would change")
@@ -122,7 +151,9 @@ struct VendorTokenLintTests {
         for text in ["xghp_" + String(repeating: "a", count: 30), "ghp_short", "AKIA1234", "AKIA" + String(repeating: "A", count: 20),
                      "sk_test_" + String(repeating: "a", count: 20), "BEGIN PUBLIC KEY",
                      "AIza" + String(repeating: "b", count: 20), "sk-proj-short", "task-proj-" + String(repeating: "c", count: 30),
-                     "npm_install", "hf_" + String(repeating: "d", count: 10), "shpat_" + String(repeating: "e", count: 40)] {
+                     "npm_install", "hf_" + String(repeating: "d", count: 10), "shpat_" + String(repeating: "e", count: 40),
+                     "sk-proj-your-api-key-goes-here-please", "see /projects/sk-ant-colony-simulation-project",
+                     String(repeating: "AIza-", count: 4_000)] {
             #expect(SecretLint.findings(in: Self.interaction(body: text), index: 0).isEmpty, "\(text)")
         }
     }

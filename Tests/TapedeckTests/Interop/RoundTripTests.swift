@@ -75,8 +75,16 @@ struct RoundTripTests {
         #expect(frames.map(\.sender) == [.client, .server] && frames.map(\.kind) == [.text, .binary])
         #expect(frames.first?.data == Data(#"{"op":"join"}"#.utf8) && frames.last?.data == Data([0, 1]))
         #expect(abs((frames.first?.offset ?? 0) - 0.5) < 0.001 && abs((frames.last?.offset ?? 0) - 1.25) < 0.001)
+        // Messages out of time order are played in time order.
+        let late = Data(String(decoding: har(opcode: 2), as: UTF8.self).replacingOccurrences(of: "1795946400.5", with: "1795946402.5").utf8)
+        let ordered = try #require(try Cassette.decode(late, format: .har, file: "chrome.har").interactions.first?.response.webSocket)
+        #expect(ordered.map(\.kind) == [.binary, .text] && ordered.map(\.offset) == ordered.map(\.offset).sorted())
+        // Over HTTP/2 the session is answered 200; replayed over HTTP/1.1 it is a 101.
+        let overHTTP2 = try #require(try Cassette.decode(har(status: 200, opcode: 2), format: .har, file: "chrome.har").interactions.first?.response)
+        #expect(overHTTP2.status == 101 && overHTTP2.webSocket?.count == 2)
+        // A close payload whose code is never sent (1005) is refused where it stands.
         for (bad, said) in [(har(type: "sent"), "_webSocketMessages[1].type"), (har(opcode: 7), "_webSocketMessages[1].opcode"),
-                            (har(status: 200), "_webSocketMessages")] {
+                            (har(status: 404), "_webSocketMessages"), (har(opcode: 8), "_webSocketMessages[1].data")] {
             #expect { try Cassette.decode(bad, format: .har, file: "chrome.har") } throws: { error in
                 "\(error)".contains(said) && "\(error)".contains("chrome.har")
             }

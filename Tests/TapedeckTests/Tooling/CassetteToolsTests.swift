@@ -144,7 +144,8 @@ struct CassetteToolsTests {
         var settings = Interaction.make(.get, "http://api.test/page", requestHeaders: ["Cookie": "tz=Europe%2FBerlin; locale=en-US; theme=dark_mode"])
         settings.response.status = 200
         #expect(CassetteLint.findings(in: Cassette(interactions: [settings])).isEmpty)
-        for session in ["sid=hunterpassword", "sid=abc-def-12345678", "sid=Europe/Berlinxxxxxxxxxxxxxxxx"] {
+        for session in ["sid=hunterpassword", "sid=abc-def-12345678", "sid=Europe/Berlinxxxxxxxxxxxxxxxx", "auth=alice:correcthorse",
+                        "remember_token=Xk-Qp-Zr-Lm-Wt-Yv-Bn", "sessionid=abcdefg.hijklmn", "pw=correct horse battery staple"] {
             var held = Interaction.make(.get, "http://api.test/page", requestHeaders: ["Cookie": session])
             held.response.status = 200
             #expect(CassetteLint.findings(in: Cassette(interactions: [held])).count == 1, "\(session)")
