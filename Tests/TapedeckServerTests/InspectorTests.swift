@@ -141,18 +141,21 @@ struct InspectorTests {
         try await Self.inBrowser { python, directory, server in
             let token = server.deck.options.controlToken
             let events = server.url.absoluteString + "/__tapedeck/ui/\(token)/events"
-            let readers = (0..<InspectorFeed.maximumPages).map { _ in
-                Task { try await Proc.run(Proc.curl, ["-s", "-N", "--max-time", "30", events]) }
-            }
-            defer { for reader in readers { reader.cancel() } }
-            // Wait until every place is taken: one more is refused.
-            var full = false
-            for _ in 0..<100 where !full {
-                let probe = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "1", events])
-                full = probe.text == "503"
-                if !full { try await Task.sleep(for: .milliseconds(100)) }
-            }
-            #expect(full)
+            // One process holds every place open: it opens the feed 32 times, reads each answer's
+            // status line, then says so (a line the helper reads as a port) and waits.
+            let holder = """
+                import socket, sys, time, urllib.parse
+                url = urllib.parse.urlsplit(sys.argv[1]); held = []
+                for _ in range(int(sys.argv[2])):
+                    s = socket.create_connection((url.hostname, url.port))
+                    s.sendall(("GET %s HTTP/1.1\\r\\nHost: %s\\r\\nAccept: text/event-stream\\r\\n\\r\\n" % (url.path, url.netloc)).encode())
+                    assert s.recv(12).startswith(b"HTTP/1.1 200"); held.append(s)
+                print(1, flush=True); time.sleep(60)
+                """
+            let pages = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: ["-c", holder, events, String(InspectorFeed.maximumPages)], expecting: 1)
+            defer { pages.stop() }
+            let probe = try await Proc.run(Proc.curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "2", events])
+            #expect(probe.text == "503", "one more page is refused")
             let (result, text) = try await Self.browse(with: python, server, rows: 0, screenshot: directory.appendingPathComponent("inspector-full.png"))
             let state = result.value(at: "/state")?.stringValue ?? ""
             #expect(state.contains("503 32 inspector pages are open already; close one and reload"), "\(text.prefix(2000))")
