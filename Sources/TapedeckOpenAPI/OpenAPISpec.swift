@@ -47,6 +47,7 @@ package struct OpenAPISpec: Sendable {
         do {
             version = try OpenAPIDocumentReader.version(of: text)
         } catch {
+            if let yaml = OpenAPISpecError.yamlError(in: error) { throw OpenAPISpecError(yaml: yaml, path: path, text: text) }
             throw .notOpenAPI(path: path, reason: OpenAPIDocumentReader.describe(error))
         }
         do {
@@ -57,6 +58,7 @@ package struct OpenAPISpec: Sendable {
                 return OpenAPISpec(document: try OpenAPIDocumentReader.read31(text), path: path, version: version)
             }
         } catch {
+            if let yaml = OpenAPISpecError.yamlError(in: error) { throw OpenAPISpecError(yaml: yaml, path: path, text: text) }
             throw .invalid(path: path, reason: OpenAPIDocumentReader.describe(error))
         }
         throw .unsupportedVersion(path: path, version: version)

@@ -16,4 +16,24 @@ struct OpenAPIAliasBombTests {
             return text.contains("aliases expand it") && text.contains("*a0 (line 4)") && text.contains("bomb.yaml")
         }
     }
+
+    @Test("a key written twice is named with its line and column, and the document is never quoted")
+    func duplicateKey() {
+        let document = """
+            openapi: 3.0.3
+            info: {title: twice, version: '1'}
+            paths:
+              /a:
+                get: {responses: {'200': {description: ok}}}
+              /a:
+                post: {responses: {'200': {description: ok}}}
+            """
+        #expect {
+            try OpenAPISpec.parse(document, path: "twice.yaml")
+        } throws: { error in
+            let text = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+            return text.hasPrefix("twice.yaml:") && text.contains("the key '/a' appears more than once") && text.contains("keep one")
+                && !text.contains("description: ok")
+        }
+    }
 }

@@ -18,7 +18,7 @@ import Yams
 ///
 /// Documents are composed with Yams' basic resolver (no implicit typing), so every plain
 /// scalar stays the text it was written as; nulls and integers are recognised here.
-struct YAMLCursor {
+package struct YAMLCursor {
     let node: Node
     let path: String
     let file: String
@@ -49,7 +49,9 @@ struct YAMLCursor {
         }
     }
 
-    private static func syntaxError(_ error: YamlError, file: String, text: String) -> InteropError {
+    /// `error`, met reading `text` (the file `file`), as the error a reader of YAML throws: its
+    /// place and problem, the file itself never quoted. OpenAPI documents are told the same way.
+    package static func syntaxError(_ error: YamlError, file: String, text: String) -> InteropError {
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
              let .composer(context, problem, mark, _):
