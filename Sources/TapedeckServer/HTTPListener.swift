@@ -101,7 +101,7 @@ package final class HTTPListener: Sendable {
     package func close(grace: Double = 3) async {
         try? await channel.close()
         let open = connections.channels.withLock { Array($0.values) }
-        for connection in open { Self.onLane(of: connection) { $0.drain(context: $1) } }
+        for connection in open { Self.onLane(of: connection, orElse: Self.goingAway) { $0.drain(context: $1) } }
         // Waiting for a close future ignores cancellation: the grace ends by closing what is open.
         await withTaskGroup(of: Void.self) { group in
             group.addTask { for connection in open { try? await connection.closeFuture.get() } }
@@ -114,16 +114,31 @@ package final class HTTPListener: Sendable {
         }
     }
 
-    /// Calls `body` on `connection`'s loop with its fast lane and the lane's context; closes the
-    /// connection when it has no lane (a WebSocket, a tunnel relayed byte for byte).
-    private static func onLane(of connection: any Channel, _ body: @escaping @Sendable (HTTPFastLane, ChannelHandlerContext) -> Void) {
+    /// Calls `body` on `connection`'s loop with its fast lane and the lane's context; when it has
+    /// no lane (a WebSocket, a tunnel relayed byte for byte), `orElse`, which by default closes it.
+    private static func onLane(of connection: any Channel, orElse: @escaping @Sendable (any Channel) -> Void = { $0.close(promise: nil) },
+                               _ body: @escaping @Sendable (HTTPFastLane, ChannelHandlerContext) -> Void) {
         connection.eventLoop.execute {
             let pipeline = connection.pipeline.syncOperations
             guard let lane = try? pipeline.handler(type: HTTPFastLane.self), let context = try? pipeline.context(handlerType: HTTPFastLane.self) else {
-                return connection.close(promise: nil)
+                return orElse(connection)
             }
             body(lane, context)
         }
+    }
+
+    /// Closes `connection`, which has no fast lane, as the server stops: a WebSocket's client is
+    /// first told the server is going away (close 1001), a replayed session's or a relayed one's.
+    /// Called on the connection's loop.
+    private static func goingAway(_ connection: any Channel) {
+        let pipeline = connection.pipeline.syncOperations
+        if let replayer = try? pipeline.handler(type: WebSocketReplayer.self), let context = try? pipeline.context(handlerType: WebSocketReplayer.self) {
+            return replayer.goingAway(context: context)
+        }
+        if let tap = try? pipeline.handler(type: WebSocketTap.self), let context = try? pipeline.context(handlerType: WebSocketTap.self) {
+            return tap.goingAway(context: context)
+        }
+        connection.close(promise: nil)
     }
 }
 

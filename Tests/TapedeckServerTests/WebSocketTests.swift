@@ -22,11 +22,14 @@ struct WebSocketTests {
         }
     }
 
-    /// Runs `ws_client.py URL MESSAGES…`, offering `subprotocols` when given.
-    static func client(_ url: String, _ messages: [String], subprotocols: [String] = []) async throws -> Session {
+    /// Runs `ws_client.py URL MESSAGES…`, offering `subprotocols` when given, and waiting `wait`
+    /// seconds of silence after the last message when given.
+    static func client(_ url: String, _ messages: [String], subprotocols: [String] = [], wait: Double? = nil) async throws -> Session {
         let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_client.py").path
-        let result = try await Proc.run(Proc.python, [script, url] + messages,
-                                        environment: subprotocols.isEmpty ? [:] : ["WS_SUBPROTOCOLS": subprotocols.joined(separator: ",")])
+        var environment: [String: String] = [:]
+        if !subprotocols.isEmpty { environment["WS_SUBPROTOCOLS"] = subprotocols.joined(separator: ",") }
+        if let wait { environment["WS_WAIT"] = String(wait) }
+        let result = try await Proc.run(Proc.python, [script, url] + messages, environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         return try JSONDecoder().decode(Session.self, from: result.stdout)
     }
@@ -121,6 +124,37 @@ struct WebSocketTests {
         #expect(other.refused?.hasPrefix("400 ") == true, "\(other)")
         #expect(other.refused?.contains("the recorded session spoke subprotocol 'chat.v2', which this client does not offer (it offers 'chat.v1')") == true, "\(other)")
         _ = await server.stop()
+    }
+
+    @Test("a stopping server tells a WebSocket client it is going away (1001), from a replayed session and from one the proxy relays")
+    func goingAway() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        // Replayed: the session's next frame is minutes away when the server stops.
+        let cassette = try Self.session([(0, .server, "hi"), (0.01, .client, "wait"), (300, .server, "late")], in: directory)
+        let replaying = try await ServerProcess(["serve", cassette.path, "--latency", "recorded"], environment: ["TAPEDECK_USAGE_DIR": directory.path])
+        let replayed = Task { try await Self.client(Self.ws(replaying.url) + "/room", ["wait"], wait: 20) }
+        try await Task.sleep(for: .milliseconds(1500))
+        _ = await replaying.stop()
+        let told = try await replayed.value
+        #expect(told.close == [.code(1001), .reason(WebSocketMessage.goingAwayReason)], "\(told)")
+        // Relayed and recorded: the upstream keeps the session open.
+        let upstream = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path],
+                                                             expecting: 1)
+        defer { upstream.stop() }
+        let recorded = directory.appendingPathComponent("relay.cassette.json")
+        let proxy = try await ServerProcess(["proxy", "http://127.0.0.1:\(upstream.ports[0])", "--record", recorded.path, "--mode", "all"],
+                                            environment: ["TAPEDECK_RECORD_MODE": "", "CI": "", "TAPEDECK_USAGE_DIR": directory.path])
+        let relayed = Task { try await Self.client(Self.ws(proxy.url) + "/chat", ["hello"], wait: 20) }
+        try await Task.sleep(for: .milliseconds(1500))
+        let stopped = await proxy.stop()
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        let relayedSession = try await relayed.value
+        #expect(relayedSession.received == ["welcome", "echo: hello"] && relayedSession.close == [.code(1001), .reason(WebSocketMessage.goingAwayReason)],
+                "\(relayedSession)")
+        // What the upstream sent is recorded; the proxy's own close is not.
+        let frames = try #require(try Cassette.load(from: recorded).interactions.first?.response.webSocket)
+        #expect(!frames.contains { $0.kind == .close && $0.sender == .server }, "\(frames)")
     }
 
     @Test("CassetteServer gives tests a ws:// URL in process, and replays a session written by hand")

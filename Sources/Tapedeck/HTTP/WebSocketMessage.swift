@@ -53,6 +53,9 @@ public struct WebSocketMessage: Hashable, Sendable, Codable {
         data.count >= 2 ? Int(data[data.startIndex]) << 8 | Int(data[data.startIndex + 1]) : 1000
     }
 
+    /// The reason a server's close frame gives when it stops (code 1001, going away).
+    package static let goingAwayReason = "the server is stopping"
+
     /// Whether `code` is one a close frame may carry (RFC 6455 §7.4.1): 1000 to 4999 but 1004,
     /// 1005, 1006 and 1015, which are reserved and never sent.
     package static func isSentCloseCode(_ code: Int) -> Bool {

@@ -73,6 +73,12 @@ package final class WebSocketRecording: Sendable {
         }
     }
 
+    /// Whether the bytes `sender` sent so far end on a frame's end (the upgrade answered 101):
+    /// a frame of the relay's own may then be put between them.
+    func isBetweenFrames(from sender: WebSocketMessage.Sender) -> Bool {
+        state.withLock { state in state.response?.status == 101 && state.readers[sender]?.isBetweenFrames == true }
+    }
+
     /// Either end left: store the session (once).
     func finish() {
         var tooLarge: WebSocketMessage.Sender?
@@ -141,6 +147,8 @@ struct WebSocketFrameReader: Sendable {
     private var gaveUp = false
     /// Whether a frame over ``limit`` came: the session can no longer be recorded faithfully.
     var isOverLimit: Bool { gaveUp }
+    /// Whether no frame has begun and not ended: the bytes read so far end on a frame's end.
+    var isBetweenFrames: Bool { !gaveUp && buffer.isEmpty }
 
     mutating func feed(_ bytes: [UInt8]) -> [(kind: WebSocketMessage.Kind, data: Data)] {
         guard !gaveUp else { return [] }
@@ -207,6 +215,17 @@ final class WebSocketTap: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         recording.finish()
         context.fireChannelInactive()
+    }
+
+    /// The server is stopping: the client (this tap's connection, when it reads the client) is
+    /// told so with a close frame (1001), unless the upstream's frame it is receiving is not
+    /// whole yet, and the connection closes. The frame is not recorded: the upstream never sent it.
+    func goingAway(context: ChannelHandlerContext) {
+        guard sender == .client, recording.isBetweenFrames(from: .server) else { return context.close(promise: nil) }
+        let payload = WebSocketMessage.closePayload(code: 1001, reason: WebSocketMessage.goingAwayReason)
+        var buffer = context.channel.allocator.buffer(capacity: payload.count + 2)
+        buffer.writeBytes([0x88, UInt8(payload.count)] + payload)
+        context.writeAndFlush(NIOAny(buffer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -135,6 +135,18 @@ final class WebSocketReplayer: ChannelInboundHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
     }
 
+    /// The server is stopping: the client is told so with a close frame (1001, RFC 6455 §7.4.1),
+    /// and the connection closes once it is written.
+    func goingAway(context: ChannelHandlerContext) {
+        guard !closing else { return }
+        closing = true
+        var buffer = context.channel.allocator.buffer(capacity: 32)
+        buffer.writeBytes(WebSocketMessage.closePayload(code: 1001, reason: WebSocketMessage.goingAwayReason))
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: buffer))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+
     /// Answers a client's close with the same code, then closes.
     private func closeBack(_ payload: Data, context: ChannelHandlerContext) {
         closing = true

@@ -3,7 +3,8 @@
     ws_client.py URL MESSAGE...
 
 With WS_PROXY set, connects through that HTTP proxy (CONNECT); with WS_CA set, trusts that CA
-file for wss://; with WS_SUBPROTOCOLS set (comma-separated), offers those subprotocols.
+file for wss://; with WS_SUBPROTOCOLS set (comma-separated), offers those subprotocols; with
+WS_WAIT set, waits that many seconds of silence after the last message, not 0.5.
 
 Connects, sends each MESSAGE in turn (one starting "b:" is sent as binary bytes of the hex
 after it), reads what arrives until the server has nothing more for 0.5 s after the last
@@ -48,10 +49,10 @@ async def main(url, messages):
                     await drain(connection, 0.5)
                 except asyncio.TimeoutError:
                     pass
-                for message in messages:
+                for number, message in enumerate(messages):
                     await connection.send(bytes.fromhex(message[2:]) if message.startswith("b:") else message)
                     try:
-                        await drain(connection, 0.5)
+                        await drain(connection, float(os.environ.get("WS_WAIT", "0.5")) if number == len(messages) - 1 else 0.5)
                     except asyncio.TimeoutError:
                         pass
             except ConnectionClosed as closed:
