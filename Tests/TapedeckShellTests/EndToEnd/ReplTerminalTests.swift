@@ -255,6 +255,33 @@ struct ReplTerminalTests {
         }
     }
 
+    @Test("a server's control characters captured into a variable are shown escaped by print, vars and show state, never obeyed by the terminal")
+    func capturedControlCharacters() throws {
+        let folder = try Binary.temporaryDirectory("repl-evil")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cassette = folder.appendingPathComponent("evil.cassette.json")
+        try Data(#"""
+        {"version": 1, "interactions": [
+          {"recordedAt": "2026-11-24T00:00:00.000Z", "request": {"method": "GET", "url": "http://api.test/evil", "headers": []},
+           "response": {"status": 200, "headers": [["Content-Type", "application/json"]],
+                        "body": {"json": {"evil": "A\u001b[31mRED\u001b]0;pwned\u0007B"}}}}
+        ]}
+        """#.utf8).write(to: cassette)
+        let tmux = TmuxSession(home: try Binary.temporaryDirectory("repl"))
+        defer { tmux.stop(); try? FileManager.default.removeItem(at: tmux.home) }
+        try tmux.start(["repl", "--replay", cassette.path])
+        #expect(try tmux.waitFor { $0.contains("replay evil.cassette.json]>") }.matched)
+        try tmux.type("get http://api.test/evil", then: "Enter")
+        try tmux.type("capture x = json $.evil", then: "Enter")
+        try tmux.type("print {{x}}", then: "Enter")
+        let printed = try tmux.waitFor { $0.contains(#"A\x1b[31mRED\x1b]0;pwned\x07B"#) }
+        #expect(printed.matched, "\(printed.screen)")
+        try tmux.type("vars", then: "Enter")
+        let listed = try tmux.waitFor { $0.split(separator: "\n").filter { $0.contains(#"\x1b]0;pwned"#) }.count >= 2 }
+        #expect(listed.matched, "vars shows it escaped too: \(listed.screen)")
+        #expect(try tmux.title() != "pwned", "the terminal's title was not set by the server")
+    }
+
     @Test("replaying at the prompt: a recorded 302 shows as 302, a recorded <REDACTED> query value matches any value, nothing else does")
     func replayRules() throws {
         let folder = try Binary.temporaryDirectory("repl-replay")

@@ -49,6 +49,11 @@ final class TmuxSession {
         try tmux(["resize-window", "-t", "t", "-x", String(width), "-y", String(height)])
     }
 
+    /// The pane's title, which a program sets with `ESC ] 0 ; … BEL`.
+    func title() throws -> String {
+        try tmux(["display-message", "-p", "-t", "t", "#{pane_title}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The screen and scrollback.
     func screen() throws -> String {
         try tmux(["capture-pane", "-p", "-J", "-t", "t", "-S", "-200"])
