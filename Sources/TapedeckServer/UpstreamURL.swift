@@ -13,6 +13,9 @@ package enum UpstreamURL {
 
     /// `text` as an upstream URL, or why not; `example` is the usage an example shows, given an upstream.
     package static func parse(_ text: String, example: (String) -> String) throws(Refusal) -> URL {
+        if URLTextAuthority.hasRawDelimiterInPassword(text) {
+            throw Refusal(message: "the upstream '\(quoted(text))' cannot be read: \(URLTextAuthority.rawDelimiterProblem)")
+        }
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
             throw Refusal(message: "the upstream '\(quoted(text))' is not an http or https URL with a host; give scheme and host, "
                 + "e.g. \(example("http://127.0.0.1:8000"))")
@@ -29,9 +32,11 @@ package enum UpstreamURL {
         // an API key sits: refused, never quoted.
         guard url.query == nil, url.fragment == nil else {
             let prefix = quoted(url.absoluteString)
+            // The example is to be copied: a password shows as a word to fill in, not a placeholder.
+            let fillIn = prefix.replacingOccurrences(of: Redactor.encodedPlaceholder, with: "PASSWORD")
             throw Refusal(message: "the upstream \(prefix) has a \(url.query != nil ? "query (?…)" : "fragment (#…)"), which would be dropped: "
                 + "each request keeps its own path and query, sent on under the upstream's scheme, host and path prefix. "
-                + "Give the upstream without it, e.g. \(example(prefix)); to add a credential to every request, send it from the client")
+                + "Give the upstream without it, e.g. \(example(fillIn)); to add a credential to every request, send it from the client")
         }
     }
 
@@ -39,8 +44,9 @@ package enum UpstreamURL {
     /// userinfo redacted.
     /// Control characters are escaped: the text may be anything typed.
     static func quoted(_ text: String) -> String {
-        let bare = String(text.prefix { $0 != "?" && $0 != "#" })
-        if let url = URL(string: bare), url.host != nil { return Excerpt.visible(Redactor.redactingPassword(url).absoluteString) }
-        return Redactor.shownURLText(bare)
+        // The password is replaced first: one typed with a raw `?` or `#` would be cut in two.
+        let shown = Redactor.shownURLText(text)
+        let authorityEnd = URLTextAuthority(shown, rawPasswords: true)?.end ?? shown.startIndex
+        return String(shown[..<(shown[authorityEnd...].firstIndex(where: { $0 == "?" || $0 == "#" }) ?? shown.endIndex)])
     }
 }

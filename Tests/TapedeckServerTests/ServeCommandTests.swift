@@ -109,8 +109,15 @@ struct ServeCommandTests {
                                         ["proxy", "http://admin:hunter2@127.0.0.1:9/base?password=PWQ44&token=TOK45", "--record", "x.json"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("the upstream http://admin:%3CREDACTED%3E@127.0.0.1:9/base has a query"), "\(result.stderr)")
-        #expect(result.stderr.contains("tapedeck proxy http://admin:%3CREDACTED%3E@127.0.0.1:9/base --record"), "\(result.stderr)")
+        #expect(result.stderr.contains("tapedeck proxy http://admin:PASSWORD@127.0.0.1:9/base --record"), "the example to copy names the word to fill in: \(result.stderr)")
         for secret in ["PWQ44", "TOK45", "hunter2"] { #expect(!(result.text + result.stderr).contains(secret)) }
+        // A password typed with a raw '/', '?' or '#', or an upstream typed without its scheme,
+        // is never quoted, in whole or in part.
+        for upstream in ["http://user:pa?ss_SECRET9@127.0.0.1:9", "http://user:pa/ss_SECRET9@127.0.0.1:9", "user:s3cretpw_SECRET9@127.0.0.1:9"] {
+            let refused = try await Proc.run(try #require(Proc.tapedeck), ["proxy", upstream, "--record", "x.json"])
+            #expect(refused.status == 1, "\(refused.stderr)")
+            #expect(!refused.stderr.contains("SECRET9") && !refused.stderr.contains("user:pa") && !refused.stderr.contains("s3cretpw"), "\(refused.stderr)")
+        }
         // An upstream that does not parse is quoted with its control characters escaped.
         let typed = try await Proc.run(try #require(Proc.tapedeck), ["proxy", "\u{1B}]0;owned\u{07}nope", "--record", "x.json"])
         #expect(typed.status == 1, "\(typed.stderr)")

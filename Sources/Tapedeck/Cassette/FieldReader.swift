@@ -106,7 +106,7 @@ struct FieldReader {
         if let plain = StoredURL.plain(text) { return plain }
         guard let url = PercentEncoding.url(text), let scheme = url.scheme, !scheme.isEmpty else {
             throw .invalidField(path: source, pointer: pointer + "/" + key,
-                                problem: "\(CassetteCodec.shown(text)) is not an absolute URL (scheme://host/path)")
+                                problem: "\(Redactor.quotedURL(text)) is not an absolute URL (scheme://host/path)")
         }
         return StoredURL(parsing: text, as: url)
     }

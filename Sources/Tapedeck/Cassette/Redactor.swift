@@ -186,6 +186,12 @@ public struct Redactor: Sendable, Hashable {
         return Excerpt.visible(standard.redact(text: text))
     }
 
+    /// A URL read from a file, quoted in an error that it does not parse: its password and query
+    /// credentials redacted (``shownURLText(_:)``), cut to an excerpt.
+    package static func quotedURL(_ text: String) -> String {
+        "'" + Excerpt.of(shownURLText(text)) + "'"
+    }
+
     /// `url` with its userinfo password replaced (what cassettes, logs and banners show of it).
     package static func redactingPassword(_ url: URL) -> URL {
         var ignored: [String] = []

@@ -44,11 +44,10 @@ package enum URLComposer {
         guard scheme == "http" || scheme == "https" else {
             throw .invalidURL(input: input, reason: "scheme '\(scheme)' is not supported; use http:// or https://")
         }
-        // A `/` typed raw in a password would end the authority there, and the host quoted below
-        // would be the password's start.
-        if let lenient = URLTextAuthority(trimmed, rawPasswords: true), lenient.at != nil,
-           lenient.end != URLTextAuthority(trimmed)?.end {
-            throw .invalidURL(input: input, reason: "its password holds a '/', which ends the host part of a URL; write it as %2F")
+        // A `/`, `?` or `#` typed raw in a password would end the authority there, and the host
+        // quoted below would be the password's start.
+        if URLTextAuthority.hasRawDelimiterInPassword(trimmed) {
+            throw .invalidURL(input: input, reason: URLTextAuthority.rawDelimiterProblem)
         }
         // The parts are found by their ASCII delimiters in the UTF-8 bytes; searching by
         // Character (grapheme clusters) cost several times the rest of the parse.

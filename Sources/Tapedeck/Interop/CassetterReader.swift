@@ -56,8 +56,9 @@ package enum CassetterReader {
             throw methodCursor.failure("not an HTTP method (\(methodCursor.kind))")
         }
         let uriCursor = try requestCursor.required("uri")
-        guard let url = FieldValue.absoluteURL(try uriCursor.string()) else {
-            throw uriCursor.failure("not an absolute URL (\(uriCursor.kind))")
+        let uriText = try uriCursor.string()
+        guard let url = FieldValue.absoluteURL(uriText) else {
+            throw uriCursor.failure("\(Redactor.quotedURL(uriText)) is not an absolute URL (scheme://host/path)")
         }
         let request = HTTPRequest(method: method, url: url, headers: try headers(requestCursor.optional("headers")),
                                   body: try body(requestCursor.optional("body")))

@@ -113,8 +113,9 @@ package enum HARReader {
             throw methodCursor.failure("not an HTTP method (\(methodCursor.kind))")
         }
         let urlCursor = try cursor.required("url")
-        guard let url = FieldValue.absoluteURL(try urlCursor.string()) else {
-            throw urlCursor.failure("not an absolute URL (\(urlCursor.kind))")
+        let urlText = try urlCursor.string()
+        guard let url = FieldValue.absoluteURL(urlText) else {
+            throw urlCursor.failure("\(Redactor.quotedURL(urlText)) is not an absolute URL (scheme://host/path)")
         }
         var headers = try self.headers(cursor.required("headers"))
         if !headers.contains("Cookie") {

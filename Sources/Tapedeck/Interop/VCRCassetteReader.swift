@@ -101,8 +101,9 @@ package enum VCRCassetteReader {
     }
 
     private static func url(_ cursor: YAMLCursor) throws(InteropError) -> URL {
-        guard let url = FieldValue.absoluteURL(try cursor.string()) else {
-            throw cursor.failure("not an absolute URL (\(cursor.kind))")
+        let urlText = try cursor.string()
+        guard let url = FieldValue.absoluteURL(urlText) else {
+            throw cursor.failure("\(Redactor.quotedURL(urlText)) is not an absolute URL (scheme://host/path)")
         }
         return url
     }

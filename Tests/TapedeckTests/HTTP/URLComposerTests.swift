@@ -72,13 +72,28 @@ struct URLComposerTests {
             _ = try URLComposer.parseBase("http://user:pa/ss_SECRET9@h:8080/x")
             Issue.record("a raw '/' in a password is refused")
         } catch {
-            #expect(error.localizedDescription.contains("write it as %2F"), "\(error.localizedDescription)")
+            #expect(error.localizedDescription.contains("write them as %2F"), "\(error.localizedDescription)")
             #expect(!error.localizedDescription.contains("pa/ss") && !error.localizedDescription.contains("'user:pa'"), "\(error.localizedDescription)")
         }
         #expect(Redactor.shownURLText("http://user:pa/ss_SECRET9@h/x") == "http://user:%3CREDACTED%3E@h/x")
         #expect(Redactor.shownURLText("http://h:8080/users/a@b.test") == "http://h:8080/users/a@b.test")
         #expect(try URLComposer.parseBase("http://h:8080/users/a@b.test").path == "/users/a@b.test")
         #expect(try URLComposer.parseBase("http://user:pa%2Fss@h/x").password() == "pa%2Fss")
+        // An '@' in the path is a path's: with a userinfo before it, or an IPv6 host.
+        #expect(try URLComposer.parseBase("http://user:pw@127.0.0.1:8/@scope/pkg").path == "/@scope/pkg")
+        #expect(try URLComposer.parseBase("http://[::1]:8/users/me@example.com").path == "/users/me@example.com")
+        #expect(Redactor.shownURLText("http://user:pw@h/@scope/pkg") == "http://user:%3CREDACTED%3E@h/@scope/pkg")
+        // A '?' or '#' in a password, and a URL typed without its scheme, are read the same way.
+        for typed in ["http://user:pa?ss_SECRET9@h/x", "http://user:pa#ss_SECRET9@h/x", "user:s3cr/et_SECRET9@127.0.0.1:9/"] {
+            #expect(!Redactor.shownURLText(typed).contains("SECRET9"), "\(Redactor.shownURLText(typed))")
+            #expect(!Redactor.shownURLText(typed).contains("ss_") && !Redactor.shownURLText(typed).contains("et_"), "\(Redactor.shownURLText(typed))")
+        }
+        do {
+            _ = try URLComposer.parseBase("http://user:pa?ss_SECRET9@127.0.0.1:9/")
+            Issue.record("a raw '?' in a password is refused")
+        } catch {
+            #expect(error.localizedDescription.contains("%3F") && !error.localizedDescription.contains("SECRET9"), "\(error.localizedDescription)")
+        }
     }
 
     @Test("malformed and schemeless URLs are errors naming the input", arguments: [

@@ -152,7 +152,10 @@ struct VCRCassetteReaderTests {
         #expect(error("interactions:\n-\(request.dropFirst(1))  response:\n    status: {code: 200}\n    body: {string: !!binary \"%%%\"}\n")
             == "bad.yaml: interactions[0].response.body.string: !!binary value is not valid base64 (\"%%%…\") (line 7)")
         #expect(error("interactions:\n- request:\n    method: GET\n    uri: not a url\n  response: {status: {code: 200}}\n")
-            == "bad.yaml: interactions[0].request.uri: not an absolute URL (\"not a url\") (line 4)")
+            == "bad.yaml: interactions[0].request.uri: 'not a url' is not an absolute URL (scheme://host/path) (line 4)")
+        // A URL that does not parse is quoted with its password redacted.
+        let leaked = error("interactions:\n- request:\n    method: GET\n    uri: 'http://user:s3cret_PW@127.0.0.1:abc/'\n  response: {status: {code: 200}}\n")
+        #expect(leaked?.contains("is not an absolute URL") == true && leaked?.contains("s3cret_PW") == false, "\(String(describing: leaked))")
         #expect(error("interactions: {}\nversion: 1\n")
             == "bad.yaml: interactions: expected a sequence, found a mapping (line 1)")
         #expect(error("interactions: []\nversion: 2\n")
