@@ -192,8 +192,9 @@ package enum CassetteLint {
             found.append(Finding(interaction: index, field: "\(side).\(field)", kind: .undecodable, message: message))
         }
         // A message stream kept compressed as it came is read decoded by its clients, and a
-        // cassette keeps it so: not a finding when it decodes.
-        if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity", !keptAsItCame(headers, body) {
+        // cassette keeps it so: not a finding when it decodes, and its bytes are not text.
+        let keptCompressed = keptAsItCame(headers, body)
+        if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity", !keptCompressed {
             let still = Inflate.looksGzipped(body) ? " and the body is still gzip-compressed" : ""
             add("headers.Content-Encoding", "\"\(encoding)\" is still set\(still); cassettes store bodies decoded "
                 + "(convert the cassette with tapedeck convert to decode it)")
@@ -202,7 +203,7 @@ package enum CassetteLint {
            !(describesAnotherBody && body.isEmpty) {
             add("headers.Content-Length", "says \(length) but the body has \(body.count) bytes")
         }
-        guard !body.isEmpty, let contentType = headers["Content-Type"] else { return found }
+        guard !body.isEmpty, !keptCompressed, let contentType = headers["Content-Type"] else { return found }
         if MediaType.isJSON(contentType) {
             // Most bodies are found to be JSON without building their tree; the parser reads the
             // rest, and says why one is not.

@@ -341,6 +341,12 @@ struct StreamTests {
         let proxy = try await Self.recordingProxy("http://127.0.0.1:\(server.ports[0])", into: cassette, in: directory)
         let flushed = try await Proc.run(Proc.curl, ["-sS", "--compressed", "--no-buffer", proxy.url.absoluteString + "/gzip-flushed"])
         #expect(ServerSentEvents.parse(flushed.stdout).count == 3, "\(flushed.text)")
+        // Cut short by its client, a compressed stream is read as far as it goes: a secret in it
+        // keeps it out. One whose coding Tapedeck cannot read is not kept either.
+        let cut = try await Proc.run(Proc.curl, ["-sS", "--compressed", "--no-buffer", "-m", "1.5", proxy.url.absoluteString + "/gzip-cut-secret"])
+        #expect(cut.text.contains("cut-secret-7"), "the client got it: \(cut.text)")
+        let brotli = try await Proc.run(Proc.curl, ["-sS", "-o", "/dev/null", "-w", "%{http_code}", proxy.url.absoluteString + "/br-events"])
+        #expect(brotli.text == "200", "relayed as it came: \(brotli.text)")
         let reader = Task { try await Proc.run(Proc.curl, ["-sS", "--compressed", "--no-buffer", "-m", "3", proxy.url.absoluteString + "/gzip-held-secret"]) }
         try await Task.sleep(for: .milliseconds(1200))
         _ = await proxy.stop(signal: SIGKILL)
@@ -352,6 +358,9 @@ struct StreamTests {
             #expect(!String(decoding: bytes, as: UTF8.self).contains("/gzip-held-secret"), "\(file.lastPathComponent) holds the unfinished stream")
         }
         let loaded = try Cassette.load(from: cassette)
+        #expect(!loaded.interactions.contains { ["/gzip-cut-secret", "/br-events"].contains($0.request.url.path) },
+                "\(loaded.interactions.map(\.request.url.path))")
+        #expect(CassetteLint.findings(in: loaded).isEmpty, "a stream kept compressed is no lint finding: \(CassetteLint.findings(in: loaded))")
         let stream = try #require(loaded.interactions.first { $0.request.url.path == "/gzip-flushed" })
         let chunks = try #require(stream.response.chunks)
         #expect(chunks.count >= 3, "each flushed piece is a chunk of its own: \(chunks.count)")

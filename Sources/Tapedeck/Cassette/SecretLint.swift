@@ -123,14 +123,28 @@ public enum SecretLint {
     /// `body` as its client reads it: decoded when its `Content-Encoding` says it is still
     /// compressed (a message stream kept as it came), so a secret inside is found all the same.
     private static func readable(_ body: Data, headers: HTTPHeaders) -> Data {
-        guard !ContentCoding.codings(of: headers).isEmpty else { return body }
-        var headers = headers, decoded = body
+        let codings = ContentCoding.codings(of: headers)
+        guard !codings.isEmpty else { return body }
+        var decodedHeaders = headers, decoded = body
+        let left: String?
         do {
-            try ContentCoding.normalize(headers: &headers, body: &decoded)
+            left = try ContentCoding.normalize(headers: &decodedHeaders, body: &decoded)
         } catch {
             return body
         }
+        // A gzip or deflate stream cut short (its client left, the server stopped) does not decode
+        // whole: it is read as far as it goes.
+        if let left, codings == [left], ["gzip", "x-gzip", "deflate"].contains(left) {
+            return Inflate.decodedPrefix(body, gzip: left != "deflate", limit: BodyLimits().decodedLimit(compressedSize: body.count))
+        }
         return decoded
+    }
+
+    /// The coding of a stream kept compressed as it came that Tapedeck cannot decode (`br`,
+    /// `zstd`), so that no secret in it could be found; nil for any other response.
+    package static func unreadableCoding(of response: HTTPResponse) -> String? {
+        guard StreamMedia.keepsEncoding(response) else { return nil }
+        return ContentCoding.codings(of: response.headers).first { !["gzip", "x-gzip", "deflate"].contains($0) }
     }
 
     /// The vendor keys free text holds (`sk_live_…`, `ghp_…`, `AKIA…`, a PEM key), each once:

@@ -63,6 +63,32 @@ package enum Inflate {
         return Data(output)
     }
 
+    /// What a gzip stream (`gzip`), or a zlib or raw deflate one, cut short decodes to, as far
+    /// as it goes: a stream recorded before it ended (its client left) is read for secrets all
+    /// the same. Nothing past `limit` bytes; nothing for bytes that are not such a stream.
+    package static func decodedPrefix(_ data: Data, gzip: Bool, limit: Int) -> Data {
+        let bytes = [UInt8](data)
+        var output: [UInt8] = []
+        do {
+            if gzip {
+                var offset = 0
+                repeat {
+                    offset = try gzipHeaderEnd(bytes, from: offset)
+                    var reader = BitReader(bytes: bytes, position: offset)
+                    try inflate(&reader, into: &output, limit: limit)
+                    offset = reader.alignedPosition + 8
+                } while offset + 18 <= bytes.count && bytes[offset] == 0x1F && bytes[offset + 1] == 0x8B
+            } else {
+                let hasZlibHeader = bytes.count >= 2 && bytes[0] & 0x0F == 8 && (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0
+                var reader = BitReader(bytes: bytes, position: hasZlibHeader ? 2 : 0)
+                try inflate(&reader, into: &output, limit: limit)
+            }
+        } catch {
+            // The stream ends here: what came before it is the answer.
+        }
+        return Data(output.prefix(limit))
+    }
+
     private static func gzipHeaderEnd(_ bytes: [UInt8], from start: Int) throws(Failure) -> Int {
         guard bytes.count >= start + 10, bytes[start] == 0x1F, bytes[start + 1] == 0x8B, bytes[start + 2] == 8 else {
             throw Failure(reason: "not a gzip stream (bad magic bytes or method)")

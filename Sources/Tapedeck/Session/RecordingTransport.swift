@@ -137,6 +137,11 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         if stored.unsendableHeader(index: 0) != nil, let (pointer, problem) = stored.unsendableHeader(index: store.count) {
             throw .invalidField(path: url.path, pointer: pointer, problem: "not recorded: " + problem)
         }
+        if configuration.lint, let coding = SecretLint.unreadableCoding(of: stored.response) {
+            throw .invalidField(path: url.path, pointer: "/interactions/\(store.count)/response/body",
+                                problem: "not recorded: the stream came compressed with \(coding), which Tapedeck cannot decode, so it cannot be "
+                                    + "checked for secrets; have the client ask for gzip or identity (Accept-Encoding)")
+        }
         if configuration.lint, !SecretLint.findings(in: stored, index: 0).isEmpty {
             throw .secretsFound(path: url.path, findings: SecretLint.findings(in: stored, index: store.count), context: configuration.wording)
         }

@@ -15,6 +15,9 @@ written piece by piece, 100 ms apart:
                     the request accepts gzip
     /gzip-flushed   three events, gzip-compressed and flushed one by one, 100 ms apart
     /gzip-held-secret  a gzip-compressed event with a "password", flushed, then nothing for 5 s
+    /gzip-cut-secret   two gzip-compressed events flushed, the second with a "password", then
+                    nothing for 5 s (a client that leaves cuts it short)
+    /br-events      an event stream under Content-Encoding: br (bytes no one can read as text)
 """
 import gzip
 import http.server
@@ -40,6 +43,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        if self.path == "/br-events":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Encoding", "br")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for piece in (b"\x8b\x05\x80\xff\xfe", b"\x03\xff\x80\x81"):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                self.wfile.flush()
+                time.sleep(0.1)
+            self.wfile.write(b"0\r\n\r\n")
+            return
         if self.path in FLUSHED:
             return self.flushed(*FLUSHED[self.path])
         if self.path not in BODIES:
@@ -85,6 +100,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 FLUSHED = {
     "/gzip-flushed": ([b'data: {"n":1}\n\n', b'data: {"n":2}\n\n', b'data: {"n":3}\n\n'], 0),
     "/gzip-held-secret": ([b'data: {"password":"held-secret-6"}\n\n'], 5),
+    "/gzip-cut-secret": ([b'data: {"n":1}\n\n', b'data: {"password":"cut-secret-7"}\n\n'], 5),
 }
 
 
