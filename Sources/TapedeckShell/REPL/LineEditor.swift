@@ -171,7 +171,6 @@ enum KeyReader {
                 // The terminal was resized: the line is laid out again at its new width.
                 if InterruptSignal.consumeResize() {
                     rl_resize_terminal()
-                    rl_forced_update_display()
                 }
                 continue
             }

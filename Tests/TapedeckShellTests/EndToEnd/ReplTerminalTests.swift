@@ -58,6 +58,15 @@ struct ReplTerminalTests {
     @Test("a resized terminal lays the line being edited out at its new width")
     func resizedTerminal() throws {
         try withRepl(["repl", base]) { tmux in
+            // A short line is not drawn again after the prompt.
+            try tmux.type("print hi")
+            Thread.sleep(forTimeInterval: 0.3)
+            try tmux.resize(width: 90, height: 40)
+            try tmux.type(" there")
+            let short = try tmux.waitFor(3) { $0.contains("print hi there") }
+            #expect(short.matched && short.screen.components(separatedBy: "[live]>").count == 2, "one prompt: \(short.screen)")
+            try tmux.send("C-u")
+            try tmux.resize(width: 120, height: 40)
             try tmux.type("print aaaaaaaaaa bbbbbbbbbb cccccccccc dddddddddd eeeeeeeeee ffffffffff gggggggggg")
             Thread.sleep(forTimeInterval: 0.3)
             try tmux.resize(width: 50, height: 40)
