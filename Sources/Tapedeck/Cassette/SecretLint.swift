@@ -247,12 +247,34 @@ public enum SecretLint {
     }
 
     /// Whether a cookie's name says it holds a credential (`session`, `auth`, `remember_token`,
-    /// `pw`): its value is one however it reads.
+    /// `pw`): its value is one however it reads. The name is read as words (split at `_ - .`
+    /// and where a capital follows a small letter), so `author_view` and `keyboard` are not.
     static func isCredentialCookie(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return Redactor.isKeyLike(lower) || lower == "pw" || lower == "sid"
-            || ["sess", "auth", "token", "pass", "secret", "remember", "login", "jwt", "key", "credential"].contains { lower.containsBytes($0) }
+        if Redactor.isKeyLike(name.lowercased()) { return true }
+        var words: [String] = [], word = ""
+        var previousWasLower = false
+        for character in name {
+            if character == "_" || character == "-" || character == "." || character == " " {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else {
+                if character.isUppercase, previousWasLower, !word.isEmpty {
+                    words.append(word)
+                    word = ""
+                }
+                word.append(character)
+            }
+            previousWasLower = character.isLowercase
+        }
+        if !word.isEmpty { words.append(word) }
+        return words.contains { credentialCookieWords.contains($0.lowercased()) }
     }
+
+    /// The words a credential cookie's name holds.
+    private static let credentialCookieWords: Set<String> = [
+        "session", "sessionid", "sess", "sessid", "sid", "auth", "authentication", "authorization", "token", "pass", "passwd", "password",
+        "pw", "pwd", "secret", "remember", "jwt", "key", "apikey", "credential", "credentials",
+    ]
 
     /// Whether a cookie's value, decoded, reads as a setting of words (`Europe/Berlin`,
     /// `en-US`, `dark_mode`): two or more runs of letters, each shorter than a token's 16, and

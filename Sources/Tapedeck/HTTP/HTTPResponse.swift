@@ -50,8 +50,12 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
         case duration, chunks, webSocket
     }
 
-    /// The body as UTF-8 text, or nil when it is not valid UTF-8.
-    public var text: String? { String(bytes: body, encoding: .utf8) }
+    /// The body as text: UTF-8, or the charset a textual `Content-Type` names
+    /// (`text/html; charset=iso-8859-1`); nil when it is not text in it.
+    public var text: String? {
+        if let converted = MediaType.utf8Text(body, contentType: headers["Content-Type"]) { return String(decoding: converted, as: UTF8.self) }
+        return String(bytes: body, encoding: .utf8)
+    }
 
     /// The `Content-Type` media type without parameters, lower-cased (e.g. `application/json`).
     public var mediaType: String? {
@@ -111,11 +115,12 @@ package enum MediaType {
         return nil
     }
 
-    /// `data` as UTF-8 when `contentType` names a charset other than UTF-8 that it is written
-    /// in (`text/html; charset=iso-8859-1`), as HTTPie shows such a body; nil when it names
-    /// none, UTF-8, one not known here, or the bytes are not in it.
+    /// `data` as UTF-8 when `contentType` is textual (``isText(_:)``) and names a charset other
+    /// than UTF-8 that it is written in (`text/html; charset=iso-8859-1`), as HTTPie shows such
+    /// a body; nil when it names none, UTF-8, one not known here, or the bytes are not in it.
     package static func utf8Text(_ data: Data, contentType: String?) -> Data? {
-        guard let charset = contentType.flatMap({ parameter("charset", in: $0) })?.lowercased(),
+        // Only a textual type's charset says how to read it: servers add one to binary types too.
+        guard let contentType, isText(contentType), let charset = parameter("charset", in: contentType)?.lowercased(),
               let encoding = charsets[charset], let text = String(data: data, encoding: encoding) else { return nil }
         return Data(text.utf8)
     }

@@ -105,7 +105,7 @@ public enum ResponseQuery: Hashable, Sendable, CustomStringConvertible {
             let type = response.headers["Content-Type"] ?? "no Content-Type"
             return try Self.json(at: argument ?? "", word: word, in: response.body, what: "the body", type: type)
         case .body:
-            guard let text = response.text else { return (nil, "the body is not UTF-8 text (\(response.body.count) bytes)") }
+            guard let text = response.text else { return (nil, "the body is not text in UTF-8 or the charset its Content-Type names (\(response.body.count) bytes)") }
             return (.string(text), nil)
         case .duration:
             return (.number(String(Int((response.duration * 1000).rounded()))), nil)

@@ -71,6 +71,10 @@ struct ResponseRendererTests {
         let json = HTTPResponse(status: 200, headers: ["Content-Type": #"application/json; charset="windows-1252""#],
                                 body: Data([0x7B, 0x22, 0x6E, 0x22, 0x3A, 0x22, 0x80, 0x22, 0x7D]))
         #expect(ResponseRenderer(options: RenderOptions(format: false, parts: .responseBody)).render(json) == "{\"n\":\"€\"}\n")
+        // A charset on a binary type is not a reason to read it as text; expect reads the body as it is shown.
+        let binary = HTTPResponse(status: 200, headers: ["Content-Type": "application/octet-stream; charset=ISO-8859-1"], body: latin1)
+        #expect(ResponseRenderer(options: RenderOptions(parts: .responseBody)).render(binary).contains("binary data not shown in terminal (application/octet-stream, 9 B)"))
+        #expect(page.text == "Café - £5" && binary.text == nil)
         // With no charset, bytes that are not UTF-8 are binary, as before.
         let unnamed = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: latin1)
         #expect(ResponseRenderer(options: RenderOptions(parts: .responseBody)).render(unnamed).contains("binary data not shown"))

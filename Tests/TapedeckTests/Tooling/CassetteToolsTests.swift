@@ -141,7 +141,10 @@ struct CassetteToolsTests {
         tracked.response.status = 200
         #expect(CassetteLint.findings(in: Cassette(interactions: [tracked])).isEmpty)
         // A setting of words is not a session; a single word, digits or a long run may be one.
-        var settings = Interaction.make(.get, "http://api.test/page", requestHeaders: ["Cookie": "tz=Europe%2FBerlin; locale=en-US; theme=dark_mode"])
+        var settings = Interaction.make(.get, "http://api.test/page", requestHeaders: [
+            "Cookie": "tz=Europe%2FBerlin; locale=en-US; theme=dark_mode; keyboard_layout=en-US-international; author_view=compact-list-mode; "
+                + "passive_listening=off-by-default; monkey=banana-split-flavour",
+        ])
         settings.response.status = 200
         #expect(CassetteLint.findings(in: Cassette(interactions: [settings])).isEmpty)
         for session in ["sid=hunterpassword", "sid=abc-def-12345678", "sid=Europe/Berlinxxxxxxxxxxxxxxxx", "auth=alice:correcthorse",
