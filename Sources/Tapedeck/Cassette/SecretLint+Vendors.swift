@@ -57,6 +57,30 @@ extension SecretLint {
 
     /// ``vendorSecret(in:)`` of UTF-8 bytes.
     static func vendorSecret(in bytes: UnsafeBufferPointer<UInt8>) -> (kind: String, value: String)? {
+        var first: (kind: String, value: String)?
+        forEachVendorSecret(in: bytes) { kind, value in
+            first = (kind, value)
+            return false
+        }
+        return first
+    }
+
+    /// Every vendor token and PEM private key in `text`, each once, in one pass.
+    static func vendorSecrets(in text: String) -> [(kind: String, value: String)] {
+        ByteSearch.withBytes(of: text) { bytes in
+            var found: [(kind: String, value: String)] = []
+            var seen: Set<String> = []
+            forEachVendorSecret(in: bytes) { kind, value in
+                if seen.insert(value).inserted { found.append((kind, value)) }
+                return true
+            }
+            return found
+        }
+    }
+
+    /// Calls `body` with each PEM private key, then each vendor token, in `bytes`, until it
+    /// returns false.
+    private static func forEachVendorSecret(in bytes: UnsafeBufferPointer<UInt8>, _ body: (String, String) -> Bool) {
         // Every `PRIVATE KEY-----` with its `-----BEGIN ` close before it (RSA, EC, ENCRYPTED…),
         // wherever it stands among other PEM blocks.
         var searchFrom = 0
@@ -70,17 +94,21 @@ extension SecretLint {
                    let after = ByteSearch.first(dashes, in: bytes, from: endMarker + self.endMarker.count) {
                     close = after + dashes.count
                 }
-                return ("PEM private key", String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<close]), as: UTF8.self))
+                guard body("PEM private key", String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<close]), as: UTF8.self)) else { return }
+                searchFrom = close
+            } else {
+                searchFrom = end + privateKey.count
             }
-            searchFrom = end + privateKey.count
         }
         var start = 0
-        while start < bytes.count {
-            defer { start += 1 }
+        scan: while start < bytes.count {
             let candidates = vendorPrefixesByFirstByte[Int(bytes[start])]
-            guard !candidates.isEmpty else { continue }
-            // A token starts a word: `xghp_…` is not one.
-            if start > 0, isAlphanumeric(bytes[start - 1]) { continue }
+            // A token starts a word (`xghp_…` is not one), or follows an escape: `%3D` in an
+            // encoded URL, `\n` in JSON written as text.
+            guard !candidates.isEmpty, start == 0 || !isAlphanumeric(bytes[start - 1]) || followsEscape(bytes, at: start) else {
+                start += 1
+                continue
+            }
             for (format, needle) in candidates where start + needle.count <= bytes.count
                 && UnsafeBufferPointer(rebasing: bytes[start..<(start + needle.count)]).elementsEqual(needle) {
                 var end = start + needle.count
@@ -94,10 +122,20 @@ extension SecretLint {
                 // prefix (`sk-proj-your-key-here`, `sk-ant-colony-simulation`) are not one.
                 guard bytes[(start + needle.count)..<end].contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                     || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { continue }
-                return (format.name, String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                guard body(format.name, String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) else { return }
+                start = end
+                continue scan
             }
+            start += 1
         }
-        return nil
+    }
+
+    /// Whether the letter or digit before `start` ends an escape: `%3D` (two hex digits after a
+    /// `%`) or `\n` (a backslash before it).
+    private static func followsEscape(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        func isHex(_ byte: UInt8) -> Bool { PercentEncoding.hexValue(byte) != nil }
+        if start >= 3, bytes[start - 3] == UInt8(ascii: "%"), isHex(bytes[start - 2]), isHex(bytes[start - 1]) { return true }
+        return start >= 2 && bytes[start - 2] == UInt8(ascii: "\\")
     }
 
     private static let privateKey = Array("PRIVATE KEY-----".utf8)

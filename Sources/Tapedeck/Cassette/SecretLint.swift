@@ -150,15 +150,7 @@ public enum SecretLint {
     /// The vendor keys free text holds (`sk_live_…`, `ghp_…`, `AKIA…`, a PEM key), each once:
     /// what free-text redaction replaces beside its credential pairs, bearer tokens and JWTs.
     package static func vendorValues(in text: String) -> [String] {
-        var found: [String] = []
-        var rest = text
-        // The search names one token at a time; a few rounds find every one a line holds.
-        for _ in 0..<16 {
-            guard let vendor = vendorSecret(in: rest) else { break }
-            found.append(vendor.value)
-            rest = rest.replacingOccurrences(of: vendor.value, with: " ")
-        }
-        return found
+        vendorSecrets(in: text).map(\.value)
     }
 
     /// The tokens a URL's text shows by their shape (a JWT, a vendor key, in its path, query or
@@ -386,8 +378,10 @@ public enum SecretLint {
             found.append(Credential(field: "\(side) body", kind: "JWT", value: jwt))
         } else if let token = bearerToken(in: text), !isPlaceholder(token) {
             found.append(Credential(field: "\(side) body", kind: "bearer token", value: "Bearer " + token))
-        } else if let vendor = vendorSecret(in: text) {
-            found.append(Credential(field: "\(side) body", kind: vendor.kind, value: vendor.value))
+        } else {
+            // Every vendor token the text holds, each once: a cassette redacted whole is then
+            // read again once, not once for each token.
+            for vendor in vendorSecrets(in: text) { found.append(Credential(field: "\(side) body", kind: vendor.kind, value: vendor.value)) }
         }
         // Bytes of no stated type or a binary one may be MessagePack or Protobuf that happen to
         // be valid UTF-8 (a tag byte 0x0A is a line end): read as such too.

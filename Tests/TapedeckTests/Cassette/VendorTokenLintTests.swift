@@ -146,6 +146,14 @@ struct VendorTokenLintTests {
         #expect(found.map(\.kind) == (kind.map { [$0] } ?? []), "\(name): \(value)")
     }
 
+    @Test("a token after an escape is found: a percent-encoded '=' before it, or JSON's \\n written as text")
+    func afterEscapes() {
+        let token = "ghp_" + String(repeating: "a1B2", count: 9)
+        for text in ["callback=https%3A%2F%2Fapp.test%2Fcb%3Ftoken%3D" + token, #"{\"note\":\"line\n"# + token + #"\"}"#] {
+            #expect(SecretLint.findings(in: Self.interaction(body: text), index: 0).contains { $0.kind == "GitHub token" }, "\(text)")
+        }
+    }
+
     @Test("look-alikes are not tokens: inside a word, too short, or the wrong length")
     func lookAlikes() {
         for text in ["xghp_" + String(repeating: "a", count: 30), "ghp_short", "AKIA1234", "AKIA" + String(repeating: "A", count: 20),
