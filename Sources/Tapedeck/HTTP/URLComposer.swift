@@ -38,7 +38,9 @@ package enum URLComposer {
         let trimmed = visible(input.utf8.first) && visible(input.utf8.last) ? input : input.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw .invalidURL(input: input, reason: "it is empty") }
         guard let schemeEnd = trimmed.firstByteRange(of: "://") else {
-            throw .invalidURL(input: input, reason: "it has no scheme; write 'http://\(trimmed)' or 'https://\(trimmed)'")
+            // The suggestion quotes the input too, its password redacted as the input's is.
+            let shown = Redactor.shownURLText(trimmed)
+            throw .invalidURL(input: input, reason: "it has no scheme; write 'http://\(shown)' or 'https://\(shown)'")
         }
         let scheme = trimmed[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else {

@@ -89,6 +89,12 @@ struct URLComposerTests {
             #expect(!Redactor.shownURLText(typed).contains("ss_") && !Redactor.shownURLText(typed).contains("et_"), "\(Redactor.shownURLText(typed))")
         }
         do {
+            _ = try URLComposer.parseBase("user:s3cr/et_SECRET9@127.0.0.1:9/")
+            Issue.record("a URL with no scheme is refused")
+        } catch {
+            #expect(error.localizedDescription.contains("it has no scheme") && !error.localizedDescription.contains("SECRET9"), "\(error.localizedDescription)")
+        }
+        do {
             _ = try URLComposer.parseBase("http://user:pa?ss_SECRET9@127.0.0.1:9/")
             Issue.record("a raw '?' in a password is refused")
         } catch {
