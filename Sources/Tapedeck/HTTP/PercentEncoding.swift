@@ -43,26 +43,27 @@ package enum PercentEncoding {
     /// is `A`). An escaped reserved character (`%2F`) stays escaped: it is not the delimiter.
     package static func normalizedPath(_ path: String) -> String {
         guard path.utf8.contains(UInt8(ascii: "%")) else { return path }
-        let bytes = Array(path.utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
+        forEachDecodedByte(Array(path.utf8)) { byte, escaped in
+            if escaped, !isUnreserved(byte) { out.append(contentsOf: hex(byte).utf8) } else { out.append(byte) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Calls `body` with each byte of `bytes`, a `%XX` escape (exactly two hex digits after `%`)
+    /// as the byte it stands for, `escaped` then true; `%+f` and `%2` are kept as typed.
+    private static func forEachDecodedByte(_ bytes: [UInt8], _ body: (_ byte: UInt8, _ escaped: Bool) -> Void) {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                let byte = high << 4 | low
-                if isUnreserved(byte) {
-                    out.append(byte)
-                } else {
-                    out.append(contentsOf: hex(byte).utf8)
-                }
+                body(high << 4 | low, true)
                 index += 3
             } else {
-                out.append(bytes[index])
+                body(bytes[index], false)
                 index += 1
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes `%XX` escapes; invalid escapes are kept as typed.
@@ -73,20 +74,9 @@ package enum PercentEncoding {
     /// The bytes `%XX` escapes stand for: exactly two hex digits after `%` (`%+f` and `%2` are
     /// kept as typed); everything else byte for byte.
     package static func decodedBytes(_ text: some Collection<UInt8>) -> [UInt8] {
-        let bytes = Array(text)
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(bytes[index])
-                index += 1
-            }
-        }
+        out.reserveCapacity(text.count)
+        forEachDecodedByte(Array(text)) { byte, _ in out.append(byte) }
         return out
     }
 

@@ -38,15 +38,8 @@ package enum Inflate {
     /// Decodes a gzip member (header, deflate stream, trailer); concatenated members are joined.
     /// Throws a ``Failure`` with `exceededLimit` once the output would pass `limit` bytes.
     package static func gunzip(_ data: Data, limit: Int) throws(Failure) -> Data {
-        let bytes = [UInt8](data)
         var output: [UInt8] = []
-        var offset = 0
-        repeat {
-            offset = try gzipHeaderEnd(bytes, from: offset)
-            var reader = BitReader(bytes: bytes, position: offset)
-            try inflate(&reader, into: &output, limit: limit)
-            offset = reader.alignedPosition + 8
-        } while offset + 18 <= bytes.count && bytes[offset] == 0x1F && bytes[offset + 1] == 0x8B
+        try gunzip([UInt8](data), into: &output, limit: limit)
         return Data(output)
     }
 
@@ -54,12 +47,8 @@ package enum Inflate {
     /// (servers send both for `Content-Encoding: deflate`).
     /// Throws a ``Failure`` with `exceededLimit` once the output would pass `limit` bytes.
     package static func inflateZlibOrRaw(_ data: Data, limit: Int) throws(Failure) -> Data {
-        let bytes = [UInt8](data)
         var output: [UInt8] = []
-        let hasZlibHeader = bytes.count >= 2 && bytes[0] & 0x0F == 8
-            && (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0
-        var reader = BitReader(bytes: bytes, position: hasZlibHeader ? 2 : 0)
-        try inflate(&reader, into: &output, limit: limit)
+        try inflateZlibOrRaw([UInt8](data), into: &output, limit: limit)
         return Data(output)
     }
 
@@ -67,26 +56,36 @@ package enum Inflate {
     /// as it goes: a stream recorded before it ended (its client left) is read for secrets all
     /// the same. Nothing past `limit` bytes; nothing for bytes that are not such a stream.
     package static func decodedPrefix(_ data: Data, gzip: Bool, limit: Int) -> Data {
-        let bytes = [UInt8](data)
         var output: [UInt8] = []
         do {
             if gzip {
-                var offset = 0
-                repeat {
-                    offset = try gzipHeaderEnd(bytes, from: offset)
-                    var reader = BitReader(bytes: bytes, position: offset)
-                    try inflate(&reader, into: &output, limit: limit)
-                    offset = reader.alignedPosition + 8
-                } while offset + 18 <= bytes.count && bytes[offset] == 0x1F && bytes[offset + 1] == 0x8B
+                try self.gunzip([UInt8](data), into: &output, limit: limit)
             } else {
-                let hasZlibHeader = bytes.count >= 2 && bytes[0] & 0x0F == 8 && (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0
-                var reader = BitReader(bytes: bytes, position: hasZlibHeader ? 2 : 0)
-                try inflate(&reader, into: &output, limit: limit)
+                try inflateZlibOrRaw([UInt8](data), into: &output, limit: limit)
             }
         } catch {
             // The stream ends here: what came before it is the answer.
         }
         return Data(output.prefix(limit))
+    }
+
+    /// ``gunzip(_:limit:)`` into `output`, which keeps what was decoded when it throws.
+    private static func gunzip(_ bytes: [UInt8], into output: inout [UInt8], limit: Int) throws(Failure) {
+        var offset = 0
+        repeat {
+            offset = try gzipHeaderEnd(bytes, from: offset)
+            var reader = BitReader(bytes: bytes, position: offset)
+            try inflate(&reader, into: &output, limit: limit)
+            offset = reader.alignedPosition + 8
+        } while offset + 18 <= bytes.count && bytes[offset] == 0x1F && bytes[offset + 1] == 0x8B
+    }
+
+    /// ``inflateZlibOrRaw(_:limit:)`` into `output`, which keeps what was decoded when it throws.
+    private static func inflateZlibOrRaw(_ bytes: [UInt8], into output: inout [UInt8], limit: Int) throws(Failure) {
+        let hasZlibHeader = bytes.count >= 2 && bytes[0] & 0x0F == 8
+            && (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0
+        var reader = BitReader(bytes: bytes, position: hasZlibHeader ? 2 : 0)
+        try inflate(&reader, into: &output, limit: limit)
     }
 
     private static func gzipHeaderEnd(_ bytes: [UInt8], from start: Int) throws(Failure) -> Int {

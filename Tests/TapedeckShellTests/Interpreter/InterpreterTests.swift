@@ -45,6 +45,15 @@ struct InterpreterTests {
         Interpreter(transport: server.transport, output: captured.output, options: options)
     }
 
+    /// The assertion failure `error` is; nil, recorded as an issue, for anything else.
+    private static func assertionFailure(_ error: ShellError?, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> AssertionFailure? {
+        guard case .assertionFailed(let failed)? = error else {
+            Issue.record("expected an assertion failure, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return failed
+    }
+
     private func failure(_ shell: Interpreter, _ source: String) async -> ShellError? {
         do {
             try await shell.run(source: source, file: "t.tape")
@@ -129,10 +138,7 @@ struct InterpreterTests {
             expect duration < 1000
             """, file: "t.tape")
         let error = await failure(shell, "\n\nexpect json $.items[0].name == \"z\"\n")
-        guard case .assertionFailed(let failed)? = error else {
-            Issue.record("expected an assertion failure, got \(String(describing: error))")
-            return
-        }
+        guard let failed = Self.assertionFailure(error) else { return }
         #expect(failed.location == SourceLocation(file: "t.tape", line: 3, column: 1))
         #expect(failed.query == "json $.items[0].name")
         #expect(failed.expected == "== \"z\"")
@@ -154,10 +160,7 @@ struct InterpreterTests {
             expect json $.items[*].name == ["a", "b"]   # a comment after the value
             """, file: "t.tape")
         let error = await failure(shell, "expect json $.items[*].id == [2, 1]\n")
-        guard case .assertionFailed(let failed)? = error else {
-            Issue.record("expected an assertion failure, got \(String(describing: error))")
-            return
-        }
+        guard let failed = Self.assertionFailure(error) else { return }
         #expect(failed.expected == "== [2, 1]")
         #expect(failed.actual == "[1,2]")
         // A query of text: JSON in it compares as JSON; a bracketed word that is not JSON is
@@ -180,10 +183,7 @@ struct InterpreterTests {
         let transport = StubTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data((String(repeating: "w", count: 100) + " " + token).utf8)) }
         let shell = Interpreter(transport: transport, output: captured.output)
         let error = await failure(shell, "get http://api.test/x\nexpect body contains zzz\n")
-        guard case .assertionFailed(let failed)? = error else {
-            Issue.record("expected an assertion failure, got \(String(describing: error))")
-            return
-        }
+        guard let failed = Self.assertionFailure(error) else { return }
         #expect(!failed.actual.contains("hf_5CYAV"), "\(failed.actual)")
     }
 
@@ -192,10 +192,7 @@ struct InterpreterTests {
         let shell = shell()
         let long = String(repeating: "x", count: 100_000)
         let error = await failure(shell, "base http://api.test\nget /x\nexpect body contains \"\(long)\"\n")
-        guard case .assertionFailed(let failed)? = error else {
-            Issue.record("expected an assertion failure, got \(String(describing: error))")
-            return
-        }
+        guard let failed = Self.assertionFailure(error) else { return }
         #expect(failed.message.count < 2_000, "\(failed.message.count) characters")
         #expect(failed.expected.contains("more characters)"), "\(failed.expected.suffix(80))")
     }
