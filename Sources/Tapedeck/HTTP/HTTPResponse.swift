@@ -121,7 +121,10 @@ package enum MediaType {
     package static func utf8Text(_ data: Data, contentType: String?) -> Data? {
         // Only a textual type's charset says how to read it: servers add one to binary types too.
         guard let contentType, isText(contentType), let charset = parameter("charset", in: contentType)?.lowercased(),
-              let encoding = charsets[charset], let text = String(data: data, encoding: encoding) else { return nil }
+              var encoding = charsets[charset] else { return nil }
+        // UTF-16 with no byte order mark is read little-endian, as HTTPie (Python) reads it.
+        if encoding == .utf16, data.count >= 2, !(data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE])) { encoding = .utf16LittleEndian }
+        guard let text = String(data: data, encoding: encoding) else { return nil }
         return Data(text.utf8)
     }
 

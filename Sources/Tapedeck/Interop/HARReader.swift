@@ -94,7 +94,11 @@ package enum HARReader {
                         + "(not 1004, 1005, 1006 or 1015), then the reason")
                 }
             }
-            let offset = max(0, try message.required("time").double() - startedAt.timeIntervalSince1970)
+            // Seconds since 1970, as Chrome writes them; a value past the year 5000 is taken as
+            // milliseconds, as some tools write them.
+            var time = try message.required("time").double()
+            if time > 1e11 { time /= 1000 }
+            let offset = max(0, time - startedAt.timeIntervalSince1970)
             frames.append(WebSocketMessage(offset: offset, sender: sender, kind: kind, data: data))
         }
         // Each end's messages are timed by its own thread in a browser: kept in time order, as a

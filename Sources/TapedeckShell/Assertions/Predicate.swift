@@ -57,6 +57,17 @@ public enum Predicate: Hashable, Sendable, CustomStringConvertible {
     /// Whether `actual` passes; `expected` is the value word with templates expanded.
     func test(_ actual: JSONValue?, expected: String?, lenient: Bool = false) throws(ShellError) -> Bool {
         let word = valueWord
+        // A JSON array or object after a JSON query, filled in by a template, must still be JSON
+        // (one written whole was checked as the line was read).
+        if !lenient, let word, !word.quoted, word.text.contains("{{"), word.text.hasPrefix("[") || (word.text.hasPrefix("{") && !word.text.hasPrefix("{{")),
+           let expected {
+            do {
+                _ = try JSONParser.parse(expected)
+            } catch {
+                throw .parse(ParseError(.invalidValue(Excerpt.of(expected), expected: "a JSON array or object once its templates are filled in (\(error.reason)); "
+                    + "quote it to compare it as text"), at: word.location))
+            }
+        }
         let typed = ValueLiteral.parse(expected ?? "", quoted: word?.quoted ?? false)
         switch self {
         case .exists:

@@ -172,6 +172,9 @@ struct InterpreterTests {
             expect header Content-Type != [json]
             expect json $.items[0].name == {{first}}
             """, file: "t.tape")
+        // A literal a template fills in is checked once it is filled in.
+        let filled = await failure(shell, "set one 1\nexpect json $.items == [{{one}} 2]\n")
+        #expect(filled?.errorDescription?.contains("once its templates are filled in") == true, "\(String(describing: filled?.errorDescription))")
         let malformed = await failure(shell, "expect json $.items == [1, 2\n")
         #expect(malformed?.errorDescription?.contains("t.tape:1:") == true, "\(String(describing: malformed?.errorDescription))")
         #expect(malformed?.errorDescription?.contains("quote it to compare it as text") == true, "\(String(describing: malformed?.errorDescription))")

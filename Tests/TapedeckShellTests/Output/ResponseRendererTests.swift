@@ -75,6 +75,9 @@ struct ResponseRendererTests {
         let binary = HTTPResponse(status: 200, headers: ["Content-Type": "application/octet-stream; charset=ISO-8859-1"], body: latin1)
         #expect(ResponseRenderer(options: RenderOptions(parts: .responseBody)).render(binary).contains("binary data not shown in terminal (application/octet-stream, 9 B)"))
         #expect(page.text == "Café - £5" && binary.text == nil)
+        // UTF-16 with no byte order mark is read little-endian, as HTTPie reads it.
+        let utf16 = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain; charset=utf-16"], body: Data([0x68, 0x00, 0x69, 0x00]))
+        #expect(utf16.text == "hi")
         // With no charset, bytes that are not UTF-8 are binary, as before.
         let unnamed = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: latin1)
         #expect(ResponseRenderer(options: RenderOptions(parts: .responseBody)).render(unnamed).contains("binary data not shown"))

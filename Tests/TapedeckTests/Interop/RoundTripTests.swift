@@ -75,6 +75,10 @@ struct RoundTripTests {
         #expect(frames.map(\.sender) == [.client, .server] && frames.map(\.kind) == [.text, .binary])
         #expect(frames.first?.data == Data(#"{"op":"join"}"#.utf8) && frames.last?.data == Data([0, 1]))
         #expect(abs((frames.first?.offset ?? 0) - 0.5) < 0.001 && abs((frames.last?.offset ?? 0) - 1.25) < 0.001)
+        // A time in milliseconds is read as such.
+        let milliseconds = Data(String(decoding: har(opcode: 2), as: UTF8.self).replacingOccurrences(of: "1795946401.25", with: "1795946401250").utf8)
+        let inMilliseconds = try #require(try Cassette.decode(milliseconds, format: .har, file: "chrome.har").interactions.first?.response.webSocket)
+        #expect(abs((inMilliseconds.last?.offset ?? 0) - 1.25) < 0.001, "\(inMilliseconds.map(\.offset))")
         // Messages out of time order are played in time order.
         let late = Data(String(decoding: har(opcode: 2), as: UTF8.self).replacingOccurrences(of: "1795946400.5", with: "1795946402.5").utf8)
         let ordered = try #require(try Cassette.decode(late, format: .har, file: "chrome.har").interactions.first?.response.webSocket)
