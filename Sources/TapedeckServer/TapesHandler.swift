@@ -380,7 +380,12 @@ package struct TapesHandler: ServerHandler {
         switch recorder.recordedAnswer(to: request) {
         case .success(let response)?:
             guard let frames = response.webSocket else { return ServerReply(response: response) }
-            if let refusal = WebSocketPlan.subprotocolRefusal(recorded: response.headers, offered: incoming.headers, summary: summary) { return refusal }
+            if let refusal = WebSocketPlan.subprotocolRefusal(recorded: response.headers, offered: incoming.headers, summary: summary) {
+                // A client that speaks another subprotocol opens another session: recorded live
+                // when the mode records what the cassette does not hold.
+                guard recorder.recordsUnmatched else { return refusal }
+                break
+            }
             HandlerNotes.current?.outcome = "played"
             return ServerReply(response: response, webSocket: .replay(frames: frames, label: summary, latency: .none, log: log))
         case .failure(let error)?:

@@ -126,6 +126,33 @@ struct WebSocketTests {
         _ = await server.stop()
     }
 
+    @Test("recording with --mode new, a client that offers another subprotocol than the recorded session's opens a session recorded live; --mode once refuses it")
+    func subprotocolRecordedLive() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let upstream = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path],
+                                                             expecting: 1)
+        defer { upstream.stop() }
+        let origin = "http://127.0.0.1:\(upstream.ports[0])"
+        var answer = HTTPResponse(status: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Protocol": "chat.v2"])
+        answer.webSocket = [WebSocketMessage(offset: 0, sender: .server, kind: .text, data: Data("recorded".utf8))]
+        let recorded = Interaction(request: HTTPRequest(url: try #require(URL(string: origin + "/chat"))), response: answer)
+        for (mode, expectLive) in [("new", true), ("once", false)] {
+            let cassette = directory.appendingPathComponent("\(mode).cassette.json")
+            try Cassette(interactions: [recorded]).write(to: cassette)
+            let proxy = try await ServerProcess(["proxy", origin, "--record", cassette.path, "--mode", mode],
+                                                environment: ["TAPEDECK_RECORD_MODE": "", "CI": "", "TAPEDECK_USAGE_DIR": directory.path])
+            let other = try await Self.client(Self.ws(proxy.url) + "/chat", [], subprotocols: ["chat.v1"])
+            _ = await proxy.stop()
+            if expectLive {
+                #expect(other.received == ["welcome"] && other.refused == nil, "\(other)")
+                #expect(try Cassette.load(from: cassette).interactions.count == 2)
+            } else {
+                #expect(other.refused?.hasPrefix("400 ") == true, "\(other)")
+            }
+        }
+    }
+
     @Test("a stopping server tells a WebSocket client it is going away (1001), from a replayed session and from one the proxy relays")
     func goingAway() async throws {
         let directory = try Proc.temporaryDirectory()

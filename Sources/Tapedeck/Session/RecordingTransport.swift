@@ -31,7 +31,9 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     public let configuration: CassetteConfiguration
     private let inner: any HTTPTransport
     private let replayer: ReplayTransport?
-    private let recordsUnmatched: Bool
+    /// Whether a request the cassette holds no answer for is sent live and recorded (`new`,
+    /// `all`, or a cassette not made yet).
+    package let recordsUnmatched: Bool
     /// Where the file's interactions were recorded, when ``CassetteConfiguration/origin`` serves them elsewhere.
     private let recordedOrigin: URL?
     /// The cassette on disk: journal, merges, recovery.
