@@ -66,6 +66,12 @@ struct StreamTests {
         try await ServerProcess(["proxy", base, "--record", cassette.path, "--mode", "all"], environment: environment(directory))
     }
 
+    /// `stream_cases.py`, the upstream whose streams test what a recording keeps of them.
+    static func streamCases() throws -> TapedeckTestSupport.ServerProcess {
+        let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/stream_cases.py").path
+        return try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [script], expecting: 1)
+    }
+
     static func environment(_ directory: URL) -> [String: String] {
         ["TAPEDECK_RECORD_MODE": "", "CI": "", "TAPEDECK_USAGE_DIR": directory.path]
     }
@@ -281,8 +287,7 @@ struct StreamTests {
     func streamsKeepNoSecret() async throws {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
-        let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/stream_cases.py").path
-        let server = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [script], expecting: 1)
+        let server = try Self.streamCases()
         defer { server.stop() }
         let cassette = directory.appendingPathComponent("cases.cassette.json")
         let proxy = try await Self.recordingProxy("http://127.0.0.1:\(server.ports[0])", into: cassette, in: directory)
@@ -334,8 +339,7 @@ struct StreamTests {
     func compressedStreamJournaledWhole() async throws {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
-        let script = Proc.packageRoot.appendingPathComponent("Tests/Support/Python/stream_cases.py").path
-        let server = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [script], expecting: 1)
+        let server = try Self.streamCases()
         defer { server.stop() }
         let cassette = directory.appendingPathComponent("gz.cassette.json")
         let proxy = try await Self.recordingProxy("http://127.0.0.1:\(server.ports[0])", into: cassette, in: directory)

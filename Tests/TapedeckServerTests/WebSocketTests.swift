@@ -57,6 +57,17 @@ struct WebSocketTests {
         return try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [script, directory.path], expecting: 1)
     }
 
+    /// `ws_server.py`, the echo-and-push upstream, over plain `ws://`.
+    static func echoServer() throws -> TapedeckTestSupport.ServerProcess {
+        try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path],
+                                              expecting: 1)
+    }
+
+    /// What a recording `proxy` runs with in a test: recording allowed, its usage kept in `directory`.
+    static func recordingEnvironment(_ directory: URL) -> [String: String] {
+        ["TAPEDECK_RECORD_MODE": "", "CI": "", "TAPEDECK_USAGE_DIR": directory.path]
+    }
+
     static let messages = ["hello", "push", "b:0001"]
     static let replies = ["welcome", "echo: hello", "echo: push", "tick 1", "tick 2", "b:0100"]
 
@@ -64,10 +75,9 @@ struct WebSocketTests {
     func recordAndReplay() async throws {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
-        let upstream = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path],
-                                                             expecting: 1)
+        let upstream = try Self.echoServer()
         let cassette = directory.appendingPathComponent("chat.cassette.json")
-        let environment = ["TAPEDECK_RECORD_MODE": "", "CI": "", "TAPEDECK_USAGE_DIR": directory.path]
+        let environment = Self.recordingEnvironment(directory)
         let proxy = try await ServerProcess(["proxy", "http://127.0.0.1:\(upstream.ports[0])", "--record", cassette.path, "--mode", "all"],
                                             environment: environment)
         let live = try await Self.client(Self.ws(proxy.url) + "/chat", Self.messages)
@@ -130,8 +140,7 @@ struct WebSocketTests {
     func subprotocolRecordedLive() async throws {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
-        let upstream = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path],
-                                                             expecting: 1)
+        let upstream = try Self.echoServer()
         defer { upstream.stop() }
         let origin = "http://127.0.0.1:\(upstream.ports[0])"
         var answer = HTTPResponse(status: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Protocol": "chat.v2"])
@@ -141,7 +150,7 @@ struct WebSocketTests {
             let cassette = directory.appendingPathComponent("\(mode).cassette.json")
             try Cassette(interactions: [recorded]).write(to: cassette)
             let proxy = try await ServerProcess(["proxy", origin, "--record", cassette.path, "--mode", mode],
-                                                environment: ["TAPEDECK_RECORD_MODE": "", "CI": "", "TAPEDECK_USAGE_DIR": directory.path])
+                                                environment: Self.recordingEnvironment(directory))
             let other = try await Self.client(Self.ws(proxy.url) + "/chat", [], subprotocols: ["chat.v1"])
             _ = await proxy.stop()
             if expectLive {
@@ -166,12 +175,11 @@ struct WebSocketTests {
         let told = try await replayed.value
         #expect(told.close == [.code(1001), .reason(WebSocketMessage.goingAwayReason)], "\(told)")
         // Relayed and recorded: the upstream keeps the session open.
-        let upstream = try TapedeckTestSupport.ServerProcess(Proc.python, arguments: [Proc.packageRoot.appendingPathComponent("Tests/Support/Python/ws_server.py").path],
-                                                             expecting: 1)
+        let upstream = try Self.echoServer()
         defer { upstream.stop() }
         let recorded = directory.appendingPathComponent("relay.cassette.json")
         let proxy = try await ServerProcess(["proxy", "http://127.0.0.1:\(upstream.ports[0])", "--record", recorded.path, "--mode", "all"],
-                                            environment: ["TAPEDECK_RECORD_MODE": "", "CI": "", "TAPEDECK_USAGE_DIR": directory.path])
+                                            environment: Self.recordingEnvironment(directory))
         let relayed = Task { try await Self.client(Self.ws(proxy.url) + "/chat", ["hello"], wait: 20) }
         try await Task.sleep(for: .milliseconds(1500))
         let stopped = await proxy.stop()

@@ -264,60 +264,62 @@ struct ReplTerminalTests {
         }
     }
 
-    @Test("a server's control characters captured into a variable are shown escaped by print, vars and show state, never obeyed by the terminal")
+    @Test("a server's control characters captured into a variable are shown escaped by print and vars, never obeyed by the terminal")
     func capturedControlCharacters() throws {
-        let folder = try Binary.temporaryDirectory("repl-evil")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let cassette = folder.appendingPathComponent("evil.cassette.json")
-        try Data(#"""
+        try withReplay(named: "evil", #"""
         {"version": 1, "interactions": [
           {"recordedAt": "2026-11-24T00:00:00.000Z", "request": {"method": "GET", "url": "http://api.test/evil", "headers": []},
            "response": {"status": 200, "headers": [["Content-Type", "application/json"]],
                         "body": {"json": {"evil": "A\u001b[31mRED\u001b]0;pwned\u0007B"}}}}
         ]}
-        """#.utf8).write(to: cassette)
-        let tmux = TmuxSession(home: try Binary.temporaryDirectory("repl"))
-        defer { tmux.stop(); try? FileManager.default.removeItem(at: tmux.home) }
-        try tmux.start(["repl", "--replay", cassette.path])
-        #expect(try tmux.waitFor { $0.contains("replay evil.cassette.json]>") }.matched)
-        try tmux.type("get http://api.test/evil", then: "Enter")
-        try tmux.type("capture x = json $.evil", then: "Enter")
-        try tmux.type("print {{x}}", then: "Enter")
-        let printed = try tmux.waitFor { $0.contains(#"A\x1b[31mRED\x1b]0;pwned\x07B"#) }
-        #expect(printed.matched, "\(printed.screen)")
-        try tmux.type("vars", then: "Enter")
-        let listed = try tmux.waitFor { $0.split(separator: "\n").filter { $0.contains(#"\x1b]0;pwned"#) }.count >= 2 }
-        #expect(listed.matched, "vars shows it escaped too: \(listed.screen)")
-        #expect(try tmux.title() != "pwned", "the terminal's title was not set by the server")
+        """#) { tmux in
+            try tmux.type("get http://api.test/evil", then: "Enter")
+            try tmux.type("capture x = json $.evil", then: "Enter")
+            try tmux.type("print {{x}}", then: "Enter")
+            let printed = try tmux.waitFor { $0.contains(#"A\x1b[31mRED\x1b]0;pwned\x07B"#) }
+            #expect(printed.matched, "\(printed.screen)")
+            try tmux.type("vars", then: "Enter")
+            let listed = try tmux.waitFor { $0.split(separator: "\n").filter { $0.contains(#"\x1b]0;pwned"#) }.count >= 2 }
+            #expect(listed.matched, "vars shows it escaped too: \(listed.screen)")
+            #expect(try tmux.title() != "pwned", "the terminal's title was not set by the server")
+        }
     }
 
     @Test("replaying at the prompt: a recorded 302 shows as 302, a recorded <REDACTED> query value matches any value, nothing else does")
     func replayRules() throws {
-        let folder = try Binary.temporaryDirectory("repl-replay")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let cassette = folder.appendingPathComponent("rules.cassette.json")
-        try Data(#"""
+        try withReplay(named: "rules", #"""
         {"version": 1, "interactions": [
           {"recordedAt": "2026-11-24T00:00:00.000Z", "request": {"method": "GET", "url": "http://api.test/r", "headers": []},
            "response": {"status": 302, "headers": [["Location", "/final"], ["Content-Length", "0"]]}},
           {"recordedAt": "2026-11-24T00:00:00.000Z", "request": {"method": "GET", "url": "http://api.test/cookies/set?cookie=%3CREDACTED%3E", "headers": []},
            "response": {"status": 200, "headers": [["Content-Type", "text/plain"]], "body": {"text": "cookie set"}}}
         ]}
-        """#.utf8).write(to: cassette)
+        """#) { tmux in
+            try tmux.type("get http://api.test/r", then: "Enter")
+            let redirect = try tmux.waitFor { $0.contains("HTTP/1.1 302") && $0.contains("not followed") }
+            #expect(redirect.matched, "\(redirect.screen)")
+            try tmux.type("get http://api.test/cookies/set cookie==SECRET-789", then: "Enter")
+            let cookie = try tmux.waitFor { $0.contains("cookie set") }
+            #expect(cookie.matched, "\(cookie.screen)")
+            try tmux.type("get http://api.test/cookies/set other==SECRET-789", then: "Enter")
+            let other = try tmux.waitFor { $0.contains("no recorded interaction matches") }
+            #expect(other.matched, "\(other.screen)")
+            try tmux.type("tape", then: "Enter")
+            #expect(try tmux.waitFor { $0.contains("2 played") }.matched, "the REPL kept running after the unmatched request")
+        }
+    }
+
+    /// Writes `json` as `NAME.cassette.json` in a scratch folder, starts `repl --replay` on it in
+    /// a fresh terminal, waits for its prompt, runs `body`, and always removes both.
+    private func withReplay(named name: String, _ json: String, _ body: (TmuxSession) throws -> Void) throws {
+        let folder = try Binary.temporaryDirectory("repl-\(name)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cassette = folder.appendingPathComponent("\(name).cassette.json")
+        try Data(json.utf8).write(to: cassette)
         let tmux = TmuxSession(home: try Binary.temporaryDirectory("repl"))
         defer { tmux.stop(); try? FileManager.default.removeItem(at: tmux.home) }
         try tmux.start(["repl", "--replay", cassette.path])
-        #expect(try tmux.waitFor { $0.contains("replay rules.cassette.json]>") }.matched)
-        try tmux.type("get http://api.test/r", then: "Enter")
-        let redirect = try tmux.waitFor { $0.contains("HTTP/1.1 302") && $0.contains("not followed") }
-        #expect(redirect.matched, "\(redirect.screen)")
-        try tmux.type("get http://api.test/cookies/set cookie==SECRET-789", then: "Enter")
-        let cookie = try tmux.waitFor { $0.contains("cookie set") }
-        #expect(cookie.matched, "\(cookie.screen)")
-        try tmux.type("get http://api.test/cookies/set other==SECRET-789", then: "Enter")
-        let other = try tmux.waitFor { $0.contains("no recorded interaction matches") }
-        #expect(other.matched, "\(other.screen)")
-        try tmux.type("tape", then: "Enter")
-        #expect(try tmux.waitFor { $0.contains("2 played") }.matched, "the REPL kept running after the unmatched request")
+        #expect(try tmux.waitFor { $0.contains("replay \(name).cassette.json]>") }.matched)
+        try body(tmux)
     }
 }
