@@ -214,16 +214,18 @@ final class CurlTransfer: Sendable {
         let silenceLimit = observer == nil ? nil : CurlTransfer.timeoutMilliseconds(options.timeout)
         let clock = ContinuousClock()
         var lastProgress = clock.now
-        var seen: (body: curl_off_t, head: Int) = (0, 0)
+        var seen: (body: curl_off_t, head: Int, sent: curl_off_t) = (0, 0, 0)
         var running: Int32 = 1
         while true {
             guard curl_multi_perform(multi, &running) == CURLM_OK else { return CURLE_FAILED_INIT }
             if running == 0 { break }
             if shouldAbort { return CURLE_ABORTED_BY_CALLBACK }
             if let silenceLimit, silenceLimit > 0 {
-                var now: (body: curl_off_t, head: Int) = (0, 0)
+                // Bytes either way are progress: a body being uploaded is not silence.
+                var now: (body: curl_off_t, head: Int, sent: curl_off_t) = (0, 0, 0)
                 _ = tapedeck_curl_getinfo_offset(easy, CURLINFO_SIZE_DOWNLOAD_T, &now.body)
                 _ = tapedeck_curl_getinfo_long(easy, CURLINFO_HEADER_SIZE, &now.head)
+                _ = tapedeck_curl_getinfo_offset(easy, CURLINFO_SIZE_UPLOAD_T, &now.sent)
                 if now != seen {
                     seen = now
                     lastProgress = clock.now

@@ -32,8 +32,6 @@ package enum OpenAPISpecError: Error, Sendable, Equatable, LocalizedError {
 }
 
 extension OpenAPISpecError {
-    /// `error`, met reading `text` (the document at `path`), named by its place as a cassette's
-    /// YAML error is (``YAMLCursor/syntaxError(_:file:text:)``); the document is never quoted.
     /// The YAML error `error` is or wraps (the decoder hands it on as a `DecodingError`).
     static func yamlError(in error: any Error) -> YamlError? {
         if let yaml = error as? YamlError { return yaml }
@@ -41,6 +39,8 @@ extension OpenAPISpecError {
         return nil
     }
 
+    /// `error`, met reading `text` (the document at `path`), named by its place as a cassette's
+    /// YAML error is (``YAMLCursor/syntaxError(_:file:text:)``); the document is never quoted.
     init(yaml error: YamlError, path: String, text: String) {
         switch YAMLCursor.syntaxError(error, file: path, text: text) {
         case let .syntax(_, line, column, problem): self = .syntax(path: path, line: line, column: column, problem: problem)

@@ -16,8 +16,7 @@ package struct ControlGate {
 
     /// The refusal for `request`, or nil when it may go on.
     func refusal(for request: IncomingRequest) -> ServerReply? {
-        // One Host only: a second, unchecked, could name another server to what reads it next.
-        guard request.headers.values(for: "Host").count == 1, let host = request.headers["Host"], deck.isAddressed(host) else {
+        guard let host = Self.onlyHost(request.headers), deck.isAddressed(host) else {
             return .text(421, "the control endpoints answer requests addressed to this server only (Host: \(shownAddress)); "
                 + "this one names \(Excerpt.of(request.headers["Host"] ?? "no host"))\n", headers: [ServerMarker.errorHeader: "421"])
         }
@@ -41,6 +40,12 @@ package struct ControlGate {
     /// The name must be its own; for a loopback server also `localhost` or a loopback
     /// address; for one listening on every address (`0.0.0.0`, `::`) any IP address or
     /// `localhost`. A DNS name other than its own never is: that is how rebinding gets in.
+    /// The one `Host` a request names, nil when it names none or more than one: a second,
+    /// unchecked, could name another server to whatever reads the request next.
+    package static func onlyHost(_ headers: HTTPHeaders) -> String? {
+        headers.values(for: "Host").count == 1 ? headers["Host"] : nil
+    }
+
     package static func accepts(_ hostHeader: String, origin: URL) -> Bool {
         let (name, port) = Self.split(hostHeader.lowercased())
         var host = Substring((origin.host ?? "127.0.0.1").lowercased())

@@ -236,7 +236,9 @@ public struct Redactor: Sendable, Hashable {
             // The lint names one token of a kind in a field, so it reads the field again until
             // it finds no new one (each round replaces what it found, so this ends).
             var shaped = SecretLint.values(in: fields)
-            while !shaped.isEmpty {
+            var rounds = 0
+            while !shaped.isEmpty, rounds < Self.maximumTokenRounds {
+                rounds += 1
                 found += shaped
                 fields = SecretScrubber(shaped).scrub(fields)
                 shaped = SecretLint.values(in: fields).filter { !found.contains($0) }
@@ -251,6 +253,10 @@ public struct Redactor: Sendable, Hashable {
         if !scrubbing.isEmpty { result.interactions = ChunkedWork.map(result.interactions, scrubbing.scrub) }
         return (result, secrets)
     }
+
+    /// The most times a field is read again for tokens its shape gives away: each round finds
+    /// every token a text holds, so two suffice; the bound only keeps a pathological text finite.
+    static let maximumTokenRounds = 64
 
     /// Each request's URL as `cassette show` lists it: credentials in its userinfo and query
     /// replaced, tokens its shape gives away too, and every value the cassette holds in a URL,
@@ -417,9 +423,10 @@ public struct Redactor: Sendable, Hashable {
         }) else { return headers }
         return HTTPHeaders(headers.map { field in
             let lower = Redactor.lowercased(field.name)
+            // A header the redactor is told to replace is replaced whole, a URL header too.
+            if self.headers.contains(lower) { return HTTPHeader(name: field.name, value: Redactor.redactHeaderValue(field.value, name: lower, collecting: &secrets)) }
             if Redactor.urlHeaders.contains(lower) { return HTTPHeader(name: field.name, value: redact(headerURL: field.value, collecting: &secrets)) }
-            guard self.headers.contains(lower) else { return field }
-            return HTTPHeader(name: field.name, value: Redactor.redactHeaderValue(field.value, name: lower, collecting: &secrets))
+            return field
         })
     }
 

@@ -101,6 +101,10 @@ extension SecretLint {
             }
         }
         var start = 0
+        // For a format of no fixed length, where a refused candidate's run of allowed bytes
+        // ended: a later candidate inside that run ends there too, and is refused as well (a long
+        // `sk-ant-sk-ant-…` is then read once, not once from each candidate).
+        var refusedUntil: [String: Int] = [:]
         scan: while start < bytes.count {
             let candidates = vendorPrefixesByFirstByte[Int(bytes[start])]
             // A token starts a word (`xghp_…` is not one), or follows an escape: `%3D` in an
@@ -111,17 +115,21 @@ extension SecretLint {
             }
             for (format, needle) in candidates where start + needle.count <= bytes.count
                 && UnsafeBufferPointer(rebasing: bytes[start..<(start + needle.count)]).elementsEqual(needle) {
+                if let until = refusedUntil[format.name], start < until { continue }
                 var end = start + needle.count
                 // A format of fixed length is read one byte past it at most: a long run of allowed
                 // bytes (`AIza-AIza-…`) is then not read again from each candidate to its end.
                 let limit = format.exactly.map { min(bytes.count, start + needle.count + $0 + 1) } ?? bytes.count
                 while end < limit, format.allowed(bytes[end]) { end += 1 }
                 let length = end - start - needle.count
-                guard length >= format.minimum, format.exactly.map({ $0 == length }) ?? true else { continue }
                 // A token is random: it has a digit or a capital. Words joined by hyphens after a
                 // prefix (`sk-proj-your-key-here`, `sk-ant-colony-simulation`) are not one.
-                guard bytes[(start + needle.count)..<end].contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { continue }
+                guard length >= format.minimum, format.exactly.map({ $0 == length }) ?? true,
+                      bytes[(start + needle.count)..<end].contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                          || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else {
+                    if format.exactly == nil { refusedUntil[format.name] = end }
+                    continue
+                }
                 guard body(format.name, String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) else { return }
                 start = end
                 continue scan

@@ -134,7 +134,7 @@ public enum SecretLint {
         }
         // A gzip or deflate stream cut short (its client left, the server stopped) does not decode
         // whole: it is read as far as it goes.
-        if let left, codings == [left], ["gzip", "x-gzip", "deflate"].contains(left) {
+        if let left, codings == [left], ContentCoding.decoded.contains(left) {
             return Inflate.decodedPrefix(body, gzip: left != "deflate", limit: BodyLimits().decodedLimit(compressedSize: body.count))
         }
         return decoded
@@ -144,7 +144,7 @@ public enum SecretLint {
     /// `zstd`), so that no secret in it could be found; nil for any other response.
     package static func unreadableCoding(of response: HTTPResponse) -> String? {
         guard StreamMedia.keepsEncoding(response) else { return nil }
-        return ContentCoding.codings(of: response.headers).first { !["gzip", "x-gzip", "deflate"].contains($0) }
+        return ContentCoding.codings(of: response.headers).first { !ContentCoding.decoded.contains($0) }
     }
 
     /// The vendor keys free text holds (`sk_live_…`, `ghp_…`, `AKIA…`, a PEM key), each once:

@@ -9,6 +9,9 @@ import Foundation
 /// decode is taken to be decoded already. Decoding is bounded by ``BodyLimits``: a body that
 /// would decode past the limit (a decompression bomb) throws instead.
 package enum ContentCoding {
+    /// The codings Tapedeck decodes.
+    package static let decoded: Set<String> = ["gzip", "x-gzip", "deflate"]
+
     /// The codings `headers`' `Content-Encoding` names, in the order applied, lower-case,
     /// `identity` left out: empty for a body as it is.
     package static func codings(of headers: HTTPHeaders) -> [String] {

@@ -28,6 +28,13 @@ public enum InterruptSignal {
         action.sa_flags = 0
         sigaction(SIGINT, &action, nil)
         sigaction(SIGWINCH, &action, nil)
+        // A resize matters only while a line is read: elsewhere (a request, output being
+        // written) it waits, blocked, and threads started from here on inherit the block, so it
+        // interrupts no other system call. ``markReadingThread()`` unblocks it for the read.
+        var resize = sigset_t()
+        sigemptyset(&resize)
+        sigaddset(&resize, SIGWINCH)
+        pthread_sigmask(SIG_BLOCK, &resize, nil)
     }
 
     /// Marks the calling thread as the one blocked reading the terminal. The kernel may deliver

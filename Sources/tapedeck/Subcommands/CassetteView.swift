@@ -44,7 +44,7 @@ extension TapedeckCommand.CassetteCommand {
                 listener = try await HTTPListener.bind(host: host, port: port) { request in
                     // Addressed to this server by name, as the control endpoints are: a DNS name
                     // rebound to loopback does not reach the page.
-                    guard let url = origin.url, request.headers.values(for: "Host").count == 1, let named = request.headers["Host"],
+                    guard let url = origin.url, let named = ControlGate.onlyHost(request.headers),
                           ControlGate.accepts(named, origin: url) else {
                         return .text(421, "the viewer answers requests addressed to it only (open the address tapedeck cassette view printed)\n")
                     }

@@ -47,6 +47,17 @@ struct RedactorTests {
         #expect(redacted["Content-Type"] == "text/plain")
     }
 
+    @Test("a URL header the redactor is told to replace is replaced whole, not only its query")
+    func configuredLocation() {
+        var interaction = Interaction(request: HTTPRequest(url: URL(string: "http://api.test/login")!), response: HTTPResponse(status: 302))
+        interaction.response.headers["Location"] = "https://app.test/internal/session-7731/home?api_key=K1"
+        let whole = Redactor(headers: Redactor.defaultHeaders.union(["location"])).redact(interaction)
+        #expect(whole.response.headers["Location"] == Redactor.placeholder, "\(String(describing: whole.response.headers["Location"]))")
+        let byDefault = Redactor.standard.redact(interaction)
+        #expect(byDefault.response.headers["Location"]?.hasPrefix("https://app.test/internal/session-7731/home?api_key=") == true)
+        #expect(byDefault.response.headers["Location"]?.contains("K1") == false)
+    }
+
     @Test("the lint refuses an unredacted token and names the interaction and field")
     func lintRefuses() throws {
         let cassette = Cassette(interactions: [.make(), Self.leakyInteraction()])

@@ -161,7 +161,7 @@ struct VendorTokenLintTests {
                      "AIza" + String(repeating: "b", count: 20), "sk-proj-short", "task-proj-" + String(repeating: "c", count: 30),
                      "npm_install", "hf_" + String(repeating: "d", count: 10), "shpat_" + String(repeating: "e", count: 40),
                      "sk-proj-your-api-key-goes-here-please", "see /projects/sk-ant-colony-simulation-project",
-                     String(repeating: "AIza-", count: 4_000)] {
+                     String(repeating: "AIza-", count: 4_000), String(repeating: "sk-ant-", count: 20_000)] {
             #expect(SecretLint.findings(in: Self.interaction(body: text), index: 0).isEmpty, "\(text)")
         }
     }
