@@ -365,6 +365,10 @@ final class CurlTransfer: Sendable {
         case CURLE_OUT_OF_MEMORY where !received.withLock({ $0.headComplete }):
             // libcurl refuses a header line over 100 KiB (or headers over 300 KiB) with "Out of memory".
             return .headerTooLarge(url: url, detail: "a header line is over libcurl's limit of 100 KiB")
+        case CURLE_UNSUPPORTED_PROTOCOL where ["http", "https"].contains(request.url.scheme?.lowercased() ?? ""):
+            // libcurl's words for an answer with no status line.
+            return .transport(url: url, detail: message.contains("HTTP/0.9")
+                ? "the server's answer does not begin with an HTTP status line (it is not HTTP, or HTTP/0.9, which is not accepted)" : message)
         case CURLE_UNSUPPORTED_PROTOCOL:
             return .transport(url: url, detail: "\(message); only http and https URLs are sent")
         default: return .transport(url: url, detail: message)

@@ -26,7 +26,9 @@ package struct CassetteOpenAPICheck: Sendable {
 
     /// Every finding, in interaction order.
     package func findings(in cassette: Cassette) -> [OpenAPIFinding] {
-        cassette.interactions.enumerated().flatMap { index, interaction in findings(for: interaction, at: index) }
+        // Checked as redaction would write the cassette (a browser's HAR holds credentials a
+        // finding would quote): a redacted value is not checked, and none is shown.
+        Redactor.standard.redact(cassette).interactions.enumerated().flatMap { index, interaction in findings(for: interaction, at: index) }
     }
 
     /// The findings for one interaction; `index` names it.
@@ -37,6 +39,8 @@ package struct CassetteOpenAPICheck: Sendable {
     /// The findings for one interaction whose path may also start with `prefix` (the path of the
     /// base URL a session sends to) before the document's paths.
     func findings(for interaction: Interaction, at index: Int, alsoUnder prefix: String?) -> [OpenAPIFinding] {
+        // A recorded transport failure has no response to hold to the document.
+        guard interaction.failure == nil else { return [] }
         let request = interaction.request
         let method = request.method.rawValue.uppercased()
         let url = request.urlText
@@ -70,13 +74,16 @@ package struct CassetteOpenAPICheck: Sendable {
         // The request body.
         if let requestBody = operation.requestBody {
             let location = requestBody.reference.map { $0.absoluteString } ?? operationLocation + "/requestBody"
+            if spec.document.components[requestBody] == nil {
+                results.append(finding(.requestBody, "", location, "the request body refers to \(location), which the document's components do not define"))
+            }
             if let body = spec.document.components[requestBody] {
                 let contentType = request.headers["Content-Type"]
                 if request.body?.isEmpty ?? true {
                     if body.required { results.append(finding(.requestBody, "", location, "the request has no body, but the operation requires one")) }
                 } else {
                     for violation in bodyViolations(request.body ?? Data(), contentType: contentType, content: body.content,
-                                                     location: location, validator: validator) {
+                                                     location: location, validator: validator, direction: .request) {
                         results.append(finding(.requestBody, violation.pointer, violation.schemaLocation, violation.message))
                     }
                 }
@@ -93,14 +100,18 @@ package struct CassetteOpenAPICheck: Sendable {
         }
         let responseLocation = response.reference.map { $0.absoluteString }
             ?? SchemaLocation.append(operationLocation + "/responses", code.rawValue)
-        guard let resolved = spec.document.components[response] else { return results }
+        guard let resolved = spec.document.components[response] else {
+            results.append(finding(.undocumentedStatus, "", responseLocation,
+                                   "the response for \(code.rawValue) refers to \(responseLocation), which the document's components do not define"))
+            return results
+        }
         for problem in headerProblems(interaction.response.headers, documented: resolved.headers,
                                       location: responseLocation + "/headers", validator: validator) {
             results.append(finding(.responseHeader, problem.name, problem.location, problem.message))
         }
         if !interaction.response.body.isEmpty {
             for violation in bodyViolations(interaction.response.body, contentType: interaction.response.headers["Content-Type"],
-                                             content: resolved.content, location: responseLocation, validator: validator) {
+                                             content: resolved.content, location: responseLocation, validator: validator, direction: .response) {
                 results.append(finding(.responseBody, violation.pointer, violation.schemaLocation, violation.message))
             }
         }
@@ -161,7 +172,7 @@ package struct CassetteOpenAPICheck: Sendable {
 
     /// Decodes a JSON body and checks it against the schema of its media type; other media types are not checked.
     private func bodyViolations(_ body: Data, contentType: String?, content: OpenAPI.Content.Map, location: String,
-                                validator: SchemaValidator) -> [SchemaValidator.Violation] {
+                                validator: SchemaValidator, direction: SchemaValidator.Direction) -> [SchemaValidator.Violation] {
         let essence = contentType.map(MediaType.essence) ?? "application/json"
         guard MediaType.isJSON(essence) else { return [] }
         let entry = content.first { $0.key.rawValue.lowercased() == essence }
@@ -182,7 +193,7 @@ package struct CassetteOpenAPICheck: Sendable {
         }
         let schemaLocation = (entry.value.reference.map { $0.absoluteString }
             ?? SchemaLocation.append(location + "/content", entry.key.rawValue)) + "/schema"
-        return validator.validate(value, against: schema, at: schemaLocation)
+        return validator.validate(value, against: schema, at: schemaLocation, direction: direction)
     }
 }
 

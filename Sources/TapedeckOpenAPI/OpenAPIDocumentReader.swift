@@ -29,6 +29,10 @@ enum OpenAPIDocumentReader {
             switch decoding {
             case .keyNotFound(let key, let context):
                 return "missing \(key.stringValue) at \(where_(context))"
+            // The YAML decoder hands on OpenAPIKit's own error under words of its own
+            // ("The given data was not valid YAML."): the underlying one says what is wrong.
+            case .dataCorrupted(let context) where context.underlyingError != nil:
+                return context.underlyingError.map(describe) ?? "\(decoding)"
             case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
                 return "\(context.debugDescription) at \(where_(context))"
             @unknown default:

@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 
 /// One way a recorded interaction departs from an OpenAPI document.
 package struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
@@ -59,7 +60,9 @@ package struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `interactions[2] GET http://…/get: response body /url: expected string, found number (schema #/paths/…)`.
+    /// Names and values from the cassette (member names, strings) are shown, not obeyed: a
+    /// control character in one is escaped, so it cannot forge a line or move a terminal's cursor.
     package var description: String {
-        "interactions[\(index)] \(method) \(url): \(place): \(message) (schema \(schemaLocation))"
+        ControlText.visible("interactions[\(index)] \(method) \(url): \(place): \(message) (schema \(schemaLocation))", keepLineBreaks: false)
     }
 }

@@ -23,12 +23,17 @@ package struct OpenAPISpec: Sendable {
     /// names it in errors and findings.
     package static func load(_ url: URL, named name: String? = nil) throws(OpenAPISpecError) -> OpenAPISpec {
         let path = name ?? url.path
-        let text: String
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw .unreadable(path: path, reason: "no such file") }
+        if isDirectory.boolValue { throw .unreadable(path: path, reason: "it is a folder; give the document's file") }
+        let data: Data
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            data = try Data(contentsOf: url)
         } catch {
-            let missing = !FileManager.default.fileExists(atPath: url.path)
-            throw .unreadable(path: path, reason: missing ? "no such file" : error.localizedDescription)
+            throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .unreadable(path: path, reason: "it is not UTF-8 text; save the document as UTF-8")
         }
         return try parse(text, path: path)
     }

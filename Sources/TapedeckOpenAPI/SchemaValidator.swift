@@ -14,19 +14,57 @@ struct SchemaValidator {
         var message: String
     }
 
+    /// Which way a body goes: `readOnly` members may be left out of a request, `writeOnly`
+    /// ones out of a response, though `required`.
+    enum Direction {
+        case request, response
+    }
+
     let components: OpenAPI.Components
     /// How deep `$ref`s may nest before a recursive schema is taken as satisfied.
     private let maximumDepth = 64
+    /// How many schemas one value is checked against at most. Combinators that nest
+    /// (`anyOf: [$ref B, $ref B]` in each of 30 schemas) would otherwise check a value 2^30 times.
+    static let maximumSteps = 200_000
+    /// The steps taken for the value being validated.
+    private let steps = Steps()
 
-    func validate(_ value: JSONValue, against schema: JSONSchema, at location: String) -> [Violation] {
+    private final class Steps {
+        var taken = 0
+    }
+
+    init(components: OpenAPI.Components) {
+        self.components = components
+    }
+
+    /// The way the value being validated goes.
+    private let way = Way()
+
+    private final class Way {
+        var direction: Direction?
+    }
+
+    func validate(_ value: JSONValue, against schema: JSONSchema, at location: String, direction: Direction? = nil) -> [Violation] {
         var violations: [Violation] = []
+        steps.taken = 0
+        way.direction = direction
         check(value, schema, pointer: "", location: location, depth: 0, into: &violations)
+        if steps.taken > Self.maximumSteps {
+            // What was found before the limit may be the limit's doing (a combinator cut short fails).
+            return [Violation(pointer: "", schemaLocation: location,
+                              message: "not checked: the schema's allOf, anyOf and oneOf nest so that checking this value takes over "
+                                + "\(Self.maximumSteps) steps; give the nested schemas fewer branches that refer to the same schema")]
+        }
         return violations
     }
 
     private func check(_ value: JSONValue, _ schema: JSONSchema, pointer: String, location: String,
                        depth: Int, into violations: inout [Violation]) {
         guard depth < maximumDepth else { return }
+        steps.taken += 1
+        guard steps.taken <= Self.maximumSteps else { return }
+        // A value redaction replaced is not known, so it breaks no rule.
+        if case .string(let text) = value, Redactor.isPlaceholder(text) { return }
         func fail(_ message: String, at schemaLocation: String = location) {
             violations.append(Violation(pointer: pointer, schemaLocation: schemaLocation, message: message))
         }
@@ -44,8 +82,8 @@ struct SchemaValidator {
             return
         }
         if case .null = value, schema.nullable { return }
-        if let allowed = schema.allowedValues, !allowed.contains(where: { Self.matches(value, $0) }) {
-            let list = allowed.map { "\($0)" }.joined(separator: ", ")
+        if let allowed = schema.allowedValues, !allowed.contains(where: { Self.matches(value, $0.value) }) {
+            let list = allowed.map { Self.show(enumValue: $0.value) }.joined(separator: ", ")
             fail("\(Self.show(value)) is not one of the allowed values [\(list)]", at: location + "/enum")
             return
         }
@@ -119,7 +157,7 @@ struct SchemaValidator {
                              pointer: String, location: String, depth: Int, into violations: inout [Violation]) {
         var present: [String: JSONValue] = [:]
         for member in members { present[member.key] = member.value }
-        for name in object.requiredProperties where present[name] == nil {
+        for name in object.requiredProperties where present[name] == nil && !leftOutByDirection(object.properties[name]) {
             violations.append(Violation(pointer: SchemaLocation.append(pointer, name),
                                         schemaLocation: location + "/required",
                                         message: "required member \"\(name)\" is missing"))
@@ -142,6 +180,17 @@ struct SchemaValidator {
                 break
             }
         }
+    }
+
+    /// Whether a required member with `schema` may be missing the way the value goes: a
+    /// `readOnly` one from a request, a `writeOnly` one from a response (OpenAPI 3.0 §4.7.24.3).
+    private func leftOutByDirection(_ schema: JSONSchema?) -> Bool {
+        guard var schema, let direction = way.direction else { return false }
+        for _ in 0..<maximumDepth {
+            guard case .reference(let reference, _) = schema.value, let target = components[reference] else { break }
+            schema = target
+        }
+        return direction == .request ? schema.readOnly : schema.writeOnly
     }
 
     /// The references of a `$ref` chain that comes back to itself (`#/components/schemas/A`,
@@ -182,15 +231,36 @@ struct SchemaValidator {
         }
     }
 
-    /// Whether `value` equals an `enum` entry as OpenAPIKit decoded it.
-    private static func matches(_ value: JSONValue, _ allowed: AnyCodable) -> Bool {
-        switch (value, allowed.value) {
+    /// Whether `value` equals an `enum` entry as OpenAPIKit decoded it: a string, number,
+    /// boolean or null, or an array or object of them.
+    private static func matches(_ value: JSONValue, _ allowed: Any) -> Bool {
+        switch (value, allowed) {
+        case (_, let wrapped as AnyCodable): matches(value, wrapped.value)
         case (.string(let string), let other as String): string == other
+        // Before the numbers: Foundation reads a JSON `true` as a number too.
         case (.bool(let bool), let other as Bool): bool == other
+        case (.number, is Bool), (.bool, _): false
         case (.number(let literal), let other as Int): Double(literal) == Double(other)
         case (.number(let literal), let other as Double): Double(literal) == other
-        case (.null, _): allowed.value is Void || "\(allowed)" == "nil" || "\(allowed)" == "null"
+        case (.null, is NSNull), (.null, is Void): true
+        case (.array(let elements), let others as [Any]):
+            elements.count == others.count && zip(elements, others).allSatisfy { matches($0, $1) }
+        case (.object(let members), let others as [String: Any]):
+            members.count == others.count && members.allSatisfy { member in others[member.key].map { matches(member.value, $0) } ?? false }
         default: false
+        }
+    }
+
+    /// An `enum` entry as JSON writes it: a string quoted, so `"true"` is told from `true`.
+    private static func show(enumValue: Any) -> String {
+        switch enumValue {
+        case let wrapped as AnyCodable: show(enumValue: wrapped.value)
+        case let string as String: "\"\(string)\""
+        case is NSNull, is Void: "null"
+        case let elements as [Any]: "[" + elements.map { show(enumValue: $0) }.joined(separator: ", ") + "]"
+        case let members as [String: Any]:
+            "{" + members.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \(show(enumValue: $0.value))" }.joined(separator: ", ") + "}"
+        default: "\(enumValue)"
         }
     }
 }

@@ -38,7 +38,8 @@ public final class CassetteServer: Sendable {
 
     /// Serves `cassettes` (native JSON, vcrpy YAML or HAR) and `mounts` (path prefix → cassette)
     /// on `host:port`; port 0 picks a free one. A mount prefix is a URL path (`/v1`) with no
-    /// `.` or `..` segment; another throws ``ServerError/refused(message:)``.
+    /// `.` or `..` segment; another throws ``ServerError/refused(message:)``, as does an
+    /// ``DeckOptions/upstream`` that `proxy(to:…)` would refuse.
     public static func serve(_ cassettes: [URL], mounts: [(prefix: String, cassette: URL)] = [], host: String = "127.0.0.1",
                              port: Int = 0, options: DeckOptions = DeckOptions()) async throws -> CassetteServer {
         // The rule `--mount` and the control endpoints' `mount=` follow.
@@ -56,17 +57,11 @@ public final class CassetteServer: Sendable {
     ///
     /// With no `upstream`, it is a forward proxy only: it records what clients send through
     /// it as their proxy (`HTTP_PROXY`, and `HTTPS_PROXY` with ``HTTPSOptions/intercept``).
-    /// An upstream with a query or fragment throws ``ServerError/refused(message:)``: each
-    /// request keeps its own query, so the upstream's would be dropped.
+    /// An upstream that is not http or https with a host, or that has a query or fragment,
+    /// throws ``ServerError/refused(message:)``: each request keeps its own query, so the
+    /// upstream's would be dropped.
     public static func proxy(to upstream: URL?, recordingTo cassette: URL, mode: RecordMode = .once, host: String = "127.0.0.1",
                              port: Int = 0, options: DeckOptions = DeckOptions()) async throws -> CassetteServer {
-        // An upstream with a query or fragment is refused as `tapedeck proxy` refuses it. (Its
-        // scheme is not checked here: a request sent on to one that is not http is answered 502.)
-        if let upstream {
-            do { try UpstreamURL.checkPrefix(upstream) { "CassetteServer.proxy(to: URL(string: \"\($0)\"), …)" } } catch {
-                throw ServerError.refused(message: error.message)
-            }
-        }
         var options = options
         options.upstream = upstream
         return try await start(host: host, port: port, options: options) { deck in
@@ -78,6 +73,10 @@ public final class CassetteServer: Sendable {
     /// answers from it (until then every request gets 503).
     private static func start(host: String, port: Int, options: DeckOptions,
                               loading load: (Deck) throws -> Void) async throws -> CassetteServer {
+        // An upstream given in code is refused as `tapedeck proxy` and `--upstream` refuse it.
+        if let upstream = options.upstream {
+            do { try UpstreamURL.check(upstream) { "URL(string: \"\($0)\")" } } catch { throw ServerError.refused(message: error.message) }
+        }
         let slot = DeckSlot()
         var tls: ListenerTLS?
         if let https = options.https {

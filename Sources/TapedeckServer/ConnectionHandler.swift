@@ -699,11 +699,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: Limits
 
     private func armDeadline(context: ChannelHandlerContext) {
-        let seconds = limits.readTimeout
-        guard seconds.isFinite, seconds > 0 else { return }
+        // A limit past what NIO counts (about 292 years) is no limit.
+        guard let limit = UpstreamExchange.timeLimit(limits.readTimeout) else { return }
         let now = NIODeadline.now()
         idleSince = now
-        if deadline == nil { checkDeadline(at: now + .nanoseconds(Int64(seconds * 1_000_000_000)), context: context) }
+        if deadline == nil { checkDeadline(at: now + limit, context: context) }
     }
 
     /// Closes the connection at `due` when the read timeout has run out by then; when it began
@@ -715,7 +715,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             switch state {
             case .responding, .closing: return
             case .idle, .receiving, .rejected:
-                let end = idleSince + .nanoseconds(Int64(limits.readTimeout * 1_000_000_000))
+                guard let limit = UpstreamExchange.timeLimit(limits.readTimeout) else { return }
+                let end = idleSince + limit
                 if end > .now() { checkDeadline(at: end, context: context) } else { context.close(promise: nil) }
             }
         }

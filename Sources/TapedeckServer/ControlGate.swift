@@ -65,7 +65,11 @@ package struct ControlGate {
         url.scheme == "https" ? 443 : 80
     }
 
-    package static func isLoopback(_ name: String) -> Bool { name == "localhost" || name == "::1" || (isIPv4(name) && name.hasPrefix("127.")) }
+    package static func isLoopback(_ name: String) -> Bool {
+        // An IPv4 loopback address written IPv6's way (`::ffff:127.0.0.1`) is one too.
+        let v4 = name.hasPrefix("::ffff:") ? String(name.dropFirst(7)) : name
+        return name == "localhost" || name == "::1" || (isIPv4(v4) && v4.hasPrefix("127."))
+    }
 
     static func isIPv4(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)

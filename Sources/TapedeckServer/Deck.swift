@@ -151,6 +151,9 @@ public final class Deck: Sendable {
     /// Turns recording on for `mount`: its tapes are replaced by one recording into `path`.
     /// The recording is opened first: when it cannot be (a bad path), the tapes stay as they were.
     public func startRecording(path: String, mode: RecordMode, upstream: URL, mount: String = "") throws(CassetteError) {
+        // Refused before any tape changes: a path no file can be written at would lose the
+        // recording at the stop, and the tape it replaced.
+        if let problem = OutputPath.problem(with: URL(fileURLWithPath: path)) { throw .writeFailed(path: path, reason: problem) }
         let fresh = try tape(path: path, mount: mount, recording: upstream, mode: mode)
         let old = changeTapes { tapes in
             let old = tapes.filter { $0.mount == fresh.mount }

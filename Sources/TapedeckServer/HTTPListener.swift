@@ -57,7 +57,8 @@ package final class HTTPListener: Sendable {
         let connections = ConnectionSet()
         var socketContext: NIOSSLContext?
         if let tls, let names = tls.serveNames {
-            do { socketContext = try tls.mint.minted(for: names).context } catch {
+            // Only the names served are signed: a client naming another host is shown these.
+            do { socketContext = try tls.mint.minted(for: names, followingSNI: false).context } catch {
                 throw .cannotListen(host: host, port: port, reason: error.errorDescription ?? "\(error)")
             }
         }

@@ -32,7 +32,17 @@ package struct TapesHandler: ServerHandler {
         if let refusal = TapesHandler.notSentLive(request, on: chosen[0], incoming: incoming, deck: deck) { return refusal }
         let plan = deck.faultPlan
         let log = deck.options.log
-        let fault = plan.fault(for: request)
+        // Matched on the path the client sent, a mount's prefix and all.
+        let fault = plan.fault(method: incoming.method, path: incoming.path)
+        // A reset or a timeout answers nothing, so it takes no interaction: a client that
+        // retries gets the recorded answer, as through `URLSession.replaying`.
+        switch fault {
+        case .reset?, .timeout?:
+            HandlerNotes.current?.outcome = "fault"
+            return ServerReply(response: HTTPResponse(status: 502), fault: TapesHandler.socketPart(of: fault))
+        default:
+            break
+        }
         var reports: [String] = []
         for tape in chosen {
             do {

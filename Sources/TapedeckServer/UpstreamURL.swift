@@ -16,18 +16,31 @@ package enum UpstreamURL {
         if URLTextAuthority.hasRawDelimiterInPassword(text) {
             throw Refusal(message: "the upstream '\(quoted(text))' cannot be read: \(URLTextAuthority.rawDelimiterProblem)")
         }
-        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
-            throw Refusal(message: "the upstream '\(quoted(text))' is not an http or https URL with a host; give scheme and host, "
-                + "e.g. \(example("http://127.0.0.1:8000"))")
-        }
+        // Quoted as typed: Foundation's reading of it escapes what it does not take.
+        guard let url = URL(string: text), isHTTP(url) else { throw notHTTP(text, example: example) }
         try checkPrefix(url, example: example)
         return url
     }
 
-    /// Refuses an upstream with a query or fragment: the part of the rule that an upstream
-    /// given in code (``CassetteServer/proxy(to:recordingTo:mode:host:port:options:)``) meets
-    /// too, whatever its scheme.
-    package static func checkPrefix(_ url: URL, example: (String) -> String) throws(Refusal) {
+    private static func isHTTP(_ url: URL) -> Bool {
+        ["http", "https"].contains(url.scheme?.lowercased() ?? "") && url.host?.isEmpty == false
+    }
+
+    /// Refuses `url` as an upstream unless it is http or https with a host, and no query or
+    /// fragment: the rule an upstream given in code
+    /// (``CassetteServer/proxy(to:recordingTo:mode:host:port:options:)``) meets too.
+    package static func check(_ url: URL, example: (String) -> String) throws(Refusal) {
+        guard isHTTP(url) else { throw notHTTP(url.absoluteString, example: example) }
+        try checkPrefix(url, example: example)
+    }
+
+    private static func notHTTP(_ text: String, example: (String) -> String) -> Refusal {
+        Refusal(message: "the upstream '\(quoted(text))' is not an http or https URL with a host; give scheme and host, "
+            + "e.g. \(example("http://127.0.0.1:8000"))")
+    }
+
+    /// Refuses an upstream with a query or fragment.
+    private static func checkPrefix(_ url: URL, example: (String) -> String) throws(Refusal) {
         // A query or fragment would be dropped from every request sent on, and a query is where
         // an API key sits: refused, never quoted.
         guard url.query == nil, url.fragment == nil else {

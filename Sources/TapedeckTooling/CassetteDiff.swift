@@ -95,7 +95,8 @@ package struct CassetteDiff: Sendable {
             }
         }
         lines.append("\(counts.changed) changed, \(counts.removed) removed, \(counts.added) added, \(unchanged) unchanged")
-        return lines.joined(separator: "\n")
+        // What the cassettes hold is shown, never obeyed: one line per entry, escapes visible.
+        return lines.map { ControlText.visible($0, keepLineBreaks: false) }.joined(separator: "\n")
     }
 
     private static func key(_ interaction: Interaction) -> String {

@@ -105,17 +105,31 @@ package struct CassetteUsage: Sendable, Hashable {
             throw .io(file: url.path, reason: "no usage record: replay \(cassetteURL.lastPathComponent) first "
                 + "(tapedeck run --replay \(cassetteURL.path) …, or a test using it) so Tapedeck knows what was played")
         }
-        let root = try JSONCursor.root(data, file: url.path)
-        let count = try root.required("interactions").int()
-        var unused: [Int] = []
-        for index in try root.required("unused").array() { unused.append(try index.int()) }
-        var usage = CassetteUsage(cassette: Cassette(), unused: unused)
-        usage.interactionCount = count
-        usage.fingerprint = try root.required("fingerprint").string()
-        let finished = try root.required("finishedAt")
-        guard let date = RFC3339Date.parse(try finished.string()) else { throw finished.failure("not an RFC 3339 timestamp") }
-        usage.finishedAt = date
-        return usage
+        // A record Tapedeck did not write whole is made again by the next replay.
+        let fix = "; delete \(url.path) and replay \(cassetteURL.lastPathComponent) again to record its usage anew"
+        do throws(InteropError) {
+            let root = try JSONCursor.root(data, file: url.path)
+            let count = try root.required("interactions").int()
+            var unused: [Int] = []
+            for element in try root.required("unused").array() {
+                let index = try element.int()
+                guard index >= 0, index < count else { throw element.failure("interaction \(index) is not one of the cassette's \(count)") }
+                unused.append(index)
+            }
+            var usage = CassetteUsage(cassette: Cassette(), unused: unused)
+            usage.interactionCount = count
+            usage.fingerprint = try root.required("fingerprint").string()
+            let finished = try root.required("finishedAt")
+            guard let date = RFC3339Date.parse(try finished.string()) else { throw finished.failure("not an RFC 3339 timestamp") }
+            usage.finishedAt = date
+            return usage
+        } catch {
+            switch error {
+            case .malformed(let file, let path, let problem): throw .malformed(file: file, path: path, problem: problem + fix)
+            case .syntax(let file, let line, let column, let problem): throw .syntax(file: file, line: line, column: column, problem: problem + fix)
+            default: throw error
+            }
+        }
     }
 }
 

@@ -90,7 +90,7 @@ struct OpenAPICheckTests {
         }
         #expect(findings.map(\.pointer) == ["/role"])
         #expect(findings.map(\.schemaLocation) == ["#/components/schemas/NewUser/properties/role/enum"])
-        #expect(findings.first?.message == #""root" is not one of the allowed values [admin, user]"#)
+        #expect(findings.first?.message == #""root" is not one of the allowed values ["admin", "user"]"#)
     }
 
     @Test("an undocumented status is found at the operation's responses")
@@ -145,7 +145,7 @@ struct OpenAPICheckTests {
     }
 
     @Test("documents that are not OpenAPI 3.0 or 3.1 are refused with the file's name")
-    func badDocuments() {
+    func badDocuments() throws {
         #expect(throws: OpenAPISpecError.unsupportedVersion(path: "old.yaml", version: "2.0")) {
             try OpenAPISpec.parse("openapi: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n", path: "old.yaml")
         }
@@ -159,5 +159,18 @@ struct OpenAPICheckTests {
         } throws: { error in
             (error as? OpenAPISpecError)?.errorDescription?.hasPrefix("broken.yaml is not a valid OpenAPI document") == true
         }
+        // Valid YAML that is not a valid document says what is wrong, not that the YAML is.
+        let noPaths = #expect(throws: OpenAPISpecError.self) {
+            try OpenAPISpec.parse("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: [1, 2]\n", path: "list.yaml")
+        }
+        #expect(noPaths?.errorDescription?.contains("not valid YAML") == false, "\(String(describing: noPaths?.errorDescription))")
+        let directory = FileManager.default.temporaryDirectory
+        let folder = #expect(throws: OpenAPISpecError.self) { try OpenAPISpec.load(directory) }
+        #expect(folder?.errorDescription?.contains("it is a folder") == true, "\(String(describing: folder?.errorDescription))")
+        let latin1 = directory.appendingPathComponent("latin1-\(UUID().uuidString).yaml")
+        try Data("openapi: 3.0.3\ninfo: {title: caf\u{E9}}\n".data(using: .isoLatin1) ?? Data()).write(to: latin1)
+        defer { try? FileManager.default.removeItem(at: latin1) }
+        let notUTF8 = #expect(throws: OpenAPISpecError.self) { try OpenAPISpec.load(latin1) }
+        #expect(notUTF8?.errorDescription?.contains("not UTF-8 text") == true, "\(String(describing: notUTF8?.errorDescription))")
     }
 }

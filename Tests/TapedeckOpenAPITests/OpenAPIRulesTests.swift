@@ -191,4 +191,122 @@ struct OpenAPIGuideTests {
             + "so it never reaches a schema; give one of them a schema of its own instead of a $ref"])
         #expect(!messages.joined().contains("do not define"))
     }
+
+    @Test("combinators that nest to the same schema are checked within a bound, and a value they cut short is named as not checked")
+    func nestedCombinators() throws {
+        // S0 … S29: each anyOf two $refs to the next, S30 a string; a number fails every branch,
+        // so a check with no bound takes 2^30 steps.
+        var schemas = (0..<30).map { "    S\($0): {anyOf: [{$ref: \"#/components/schemas/S\($0 + 1)\"}, {$ref: \"#/components/schemas/S\($0 + 1)\"}]}" }
+        schemas.append("    S30: {type: string}")
+        let spec = try OpenAPISpec.parse("""
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /v:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {$ref: "#/components/schemas/S0"}
+            components:
+              schemas:
+            \(schemas.joined(separator: "\n"))
+            """, path: "dag.yaml")
+        let messages = OpenAPIRulesTests.findings(spec, body: "1").map(\.message)
+        #expect(messages.count == 1 && messages[0].hasPrefix("not checked: the schema's allOf, anyOf and oneOf nest"), "\(messages)")
+        #expect(OpenAPIRulesTests.findings(spec, body: #""text""#).isEmpty, "a value the first branches take is checked")
+    }
+
+    @Test("a cassette that holds credentials is checked redacted, none quoted and none a finding; a control character is shown escaped")
+    func redactedAndEscaped() throws {
+        let spec = try OpenAPISpec.parse("""
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /login:
+                post:
+                  parameters:
+                    - {name: api_key, in: query, schema: {type: integer}}
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: {type: object, properties: {password: {type: integer}, user: {type: integer}}}
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {type: object, properties: {access_token: {type: integer}, note: {type: integer}}}
+            """, path: "login.yaml")
+        let secret = "sk_live_51HqLyjWDarjtT1zdp7dcXYZabc"
+        let interaction = Interaction(
+            request: HTTPRequest(method: .post, url: URL(string: "http://h/login?api_key=\(secret)")!,
+                                 headers: ["Content-Type": "application/json", "Authorization": "Bearer \(secret)"],
+                                 body: Data(#"{"password": "Hunter2-S3cret!", "user": "ada"}"#.utf8)),
+            response: HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                   body: Data(#"{"access_token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", "note": "\u001b]0;pwned\u0007"}"#.utf8)),
+            recordedAt: Date())
+        let lines = CassetteOpenAPICheck(spec: spec).findings(in: Cassette(interactions: [interaction])).map(\.description)
+        #expect(lines.count == 2, "user and note are not integers; the redacted values are not checked: \(lines)")
+        for line in lines {
+            for secret in [secret, "Hunter2", "eyJhbGci"] { #expect(!line.contains(secret), "\(line)") }
+            #expect(!line.contains("\u{1B}") && !line.contains("\u{7}"), "\(line)")
+        }
+        #expect(lines.contains { $0.contains(#"\x1b]0;pwned\x07"#) }, "\(lines)")
+    }
+
+    @Test("readOnly members may be left out of a request, writeOnly ones out of a response; enums hold null, arrays and objects")
+    func directionsAndEnums() throws {
+        let spec = try OpenAPISpec.parse("""
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /users:
+                post:
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: {$ref: "#/components/schemas/User"}
+                  responses:
+                    "201":
+                      description: made
+                      content:
+                        application/json:
+                          schema: {$ref: "#/components/schemas/User"}
+                    "500": {$ref: "#/components/responses/Missing"}
+            components:
+              schemas:
+                User:
+                  type: object
+                  required: [id, password, name]
+                  properties:
+                    id: {type: integer, readOnly: true}
+                    password: {type: string, writeOnly: true}
+                    name: {type: string}
+                    e: {enum: ["x", null]}
+                    pair: {enum: [[1, 2], {"a": 1}]}
+                    flag: {enum: ["true"]}
+            """, path: "users.yaml")
+        func findings(request: String, response: String, status: Int = 201) -> [String] {
+            let interaction = Interaction(request: HTTPRequest(method: .post, url: URL(string: "http://h/users")!,
+                                                               headers: ["Content-Type": "application/json"], body: Data(request.utf8)),
+                                          response: HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(response.utf8)),
+                                          recordedAt: Date())
+            return CassetteOpenAPICheck(spec: spec).findings(for: interaction, at: 0).map(\.message)
+        }
+        #expect(findings(request: #"{"password": "pw", "name": "ada", "e": null, "pair": [1, 2]}"#,
+                         response: #"{"id": 7, "name": "ada", "e": "x", "pair": {"a": 1}}"#) == [])
+        #expect(findings(request: #"{"name": "ada"}"#, response: #"{"name": "ada"}"#)
+            == [#"required member "password" is missing"#, #"required member "id" is missing"#])
+        #expect(findings(request: #"{"password": "pw", "name": "ada", "flag": true}"#, response: #"{"id": 7, "name": "ada"}"#)
+            == [#"true is not one of the allowed values ["true"]"#])
+        #expect(findings(request: #"{"password": "pw", "name": "ada"}"#, response: "{}", status: 500)
+            == ["the response for 500 refers to #/components/responses/Missing, which the document's components do not define"])
+        // A recorded transport failure has no response to check.
+        var failed = Interaction(request: HTTPRequest(method: .post, url: URL(string: "http://h/users")!), response: HTTPResponse(status: 0), recordedAt: Date())
+        failed.failure = TransportFailure(kind: .cannotConnect, detail: "refused")
+        #expect(CassetteOpenAPICheck(spec: spec).findings(for: failed, at: 0) == [])
+    }
 }

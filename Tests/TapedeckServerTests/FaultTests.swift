@@ -34,6 +34,37 @@ struct FaultTests {
         }
     }
 
+    @Test("a reset takes no interaction: a client that retries gets the recorded answer, once")
+    func resetTakesNoInteraction() async throws {
+        var options = DeckOptions()
+        options.conditions = NetworkConditions(faults: [try FaultRule(parsing: "/users=reset@50%")], seed: 42)
+        try await ServeClientsTests.withServer(options: options) { server, _ in
+            var results: [String] = []
+            for _ in 0..<12 {
+                let result = try await Self.curl([server.url.absoluteString + "/users"])
+                results.append(result.status == 0 ? String(result.text.prefix(3)) : "exit \(result.status)")
+            }
+            #expect(results.contains("exit 56"), "\(results)")
+            let answered = results.filter { !$0.hasPrefix("exit") }
+            #expect(answered.first == "200" && answered.dropFirst().allSatisfy { $0 == "404" }, "\(results)")
+        }
+    }
+
+    @Test("a rule matches the path the client sends, a mount's prefix and all")
+    func mountedPaths() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let v1 = try SampleCassettes.write(SampleCassettes.single(path: "/a", text: "from v1"), to: directory, name: "v1.cassette.json")
+        let v2 = try SampleCassettes.write(SampleCassettes.single(path: "/a", text: "from v2"), to: directory, name: "v2.cassette.json")
+        var options = DeckOptions(allowRepeats: true)
+        options.conditions = NetworkConditions(faults: [try FaultRule(parsing: "/v1/a=status:418"), try FaultRule(parsing: "/a=status:419")])
+        let server = try await CassetteServer.serve([], mounts: [(prefix: "/v1", cassette: v1), (prefix: "/v2", cassette: v2)], options: options)
+        var codes: [String] = []
+        for path in ["/v1/a", "/v2/a"] { codes.append(String(try await Self.curl([server.url.absoluteString + path]).text.prefix(3))) }
+        await server.stop()
+        #expect(codes == ["418", "200"])
+    }
+
     @Test("timeout never answers: curl --max-time gives up with exit 28, URLSession with timedOut")
     func timeout() async throws {
         try await Self.withServer(["/users=timeout"]) { server in

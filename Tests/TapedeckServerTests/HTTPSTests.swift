@@ -116,8 +116,9 @@ struct HTTPSTests {
         let refused = try await Proc.run(Proc.curl, ["-sS", "-x", proxy.url.absoluteString, "--cacert", scratch.tapedeckCA,
                                                      "-w", "\n%{http_code}", "https://localhost:\(port)/secret"])
         #expect(refused.text.hasSuffix("\n502"), "\(refused.text)")
-        #expect(refused.text.contains("TLS failure with localhost") && refused.text.contains("--upstream-ca FILE")
-                && refused.text.contains("--insecure-upstream"), "\(refused.text)")
+        #expect(refused.text.contains("TLS failure with localhost:\(port): the upstream's certificate was not accepted")
+                && refused.text.contains("--upstream-ca FILE") && refused.text.contains("--insecure-upstream"), "\(refused.text)")
+        #expect(!refused.text.contains(".build/") && !refused.text.contains("BoringSSL"), "no library internals: \(refused.text)")
         let (_, log) = await proxy.stop(signal: SIGINT)
         #expect(log.contains("0 recorded"), "a refused upstream records nothing: \(log)")
 
@@ -151,6 +152,29 @@ struct HTTPSTests {
         #expect(lines.first?.contains("curl/") == true, "the client is named: \(log)")
         #expect(lines.allSatisfy { $0.contains("tapedeck ca trust") && $0.contains("tapedeck ca env") && $0.contains("--pass-through localhost") }, "\(log)")
         #expect(log.contains("1 recorded"), "\(log)")
+    }
+
+    @Test("an upstream that answers plain HTTP to TLS is named so, with the fix; a tunnel with no handshake is closed as the server's doing",
+          .enabled(if: Proc.httpbin != nil))
+    func plainUpstreamAndSilentTunnel() async throws {
+        let scratch = try Scratch()
+        defer { Proc.cleanUp(scratch.directory) }
+        let plain = try #require(Proc.httpbin?.port)
+        let proxy = try await ServerProcess(["proxy", "--intercept", "--record", scratch.directory.appendingPathComponent("c.json").path,
+                                             "--read-timeout", "1"], environment: scratch.environment)
+        let refused = try await Proc.run(Proc.curl, ["-sS", "-x", proxy.url.absoluteString, "--cacert", scratch.tapedeckCA, "https://127.0.0.1:\(plain)/get"])
+        #expect(refused.text.contains("the upstream did not answer in TLS; if it speaks plain HTTP, give its URL as http://"), "\(refused.text)")
+        #expect(!refused.text.contains("--upstream-ca"), "\(refused.text)")
+        // A tunnel opened and never used: the read timeout closes it, and the log does not blame trust.
+        let socket = try RawSocket(port: proxy.url.port ?? 0)
+        let closed = await Blocking.run {
+            socket.send(Data("CONNECT localhost:9 HTTP/1.1\r\nHost: localhost:9\r\n\r\n".utf8))
+            return socket.waitForClose()
+        }
+        #expect(closed)
+        let (_, log) = await proxy.stop(signal: SIGINT)
+        #expect(log.contains("TLS handshake for localhost did not finish before the server closed the connection"), "\(log)")
+        #expect(!log.contains("may not trust"), "\(log)")
     }
 
     @Test("a client that opens an intercepted tunnel and sends nothing is closed after the read timeout")
@@ -279,6 +303,10 @@ struct HTTPSTests {
         #expect(export.status == 0 && !export.stderr.contains("created"), "\(export.stderr)")
         let fromDER = try await Proc.run("/usr/bin/openssl", ["x509", "-inform", "der", "-in", der, "-noout", "-fingerprint", "-sha256"]).text
         #expect(fromDER == fingerprint)
+        // Never over a file of the CA's own folder: its key above all.
+        let over = try await Proc.run(binary, ["ca", "export", "--pem", key], environment: scratch.environment)
+        #expect(over.status != 0 && over.stderr.contains("is in the CA's own folder"), "\(over.stderr)")
+        #expect(try String(contentsOfFile: key, encoding: .utf8).contains("PRIVATE KEY"), "the key is kept")
 
         let (upstream, port, upstreamCA) = try Self.upstream(in: scratch.directory)
         defer { upstream.stop() }
@@ -325,6 +353,10 @@ struct HTTPSTests {
         let named = try await Proc.run(Proc.curl, ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", scratch.tapedeckCA,
                                                    "--resolve", "api.test:\(port):127.0.0.1", "https://api.test:\(port)/users"])
         #expect(named.text == "200", "--tls-name is in the certificate: \(named.stderr)")
+        // Only the names served are signed: a client naming another host does not trust the server.
+        let foreign = try await Proc.run(Proc.curl, ["-sS", "-o", "/dev/null", "--cacert", scratch.tapedeckCA,
+                                                     "--resolve", "www.example.com:\(port):127.0.0.1", "https://www.example.com:\(port)/users"])
+        #expect(foreign.status == 60, "\(foreign.status) \(foreign.stderr)")
         let names = try await Proc.run("/bin/sh", ["-c", "echo | openssl s_client -connect 127.0.0.1:\(port) 2>/dev/null | openssl x509 -noout -ext subjectAltName"]).text
         #expect(names.contains("DNS:localhost") && names.contains("IP Address:127.0.0.1") && names.contains("IP Address:0:0:0:0:0:0:0:1"), "\(names)")
         let binary = try #require(Proc.tapedeck)
@@ -339,6 +371,10 @@ struct HTTPSTests {
                                            environment: scratch.environment)
         let lines = evaluated.text.split(separator: "\n")
         #expect(lines.first == "200", "\(evaluated.text) \(evaluated.stderr)")
+        // The bundle clients are pointed at is written by its owner alone, whatever the umask.
+        _ = try await Proc.run("/bin/sh", ["-c", "umask 000; \"$0\" ca env >/dev/null", binary], environment: scratch.environment)
+        let bundle = scratch.caDirectory.appendingPathComponent("tapedeck-ca-bundle.pem").path
+        #expect(try FileManager.default.attributesOfItem(atPath: bundle)[.posixPermissions] as? Int == 0o644)
         #expect((lines.last.flatMap { Int($0) } ?? 0) > 1, "the bundle keeps the system's roots: \(evaluated.text)")
         _ = await server.stop(signal: SIGINT)
     }

@@ -28,15 +28,18 @@ struct ServeCommandTests {
         #expect(stderr.contains("unmatched: no recorded interaction matches GET"), "unmatched requests are logged to stderr")
     }
 
-    @Test("serve writes its control token beside --port-file, readable by its owner only, and the endpoints need it")
+    @Test("serve writes its control token beside --port-file, readable by its owner only even over an old file, and the endpoints need it")
     func controlToken() async throws {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
         let file = try SampleCassettes.write(SampleCassettes.api(), to: directory)
         let portFile = directory.appendingPathComponent("port")
+        // A token file left from before, readable by all, is replaced by one that is not.
+        let tokenFile = directory.appendingPathComponent("port.token")
+        try Data("old\n".utf8).write(to: tokenFile)
+        chmod(tokenFile.path, 0o666)
         let server = try await ServerProcess(["serve", file.path, "--port-file", portFile.path, "--cassette-dir", directory.path],
                                              environment: ["TAPEDECK_USAGE_DIR": directory.path])
-        let tokenFile = directory.appendingPathComponent("port.token")
         let token = try String(contentsOf: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let mode = try FileManager.default.attributesOfItem(atPath: tokenFile.path)[.posixPermissions] as? Int
         #expect(token.count == 32 && mode == 0o600, "\(token) \(String(mode ?? 0, radix: 8))")
@@ -95,6 +98,8 @@ struct ServeCommandTests {
         (["serve", "x.json", "--upstream", "http://127.0.0.1:9/api#top"], Int32(1), "has a fragment"),
         (["serve", "/no/such/dir/x.cassette.json", "--port", "0"], Int32(3), "x.cassette.json"),
         (["serve", "x.json", "--control-token", "short"], Int32(1), "--control-token must be at least 16"),
+        (["serve", "x.json", "--read-timeout", "1e10"], Int32(1), "--read-timeout 10000000000.0 is more than 2000000 seconds"),
+        (["serve", "x.json", "--fault", "users/*=status:500"], Int32(1), "a path starts with / (or is *)"),
         (["serve", "x.json", "--cassette-dir", "/no/such/dir"], Int32(1), "--cassette-dir '/no/such/dir' is not a folder"),
     ])
     func badInput(arguments: [String], status: Int32, message: String) async throws {
@@ -124,7 +129,7 @@ struct ServeCommandTests {
         #expect(typed.stderr.contains(#"'\u{1b}]0;owned\u{7}nope'"#) && !typed.stderr.contains("\u{1B}"), "\(typed.stderr)")
     }
 
-    @Test("in code, an upstream with a query and a mount prefix with a .. segment are refused as on the command line, and nothing listens")
+    @Test("in code, an upstream with a query or of another scheme and a mount prefix with a .. segment are refused as on the command line, and nothing listens")
     func libraryRefusals() async throws {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
@@ -134,6 +139,12 @@ struct ServeCommandTests {
         }
         let proxyMessage = proxied?.errorDescription ?? ""
         #expect(proxyMessage.contains("the upstream http://127.0.0.1:9/base has a query") && !proxyMessage.contains("KEY46"), "\(proxyMessage)")
+        for text in ["ftp://127.0.0.1:9/base", "file:///tmp/x", "http:/path-only"] {
+            let refused = await #expect(throws: ServerError.self) {
+                try await CassetteServer.proxy(to: URL(string: text), recordingTo: directory.appending(path: "x.json"))
+            }
+            #expect(refused?.errorDescription?.contains("is not an http or https URL with a host") == true, "\(text): \(String(describing: refused))")
+        }
         let cassette = try SampleCassettes.write(SampleCassettes.api(), to: directory)
         let served = await #expect(throws: ServerError.self) {
             try await CassetteServer.serve([], mounts: [(prefix: "/v1/%2e%2e", cassette: cassette)])

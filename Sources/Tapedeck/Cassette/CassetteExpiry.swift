@@ -25,11 +25,13 @@ public struct CassetteExpiry: Sendable, Hashable {
     /// Finds the interactions older than `maxAge` at `now`.
     public init(_ cassette: Cassette, maxAge: MaxAge, now: Date = Date()) {
         self.maxAge = maxAge
-        expired = cassette.interactions.enumerated().compactMap { index, interaction in
-            let age = now.timeIntervalSince(interaction.recordedAt)
-            guard age > maxAge.seconds else { return nil }
-            return Entry(index: index, summary: "\(interaction.request.method) \(interaction.request.urlText)", age: age)
+        let old = cassette.interactions.indices.compactMap { index -> (Int, TimeInterval)? in
+            let age = now.timeIntervalSince(cassette.interactions[index].recordedAt)
+            return age > maxAge.seconds ? (index, age) : nil
         }
+        // URLs shown as `cassette show` shows them: redacted, whatever the file holds.
+        let urls = old.isEmpty ? [] : Redactor.standard.listedURLs(of: cassette)
+        expired = old.map { index, age in Entry(index: index, summary: "\(cassette.interactions[index].request.method) \(urls[index])", age: age) }
     }
 
     /// `2 of 5 interactions in PATH are older than 30d:` and a line per interaction (first five).

@@ -68,10 +68,10 @@ package enum FileAccess {
     /// Creates the parent directory if needed, then writes `data` to a temporary file (mode
     /// ``newFileMode``, or the mode of the file it replaces) and renames it over `url`: a crash
     /// or `kill -9` leaves the old file or the new one.
-    package static func writeAtomically(_ data: Data, to url: URL) throws(Failure) {
+    package static func writeAtomically(_ data: Data, to url: URL, mode: mode_t? = nil) throws(Failure) {
         try makeParentDirectory(of: url)
         var existing = stat()
-        let keepMode: mode_t? = stat(url.path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+        let keepMode: mode_t? = mode ?? (stat(url.path, &existing) == 0 ? existing.st_mode & 0o7777 : nil)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, keepMode ?? newFileMode)

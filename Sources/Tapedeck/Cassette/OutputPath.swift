@@ -45,10 +45,11 @@ package enum OutputPath {
     }
 
     /// Writes `data` atomically, creating missing parent directories; the error's reason
-    /// leaves the path to the caller.
-    package static func write(_ data: Data, to url: URL) throws(OutputPath.Failure) {
+    /// leaves the path to the caller. The file gets `mode` when given (a secret's file is
+    /// 0600 whatever was there before), else keeps an existing file's.
+    package static func write(_ data: Data, to url: URL, mode: mode_t? = nil) throws(OutputPath.Failure) {
         do {
-            try FileAccess.writeAtomically(data, to: url)
+            try FileAccess.writeAtomically(data, to: url, mode: mode)
         } catch {
             throw Failure(reason: error.reason)
         }

@@ -25,8 +25,14 @@ package final class FaultPlan: Sendable {
     package func fault(for request: HTTPRequest) -> FaultAction? {
         guard !conditions.faults.isEmpty else { return nil }
         let encodedPath = request.url.path(percentEncoded: true)
-        let path = encodedPath.isEmpty ? "/" : encodedPath
-        for rule in conditions.faults where rule.matches(method: request.method.rawValue, path: path) {
+        return fault(method: request.method.rawValue, path: encodedPath.isEmpty ? "/" : encodedPath)
+    }
+
+    /// The fault a rule injects into a request with `method` and `path` (percent-encoded, as
+    /// sent), drawing its rate; nil when none applies.
+    package func fault(method: String, path: String) -> FaultAction? {
+        guard !conditions.faults.isEmpty else { return nil }
+        for rule in conditions.faults where rule.matches(method: method, path: path) {
             if rule.rate >= 1 { return rule.action }
             let draw = generator.withLock { Double.random(in: 0..<1, using: &$0) }
             if draw < rule.rate { return rule.action }

@@ -61,7 +61,8 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         var actionText = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces).lowercased()
         var rate = 1.0
         if let at = actionText.firstIndex(of: "@") {
-            let rateText = actionText[actionText.index(after: at)...].trimmingCharacters(in: CharacterSet(charactersIn: "% "))
+            var rateText = actionText[actionText.index(after: at)...].trimmingCharacters(in: .whitespaces)
+            if rateText.hasSuffix("%") { rateText = rateText.dropLast().trimmingCharacters(in: .whitespaces) }
             guard let percent = Double(rateText), percent >= 0, percent <= 100 else {
                 throw .invalidFault(value: text, source: source, expected: "the rate after @ is a percentage from 0 to 100, e.g. reset@10%")
             }
@@ -70,11 +71,27 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         }
         let words = target.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let method: String?, pattern: String
+        let isPath = { (word: String) in word.hasPrefix("/") || word.hasPrefix("*") }
         switch words.count {
         case 0: (method, pattern) = (nil, "*")
-        case 1: (method, pattern) = words[0].hasPrefix("/") || words[0] == "*" ? (nil, words[0]) : (words[0], "*")
+        case 1: (method, pattern) = isPath(words[0]) ? (nil, words[0]) : (words[0], "*")
         case 2: (method, pattern) = (words[0], words[1])
         default: throw .invalidFault(value: text, source: source, expected: expected)
+        }
+        // A path written without its leading slash would read as a method and never match.
+        // A method is one HTTP knows, in any case, or a word in capitals (PROPFIND).
+        let known: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]
+        if let method, !known.contains(method.uppercased()),
+           !(method.allSatisfy { $0.isASCII && ($0.isUppercase || $0 == "-") }) {
+            throw .invalidFault(value: text, source: source, expected: "'\(method)' is neither a method nor a path; a path starts with / (or is *), "
+                + "e.g. \(words.count == 1 ? "/" + method.trimmingCharacters(in: CharacterSet(charactersIn: "/")) : "GET /users/*")=status:503")
+        }
+        guard isPath(pattern) else {
+            throw .invalidFault(value: text, source: source, expected: "the path '\(pattern)' must start with / (or be *), e.g. GET /\(pattern)=status:503")
+        }
+        guard !pattern.contains("?") else {
+            throw .invalidFault(value: text, source: source, expected: "a rule matches the path only, so its query (?…) would never match; "
+                + "write the path alone, e.g. \(pattern.prefix { $0 != "?" })=reset")
         }
         let action: FaultAction
         let parts = actionText.split(separator: ":", maxSplits: 1).map(String.init)
@@ -83,7 +100,10 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         case ("timeout", nil): action = .timeout
         case ("truncate", nil): action = .truncate
         case ("status", let code?):
-            guard let status = Int(code), (100...599).contains(status) else { throw .invalidFault(value: text, source: source, expected: "status:CODE takes a status from 100 to 599, e.g. status:503") }
+            // A 1xx status is not an answer: the client would wait on for the final one.
+            guard let status = Int(code), (200...599).contains(status) else {
+                throw .invalidFault(value: text, source: source, expected: "status:CODE takes a final status from 200 to 599, e.g. status:503")
+            }
             action = .status(status)
         case ("slow", let rateText?):
             guard let bytes = Int(rateText), bytes > 0 else { throw .invalidFault(value: text, source: source, expected: "slow:BYTES_PER_S takes a positive whole number, e.g. slow:1000") }

@@ -20,8 +20,12 @@ public struct MaxAge: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String, source: String) throws(ExpiryError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        guard let unit = trimmed.last, let factor = units[unit], let count = Double(trimmed.dropLast()),
-              count.isFinite, count > 0 else {
+        // Digits with at most one point: no exponent, no hexadecimal, and at most about
+        // 31,700 years, so an age never overflows to no limit.
+        let number = trimmed.dropLast()
+        guard let unit = trimmed.last, let factor = units[unit], !number.isEmpty,
+              number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), number.filter({ $0 == "." }).count <= 1,
+              let count = Double(number), count > 0, count * factor <= 1e12 else {
             throw .invalidMaxAge(value: text, source: source)
         }
         seconds = count * factor

@@ -21,7 +21,8 @@ struct RequestDiff {
         if a.path != b.path {
             let x = a.path.split(separator: "/"), y = b.path.split(separator: "/")
             let differing = zip(x, y).filter { $0 != $1 }.count + abs(x.count - y.count)
-            add(.path, 4 + differing, "path: \(a.path) → \(b.path)")
+            // Compared with their escapes normalized, shown as written.
+            add(.path, 4 + differing, "path: \(Self.writtenPath(recorded)) → \(Self.writtenPath(incoming))")
         }
         diffQuery(a.query, b.query, ignored: matcher.ignoredQueryItems)
         for name in matcher.headers {
@@ -74,6 +75,12 @@ struct RequestDiff {
             return
         }
         add(.body, 3, "body: " + BodyComparison.firstDifference(x, y))
+    }
+
+    /// `request`'s path as its URL holds it, escapes unchanged.
+    static func writtenPath(_ request: HTTPRequest) -> String {
+        let path = request.url.path(percentEncoded: true)
+        return path.isEmpty ? "/" : path
     }
 
     static func show(_ values: [String]) -> String {

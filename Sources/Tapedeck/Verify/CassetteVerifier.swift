@@ -34,6 +34,9 @@ public struct CassetteVerifier: Sendable {
         /// How a ``VerifyError`` reads in the report (the command line names its flags); nil:
         /// its own description.
         public var describe: (@Sendable (VerifyError) -> String)?
+        /// How a live request's failure (a timeout, a refused connection) reads in the report;
+        /// nil: its own description. Credentials it quotes are redacted either way.
+        public var describeFailure: (@Sendable (any Error) -> String)?
 
         /// The methods verified unless told otherwise: they change nothing on the server.
         public static let safeMethods: Set<HTTPMethod> = [.get, .head, .options]
@@ -124,7 +127,10 @@ public struct CassetteVerifier: Sendable {
         do {
             response = try await live.send(request)
         } catch {
-            return .failed((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+            let message = options.describeFailure?(error) ?? (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+            // The message may quote the request as sent, its credentials filled in.
+            let filled = options.redactor.redact(request, knownSecrets: []).secrets
+            return .failed(options.redactor.redact(text: message, knownSecrets: filled))
         }
         // Credentials the live response echoes are scrubbed before comparing and keeping.
         let redacted = options.redactor.redact(Interaction(request: request, response: response)).response

@@ -57,6 +57,8 @@ public struct VerifyReport: Sendable, Hashable {
             - interactions.filter { $0.outcome == .unchanged }.count
         lines.append("\(interactions.filter { $0.outcome == .unchanged }.count) unchanged, \(drifted.count) drifted, "
             + "\(failed.count) failed" + (skipped > 0 ? ", \(skipped) skipped" : "") + " · \(path)")
-        return lines.joined(separator: "\n")
+        // Member names and values come from the live server and the cassette: a line break or
+        // an escape in one is shown, so it cannot forge a line of the report or move the cursor.
+        return lines.map { ControlText.visible($0, keepLineBreaks: false) }.joined(separator: "\n")
     }
 }

@@ -51,11 +51,12 @@ package final class LeafMint: Sendable {
     }
 
     /// The leaf and context for `names` (the first is the subject; every one is in the SAN),
-    /// minted on first use and kept.
-    package func minted(for names: [String], now: Date = Date()) throws(LocalCAError) -> Minted {
-        let key = names.map { $0.lowercased() }.joined(separator: ",")
+    /// minted on first use and kept. When `followingSNI`, a client naming another host gets
+    /// that host's leaf (interception); otherwise only `names` are ever signed (`serve --tls`).
+    package func minted(for names: [String], followingSNI: Bool = true, now: Date = Date()) throws(LocalCAError) -> Minted {
+        let key = names.map { $0.lowercased() }.joined(separator: ",") + (followingSNI ? "" : " only")
         if let kept = contexts.withLock({ $0[key] }), kept.certificate.notValidAfter > now.addingTimeInterval(86_400) { return kept }
-        let minted = try mint(names, now: now)
+        let minted = try mint(names, followingSNI: followingSNI, now: now)
         return contexts.withLock { stored in
             // Two connections racing for a new host both mint; the first stored is kept.
             if let kept = stored[key], kept.certificate.notValidAfter > now.addingTimeInterval(86_400) { return kept }
@@ -72,7 +73,18 @@ package final class LeafMint: Sendable {
         try minted(for: [host]).context
     }
 
-    private func mint(_ names: [String], now: Date) throws(LocalCAError) -> Minted {
+    /// Whether a client's SNI `name` may have a leaf of its own: an IP address, or a host name
+    /// of letters, digits and hyphens between dots. A wildcard, a space or a slash is none.
+    static func signable(_ name: String) -> Bool {
+        if case .ipAddress = generalName(name) { return true }
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        return name.utf8.count <= 253 && !labels.isEmpty && labels.allSatisfy { label in
+            !label.isEmpty && label.utf8.count <= 63 && label.first != "-" && label.last != "-"
+                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        }
+    }
+
+    private func mint(_ names: [String], followingSNI: Bool, now: Date) throws(LocalCAError) -> Minted {
         let subject = names.first ?? "localhost"
         do {
             let issuerKey = Certificate.PublicKey(authority.privateKey.publicKey)
@@ -88,7 +100,8 @@ package final class LeafMint: Sendable {
             let certificate = try Certificate(version: .v3, serialNumber: Certificate.SerialNumber(),
                                               publicKey: Certificate.PublicKey(leafKey.publicKey),
                                               notValidBefore: now.addingTimeInterval(-86_400),
-                                              notValidAfter: now.addingTimeInterval(-86_400 + LeafMint.validity),
+                                              // Clients refuse a leaf that outlives its issuer.
+                                              notValidAfter: min(now.addingTimeInterval(-86_400 + LeafMint.validity), authority.notValidAfter),
                                               issuer: authority.certificate.subject,
                                               subject: try DistinguishedName { OrganizationName("Tapedeck"); CommonName(String(subject.prefix(64))) },
                                               signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
@@ -106,9 +119,11 @@ package final class LeafMint: Sendable {
             // its default 5 s, so a stop ends within its grace and this.
             configuration.shutdownTimeout = LeafMint.closeNoticeWait
             // A client that names another host in SNI than the tunnel's (CONNECT to an
-            // address, SNI with the name) gets that name's leaf.
-            configuration.sslContextCallback = { [weak self] values, promise in
-                guard let self, let asked = values.serverHostname?.lowercased(), !names.contains(where: { $0.lowercased() == asked }),
+            // address, SNI with the name) gets that name's leaf, a host name's without its
+            // trailing dot; a name that is not a host's (a wildcard) gets none.
+            if followingSNI { configuration.sslContextCallback = { [weak self] values, promise in
+                let asked = values.serverHostname.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }?.lowercased()
+                guard let self, let asked, !names.contains(where: { $0.lowercased() == asked }), LeafMint.signable(asked),
                       let other = try? self.minted(for: [asked]) else {
                     promise.succeed(.noChanges)
                     return
@@ -117,7 +132,7 @@ package final class LeafMint: Sendable {
                 override.certificateChain = [.certificate(other.sslCertificate)]
                 override.privateKey = .privateKey(self.sslKey)
                 promise.succeed(override)
-            }
+            } }
             return Minted(certificate: certificate, sslCertificate: leaf, context: try NIOSSLContext(configuration: configuration))
         } catch let error as LocalCAError {
             throw error

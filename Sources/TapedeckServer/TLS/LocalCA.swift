@@ -6,6 +6,7 @@ import Darwin
 import Crypto
 import Foundation
 import SwiftASN1
+import Tapedeck
 import X509
 
 /// The user's own certificate authority: created on first use in a folder of the user's
@@ -122,34 +123,62 @@ public struct LocalCA: Sendable {
         (directory.appending(path: certificateName), directory.appending(path: keyName))
     }
 
-    private static func read(from directory: URL) throws(LocalCAError) -> LocalCA {
+    private static func read(from directory: URL, now: Date = Date()) throws(LocalCAError) -> LocalCA {
         let paths = files(in: directory)
+        let startOver = "move \(directory.path) aside to create a new CA (clients must then trust the new one)"
         var status = stat()
+        // Whoever may write the folder may swap the certificate, or the trust bundle clients read.
+        if stat(directory.path, &status) == 0, status.st_mode & 0o022 != 0 || status.st_uid != getuid() {
+            throw .folderExposed(path: directory.path, mode: String(status.st_mode & 0o777, radix: 8), owned: status.st_uid == getuid())
+        }
         guard stat(paths.key.path, &status) == 0 else {
-            throw .unreadable(path: paths.key.path, reason: "the certificate is there but its key is not; "
-                + "move \(directory.path) aside to create a new CA (clients must then trust the new one)")
+            throw .unreadable(path: paths.key.path, reason: "the certificate is there but its key is not; \(startOver)")
         }
         if status.st_mode & 0o077 != 0 {
             throw .keyExposed(path: paths.key.path, mode: String(status.st_mode & 0o777, radix: 8))
         }
+        guard FileManager.default.fileExists(atPath: paths.certificate.path) else {
+            throw .unreadable(path: paths.certificate.path, reason: "the key is there but its certificate is not; \(startOver)")
+        }
         let keyText: String, certificateText: String
         do {
-            keyText = try String(contentsOf: paths.key, encoding: .utf8)
-            certificateText = try String(contentsOf: paths.certificate, encoding: .utf8)
+            keyText = String(decoding: try Data(contentsOf: paths.key), as: UTF8.self)
         } catch {
-            throw .unreadable(path: directory.path, reason: error.localizedDescription)
+            throw .unreadable(path: paths.key.path, reason: error.localizedDescription)
+        }
+        do {
+            certificateText = String(decoding: try Data(contentsOf: paths.certificate), as: UTF8.self)
+        } catch {
+            throw .unreadable(path: paths.certificate.path, reason: error.localizedDescription)
         }
         let key: P256.Signing.PrivateKey, certificate: Certificate
         do { key = try P256.Signing.PrivateKey(pemRepresentation: keyText) } catch {
-            throw .malformed(path: paths.key.path, reason: "not a PEM P-256 private key (\(error))")
+            throw .malformed(path: paths.key.path, reason: "it is not a whole PEM P-256 private key")
         }
         do { certificate = try Certificate(pemEncoded: certificateText) } catch {
-            throw .malformed(path: paths.certificate.path, reason: "not a PEM certificate (\(error))")
+            throw .malformed(path: paths.certificate.path, reason: "it is not a whole PEM certificate")
         }
         guard certificate.publicKey == Certificate.PublicKey(key.publicKey) else {
             throw .malformed(path: paths.certificate.path, reason: "the certificate is not the key's (\(paths.key.lastPathComponent))")
         }
+        if let problem = authorityProblem(certificate, now: now) { throw .malformed(path: paths.certificate.path, reason: problem) }
         return LocalCA(directory: directory, certificate: certificate, privateKey: key)
+    }
+
+    /// Why `certificate` cannot sign the certificates clients are shown, or nil: clients refuse
+    /// a leaf whose issuer has expired, is not valid yet, or is not a CA that signs certificates.
+    static func authorityProblem(_ certificate: Certificate, now: Date) -> String? {
+        let day = { (date: Date) in RFC3339Date.format(date, fractionDigits: 0).prefix(10) }
+        if certificate.notValidAfter <= now { return "it expired on \(day(certificate.notValidAfter)), so clients refuse every certificate it signs" }
+        if certificate.notValidBefore > now { return "it is not valid until \(day(certificate.notValidBefore)), so clients refuse every certificate it signs" }
+        let constraints = try? certificate.extensions.basicConstraints
+        guard case .isCertificateAuthority? = constraints else {
+            return "it is not a CA certificate (no basicConstraints CA:TRUE), so clients refuse every certificate it signs"
+        }
+        if let usage = try? certificate.extensions.keyUsage, !usage.keyCertSign {
+            return "its key usage does not allow signing certificates (keyCertSign), so clients refuse every certificate it signs"
+        }
+        return nil
     }
 
     /// A new CA valid for ten years, named for this machine's user so that two people's CAs
@@ -184,6 +213,14 @@ public struct LocalCA: Sendable {
         try LocalCA.writeFile(Data(try pem.utf8), to: certificateFile, mode: 0o644)
     }
 
+    /// Writes `bundle` (the system's roots with this CA added, that `tapedeck ca env` names)
+    /// beside the CA, readable by all and writable by its owner alone, and returns where.
+    package func writeTrustBundle(_ bundle: Data) throws(LocalCAError) -> URL {
+        let url = directory.appending(path: "tapedeck-ca-bundle.pem")
+        try LocalCA.writeFile(bundle, to: url, mode: 0o644)
+        return url
+    }
+
     /// Writes `data` to a new file at `url` with `mode`, through a temporary file renamed into place.
     static func writeFile(_ data: Data, to url: URL, mode: mode_t) throws(LocalCAError) {
         let temporary = url.path + ".\(getpid()).tmp"
@@ -210,6 +247,8 @@ public enum LocalCAError: Error, LocalizedError, Equatable {
     case keyExposed(path: String, mode: String)
     /// The folder or a file could not be written.
     case cannotCreate(path: String, reason: String)
+    /// The folder can be written by others, or is someone else's.
+    case folderExposed(path: String, mode: String, owned: Bool)
 
     /// What went wrong, where, and what to do.
     public var errorDescription: String? {
@@ -221,6 +260,11 @@ public enum LocalCAError: Error, LocalizedError, Equatable {
             "the local CA key \(path) can be read by others (mode \(mode)); anyone who reads it can intercept your TLS traffic. "
                 + "Make it private with: chmod 600 \(path)"
         case .cannotCreate(let path, let reason): "cannot create the local CA at \(path): \(reason)"
+        case .folderExposed(let path, let mode, let owned):
+            owned ? "the local CA folder \(path) can be written by others (mode \(mode)); whoever writes it can swap the CA your clients trust. "
+                + "Make it yours alone with: chmod 700 \(path)"
+                : "the local CA folder \(path) belongs to another user; whoever owns it can swap the CA your clients trust. "
+                + "Use a folder of your own (--ca-dir or TAPEDECK_CA_DIR)"
         }
     }
 }

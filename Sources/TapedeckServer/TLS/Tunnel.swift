@@ -57,14 +57,17 @@ package struct ListenerTLS: Sendable {
 /// Watches a TLS handshake the server answers and, when it fails, logs who failed and why in
 /// words that say what to do (trust the CA, or pass the host through); removes itself once
 /// the handshake is done.
-final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler {
+final class TLSHandshakeWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
+    typealias OutboundIn = NIOAny
 
     private let host: String
     private let client: String
     private let tunnelled: Bool
     private let log: @Sendable (String) -> Void
     private var reported = false
+    /// Set when the server closed the connection (its read timeout, a stop), not the client.
+    private var closedHere = false
 
     /// Watches the handshake of `client` (its description) for `host`; `tunnelled` when it is
     /// inside a `CONNECT`, so `--pass-through` is a way out.
@@ -89,10 +92,17 @@ final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler 
         context.fireUserInboundEventTriggered(event)
     }
 
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        closedHere = true
+        context.close(mode: mode, promise: promise)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         if !reported {
             reported = true
-            log(TLSHandshakeWatcher.message(client: client, host: host, detail: nil, tunnelled: tunnelled))
+            log(closedHere ? "\(client)'s TLS handshake for \(host) did not finish before the server closed the connection "
+                + "(the read timeout, --read-timeout, or the server stopping)"
+                : TLSHandshakeWatcher.message(client: client, host: host, detail: nil, tunnelled: tunnelled))
         }
         context.fireChannelInactive()
     }
@@ -122,8 +132,11 @@ final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler 
         if ["DECRYPTION_FAILED", "BAD_PACKET_LENGTH", "BAD_RECORD_MAC"].contains(where: upper.contains) {
             return "\(client) rejected Tapedeck's certificate for \(host): " + trust
         }
-        if upper.contains("HTTP_REQUEST") || upper.contains("WRONG_VERSION_NUMBER") {
+        if upper.contains("HTTP_REQUEST") {
             return "\(client) sent plain HTTP where TLS was expected for \(host): use https:// with this address"
+        }
+        if upper.contains("WRONG_VERSION_NUMBER") {
+            return "\(client) sent something other than TLS where TLS was expected for \(host): use https:// with this address"
         }
         return "\(client)'s TLS handshake for \(host) failed (\(Excerpt.of(detail, limit: 300))): " + trust
     }

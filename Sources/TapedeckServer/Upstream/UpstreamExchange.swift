@@ -89,7 +89,7 @@ final class UpstreamExchange: Sendable {
         case ChannelError.connectTimeout:
             return .timedOut(url: text, seconds: timeout)
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
-            return .tlsFailure(host: host, detail: "\(error)")
+            return .tlsFailure(host: "\(host):\(port)", detail: UpstreamTLSProblem(error, host: host).detail)
         case let error as HTTPParserError:
             if case .headerOverflow = error {
                 return .headerTooLarge(url: text, detail: "the header block is over \(UpstreamHandler.maxHeaderBlock / 1024) KiB, "
@@ -461,5 +461,52 @@ final class UpstreamHandler: ChannelInboundHandler {
             }
         }
         return result
+    }
+}
+
+/// Why a TLS handshake with an upstream failed, in words, and the fix that applies to that
+/// reason alone (`serve` and `proxy` add it to the message).
+enum UpstreamTLSProblem: Equatable {
+    /// The certificate did not verify: not signed by a trusted CA, expired, not valid yet.
+    case notTrusted
+    /// The certificate does not name the host reached.
+    case otherName(String)
+    /// The upstream did not answer in TLS.
+    case notTLS
+    /// Anything else, in the library's words.
+    case other(String)
+
+    init(_ error: any Error, host: String) {
+        let text = "\(error)"
+        if case .failedToValidateHostname? = error as? NIOSSLExtraError {
+            self = .otherName(host)
+        } else if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            self = .notTrusted
+        } else if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") {
+            self = .notTLS
+        } else {
+            // BoringSSL's words name the source file each error came from: left out.
+            self = .other(text.replacingOccurrences(of: #" at /[^\]\)]*"#, with: "", options: .regularExpression))
+        }
+    }
+
+    /// What went wrong, for the message.
+    var detail: String {
+        switch self {
+        case .notTrusted: "the upstream's certificate was not accepted: no CA trusted here signed it, or it has expired or is not valid yet"
+        case .otherName(let host): "the upstream's certificate does not name \(host)"
+        case .notTLS: "the upstream did not answer in TLS"
+        case .other(let text): text
+        }
+    }
+
+    /// The fix in the server's own flags, for a failure whose detail is `detail`.
+    static func fix(forDetail detail: String) -> String {
+        if detail.hasPrefix("the upstream's certificate does not name") {
+            return "reach the upstream by a name its certificate holds; to skip verification (a test server, never real credentials), use --insecure-upstream"
+        }
+        if detail == UpstreamTLSProblem.notTLS.detail { return "if it speaks plain HTTP, give its URL as http://" }
+        return "if a CA of your own signed its certificate, trust that CA with --upstream-ca FILE; "
+            + "to skip verification (a test server, never real credentials), use --insecure-upstream"
     }
 }

@@ -96,8 +96,11 @@ enum ValueLiteral {
         do {
             _ = try JSONParser.parse(word.text)
         } catch {
+            // The parser counts Unicode scalars; a script's columns count characters, as an
+            // editor shows them (an emoji with a skin tone is one).
+            let before = String(decoding: word.text.utf8.prefix(error.offset), as: UTF8.self)
             throw ParseError(.invalidValue(word.text, expected: "a JSON array or object (\(error.reason)); quote it to compare it as text"),
-                             at: word.location.advanced(by: max(0, error.column - 1)))
+                             at: word.location.advanced(by: before.count))
         }
     }
 

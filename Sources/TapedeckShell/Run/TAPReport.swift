@@ -8,7 +8,9 @@ public enum TAPReport {
     public static func text(for summary: RunSummary) -> String {
         var lines = ["TAP version 13", "1..\(summary.results.count)"]
         for (index, result) in summary.results.enumerated() {
-            let name = result.name.replacingOccurrences(of: "#", with: "\\#")
+            // One line each: a control character in a file's name (a line break) would start a
+            // test line of its own.
+            let name = TerminalText.visible(result.name, keepLineBreaks: false).replacingOccurrences(of: "#", with: "\\#")
             guard let first = result.failures.first else {
                 lines.append("ok \(index + 1) - \(name)")
                 continue

@@ -95,6 +95,12 @@ extension TapedeckCommand.CA {
                 try Console.writeChecked(data)
                 return
             }
+            // A file of the CA's own folder (its key above all) is never written over.
+            let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL
+            if target.deletingLastPathComponent().path == authority.directory.resolvingSymlinksInPath().standardizedFileURL.path {
+                throw ValidationError("'\(path)' is in the CA's own folder, where the CA keeps its key and certificate; "
+                    + "write the export elsewhere, e.g. --\(pem != nil ? "pem tapedeck-ca.pem" : "der tapedeck-ca.cer")")
+            }
             do {
                 try data.write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
@@ -130,11 +136,11 @@ extension TapedeckCommand.CA {
 
         func run() async throws {
             let authority = try ca.authority()
-            let bundle = authority.directory.appending(path: "tapedeck-ca-bundle.pem")
+            let bundle: URL
             do {
-                try CurlTransport.systemTrustStore(adding: Data(try authority.pem.utf8)).write(to: bundle, options: .atomic)
+                bundle = try authority.writeTrustBundle(CurlTransport.systemTrustStore(adding: Data(try authority.pem.utf8)))
             } catch {
-                throw ValidationError("cannot write the trust bundle '\(bundle.path)': \(error.localizedDescription)")
+                throw ValidationError("cannot write the trust bundle beside the CA in \(authority.directory.path): \(error.localizedDescription)")
             }
             var lines = ["SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"].map { "export \($0)=\(ShellQuote.quoted(bundle.path))" }
             lines.append("export NODE_EXTRA_CA_CERTS=\(ShellQuote.quoted(authority.certificateFile.path))")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Tapedeck
 import TapedeckCurl
+import TapedeckShell
 
 extension TapedeckCommand.CassetteCommand {
     /// `tapedeck cassette verify C`: re-sends recorded requests and reports drift.
@@ -105,6 +106,7 @@ extension TapedeckCommand.CassetteCommand {
             options.credentials = CredentialFill(variables: try VariableOption.load(envFiles: envFiles, variables: variables))
             options.credentialHosts = Set(allowCredentialsTo.map { $0.lowercased() })
             options.describe = Self.describe
+            options.describeFailure = { error in (error as? HTTPError)?.commandLineDescription ?? (error as? any LocalizedError)?.errorDescription ?? "\(error)" }
             let live = CurlTransport(options: .init(timeout: timeout, followRedirects: false, verifyTLS: !insecure))
             let verifier = CassetteVerifier(live: live, options: options)
             let report = await verifier.verify(loaded, path: cassette)

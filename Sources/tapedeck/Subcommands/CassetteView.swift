@@ -75,7 +75,7 @@ extension TapedeckCommand.CassetteCommand {
             if let portFile {
                 try OutputPath.write(Data("\(listener.url.port ?? 0)\n".utf8), to: URL(fileURLWithPath: portFile))
                 // The page's path token beside it (readable by its owner only), as serve writes its control token.
-                try OutputPath.write(Data((token + "\n").utf8), to: URL(fileURLWithPath: portFile + ".token"))
+                try OutputPath.write(Data((token + "\n").utf8), to: URL(fileURLWithPath: portFile + ".token"), mode: 0o600)
             }
             Console.write("viewing \(cassette) (\(loaded.interactions.count) interactions) at \(address) · Ctrl-C to stop\n")
             if open { Self.openInBrowser(address) }

@@ -34,7 +34,7 @@ struct HTTPSFlags: ParsableArguments {
 
     func validate() throws {
         if !passThrough.isEmpty, !intercept {
-            throw ValidationError("--pass-through needs --intercept: without it no tunnel is intercepted, so every host already passes untouched")
+            throw ValidationError("--pass-through needs --intercept: it names the hosts interception leaves alone, e.g. --intercept --pass-through api.example.com")
         }
         if !tlsNames.isEmpty, !tls { throw ValidationError("--tls-name needs --tls") }
         if let bad = tlsNames.first(where: { $0.isEmpty || $0.contains("/") || $0.contains(" ") }) {

@@ -49,7 +49,10 @@ struct ListenOptions: ParsableArguments {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port; give 1 to 65535, or 0 for a free one") }
         guard maxBody > 0 else { throw ValidationError("--max-body \(maxBody) must be a positive number of bytes") }
-        guard readTimeout.isFinite, readTimeout > 0 else { throw ValidationError("--read-timeout \(readTimeout) must be a positive number of seconds") }
+        guard readTimeout.isFinite, readTimeout > 0, readTimeout <= 2_000_000 else {
+            throw ValidationError("--read-timeout \(readTimeout) \(readTimeout > 2_000_000 ? "is more than 2000000 seconds" : "must be a positive number of seconds"); "
+                + "give the seconds a request may take to arrive, from 0.001 to 2000000, e.g. --read-timeout 30")
+        }
         if let controlToken, controlToken.count < 16 || !controlToken.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) {
             throw ValidationError("--control-token must be at least 16 letters, digits or -_.~ (it guards the control endpoints)")
         }

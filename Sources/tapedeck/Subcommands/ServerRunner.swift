@@ -18,7 +18,7 @@ enum ServerRunner {
             do {
                 try Data("\(server.listener.port)\n".utf8).write(to: URL(fileURLWithPath: portFile), options: .atomic)
                 // The token beside it, readable by the owner only, for scripts and test runners.
-                try OutputPath.write(Data((token + "\n").utf8), to: URL(fileURLWithPath: portFile + ".token"))
+                try OutputPath.write(Data((token + "\n").utf8), to: URL(fileURLWithPath: portFile + ".token"), mode: 0o600)
             } catch {
                 await server.stop()
                 throw ValidationError("cannot write --port-file '\(portFile)' and its .token file: \(error.localizedDescription)")

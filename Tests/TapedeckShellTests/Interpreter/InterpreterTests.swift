@@ -178,6 +178,9 @@ struct InterpreterTests {
         let malformed = await failure(shell, "expect json $.items == [1, 2\n")
         #expect(malformed?.errorDescription?.contains("t.tape:1:") == true, "\(String(describing: malformed?.errorDescription))")
         #expect(malformed?.errorDescription?.contains("quote it to compare it as text") == true, "\(String(describing: malformed?.errorDescription))")
+        // Columns count characters: an emoji of two scalars is one.
+        let emoji = await failure(shell, "expect json $.a == [\"👍🏽\", x]\n")
+        #expect(emoji?.errorDescription?.hasPrefix("t.tape:1:26:") == true, "\(String(describing: emoji?.errorDescription))")
     }
 
     @Test("a value cut short in a failure is redacted first: a token across the cut shows none of its characters")

@@ -56,6 +56,15 @@ struct ReportTests {
         #expect(xml.contains(#"timestamp="2024-05-01T10:00:01Z""#), "\(xml)")
     }
 
+    @Test("a script whose file name holds a line break is one TAP test line, the break escaped")
+    func tapNameOnOneLine() async {
+        let runner = ScriptRunner(transport: EchoServer().transport, output: .discarding, errors: .discarding)
+        let summary = await runner.run([ScriptSource(name: "x\nok 99 - injected.tape", text: "base http://api.test\nget /x\nexpect 500\n")])
+        let tap = TAPReport.text(for: summary)
+        #expect(tap.contains("not ok 1 - x\\x0aok 99 - injected.tape"), "\(tap)")
+        #expect(!tap.split(separator: "\n").contains { $0.hasPrefix("ok 99") }, "\(tap)")
+    }
+
     @Test("reports written to disk carry no credential from a failure text")
     func reportsRedact() async {
         let server = EchoServer()

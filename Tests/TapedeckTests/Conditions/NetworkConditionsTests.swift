@@ -29,7 +29,9 @@ struct NetworkConditionsTests {
         #expect(try FaultRule(parsing: rule.description) == rule, "the description reads back")
     }
 
-    @Test("bad fault rules name the value and the form", arguments: ["/a", "/a=explode", "/a=status:99", "/a=slow:0", "/a=reset@150%", "A B C=reset"])
+    @Test("bad fault rules name the value and the form", arguments: ["/a", "/a=explode", "/a=status:99", "/a=slow:0", "/a=reset@150%", "A B C=reset",
+                                                                  "/a=status:100", "/a=status:101", "users/*=status:500", "a=reset", "GET users=reset",
+                                                                  "/big?x=1=reset", "/a=reset@50%%"])
     func badFaults(text: String) {
         #expect {
             try FaultRule(parsing: text)

@@ -159,6 +159,18 @@ struct ReplayTransportTests {
         }
     }
 
+    @Test("a path in the mismatch report is shown as its URL writes it, escapes and all")
+    func mismatchPathAsWritten() async throws {
+        let replay = ReplayTransport(cassette: Cassette(interactions: [.make(.get, "http://api.test/files/a%2fb")]))
+        do {
+            _ = try await replay.send(request(.get, "http://api.test/files/c%2fd"))
+            Issue.record("mismatch was served")
+        } catch {
+            let text = error.localizedDescription
+            #expect(text.contains("path: /files/a%2fb → /files/c%2fd"), "\(text)")
+        }
+    }
+
     @Test("follows recorded redirect chains hop by hop to the final response only when followRedirects is on")
     func followsRedirects() async throws {
         let hop1 = Interaction.make(.get, "http://api.test/redirect/2", status: 302, headers: ["Location": "/redirect/1"], body: "")

@@ -53,6 +53,24 @@ struct CassetteSessionTests {
         #expect(usage.interactionCount == 2)
     }
 
+    @Test("a usage record naming an interaction the cassette does not have is refused at its place, with the fix")
+    func usageOutOfRange() async throws {
+        let directory = TemporaryDirectory()
+        let (url, session) = try await Self.replaySession(in: directory, playing: "/b")
+        let environment = ["TAPEDECK_USAGE_DIR": directory.file("usage").path]
+        _ = try session.finish(environment: environment)
+        let record = CassetteUsage.url(for: url, environment: environment)
+        for unused in ["[-1, 0]", "[2]"] {
+            let text = try String(decoding: Data(contentsOf: record), as: UTF8.self)
+            let edited = text.replacingOccurrences(of: #""unused" *: *\[[^\]]*\]"#, with: "\"unused\": \(unused)", options: .regularExpression)
+            try Data(edited.utf8).write(to: record)
+            let error = #expect(throws: InteropError.self) { try CassetteUsage.read(for: url, environment: environment) }
+            let message = error?.errorDescription ?? ""
+            #expect(message.contains("unused[0]"), "\(message)")
+            #expect(message.contains("is not one of the cassette's 2") && message.contains("replay"), "\(message)")
+        }
+    }
+
     @Test("a replay served at another origin keeps one copy, shows the file's cassette, and writes a usage record that matches the file")
     func servedAtAnotherOrigin() async throws {
         let directory = TemporaryDirectory()

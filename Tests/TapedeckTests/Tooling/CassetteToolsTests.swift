@@ -91,6 +91,11 @@ struct CassetteToolsTests {
             """)
         let quiet = CassetteDiff(old, new, ignoredHeaders: ["date"]).render(oldName: "a", newName: "b")
         #expect(!quiet.contains("Date"))
+        // A member name holding a line break and an escape cannot forge a line.
+        let forged = Cassette(interactions: [interaction("/a", body: "{\"x\\n+ #9 GET http://forged\\u001b[2J\": 1}", headers: json)])
+        let shown = CassetteDiff(Cassette(interactions: [interaction("/a", body: "{}", headers: json)]), forged).render(oldName: "a", newName: "b")
+        #expect(!shown.split(separator: "\n").contains { $0.hasPrefix("+ #9") } && !shown.contains("\u{1B}"), "\(shown)")
+        #expect(shown.contains(#"x\x0a+ #9 GET http:~1~1forged\x1b[2J"#), "\(shown)")
         #expect(CassetteDiff(old, old).isEmpty)
     }
 

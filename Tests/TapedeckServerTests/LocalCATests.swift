@@ -1,0 +1,81 @@
+import Foundation
+import Tapedeck
+import TapedeckTestSupport
+@testable import TapedeckServer
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The local CA refuses what cannot work or is not safe, naming the file and the fix; the
+/// leaves it signs are for host names only, and never outlive it.
+@Suite("The local CA's files")
+struct LocalCATests {
+    private static let day: TimeInterval = 86_400
+
+    /// A fresh CA folder in a scratch directory, made as of `now`.
+    private static func authority(in directory: URL, now: Date = Date()) throws -> (folder: URL, authority: LocalCA) {
+        let folder = directory.appending(path: "ca")
+        return (folder, try LocalCA.openOrCreate(in: folder, now: now).authority)
+    }
+
+    @Test("an expired CA, and a certificate that is not a CA's, are refused with the file and how to start over")
+    func unusableCertificates() throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        // Made eleven years ago, valid for ten.
+        let (folder, _) = try Self.authority(in: directory, now: Date(timeIntervalSinceNow: -11 * 365 * Self.day))
+        let expired = #expect(throws: LocalCAError.self) { try LocalCA.open(in: folder) }
+        let message = expired?.errorDescription ?? ""
+        #expect(message.contains("tapedeck-ca.pem") && message.contains("it expired on") && message.contains("move its folder aside"), "\(message)")
+
+        // A leaf given as the CA (CA:FALSE).
+        let leaf = directory.appending(path: "leaf")
+        try FileManager.default.createDirectory(at: leaf, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let made = try Proc.runBlocking("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                                                         "-keyout", leaf.appending(path: "tapedeck-ca-key.pem").path,
+                                                         "-out", leaf.appending(path: "tapedeck-ca.pem").path, "-days", "30", "-subj", "/CN=leaf",
+                                                         "-addext", "basicConstraints=critical,CA:FALSE"])
+        #expect(made.status == 0, "\(made.stderr)")
+        chmod(leaf.appending(path: "tapedeck-ca-key.pem").path, 0o600)
+        let notCA = #expect(throws: LocalCAError.self) { try LocalCA.open(in: leaf) }
+        #expect(notCA?.errorDescription?.contains("it is not a CA certificate") == true, "\(String(describing: notCA))")
+    }
+
+    @Test("a CA folder others may write, a missing certificate and a key that is not PEM are each named with the fix")
+    func folderAndFiles() throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let (folder, authority) = try Self.authority(in: directory)
+        chmod(folder.path, 0o777)
+        let exposed = #expect(throws: LocalCAError.self) { try LocalCA.open(in: folder) }
+        #expect(exposed?.errorDescription?.contains("chmod 700 \(folder.path)") == true, "\(String(describing: exposed))")
+        chmod(folder.path, 0o700)
+
+        let certificate = try Data(contentsOf: authority.certificateFile)
+        try FileManager.default.removeItem(at: authority.certificateFile)
+        let missing = #expect(throws: LocalCAError.self) { try LocalCA.open(in: folder) }
+        #expect(missing?.errorDescription?.contains("\(authority.certificateFile.path): the key is there but its certificate is not") == true,
+                "\(String(describing: missing))")
+        try certificate.write(to: authority.certificateFile)
+
+        try Data((0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) }).write(to: authority.keyFile)
+        chmod(authority.keyFile.path, 0o600)
+        let binary = #expect(throws: LocalCAError.self) { try LocalCA.open(in: folder) }
+        let message = binary?.errorDescription ?? ""
+        #expect(message.contains(authority.keyFile.path) && message.contains("not a whole PEM P-256 private key"), "\(message)")
+        #expect(!message.contains("Error") && !message.contains("UTF8View"), "no library internals: \(message)")
+    }
+
+    @Test("a leaf never outlives its CA, and only host names and addresses are signed for a client's SNI")
+    func leaves() throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        // A CA with ten days left.
+        let (_, authority) = try Self.authority(in: directory, now: Date(timeIntervalSinceNow: -(10 * 365 - 10) * Self.day))
+        let leaf = try LeafMint(authority: authority).minted(for: ["localhost"]).certificate
+        #expect(leaf.notValidAfter <= authority.notValidAfter)
+        for name in ["api.example.com", "localhost", "127.0.0.1", "::1", "xn--caf-dma.example", "a-b.c"] { #expect(LeafMint.signable(name), "\(name)") }
+        for name in ["*.example.com", "a b", "a/b", "x.-y", "", "a..b", String(repeating: "a", count: 64) + ".com"] { #expect(!LeafMint.signable(name), "\(name)") }
+    }
+}
