@@ -48,7 +48,9 @@ package struct CassetteOpenAPICheck: Sendable {
             OpenAPIFinding(index: index, method: method, url: url, kind: kind, pointer: pointer,
                            schemaLocation: location, message: message)
         }
-        let path = request.url.path.isEmpty ? "/" : request.url.path
+        // As sent: split on its slashes before a segment is decoded (`a%2Fb` is one value).
+        let sent = request.url.path(percentEncoded: true)
+        let path = sent.isEmpty ? "/" : sent
         guard let (route, pathValues) = match(path, alsoUnder: prefix) else {
             return [finding(.unknownPath, "", "#/paths", "no path of \(spec.path) matches \(path)")]
         }

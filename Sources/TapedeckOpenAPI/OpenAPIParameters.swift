@@ -35,14 +35,17 @@ struct OpenAPIParameters {
         let name = parameter.name
         let place: String
         let raw: String?
+        // Every value of a query item: `?ids=1&ids=2` is an exploded array (form style's default).
+        var queryValues: [String] = []
         switch parameter.location {
         case .path:
             place = "path"
             raw = pathValues[name]
         case .query:
             place = "query"
-            raw = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?
-                .first { $0.name == name }.map { $0.value ?? "" }
+            queryValues = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?
+                .filter { $0.name == name }.map { $0.value ?? "" } ?? []
+            raw = queryValues.first
         case .header:
             place = "header"
             raw = request.headers[name]
@@ -62,7 +65,13 @@ struct OpenAPIParameters {
               let schema = validator.components[context.schema] else { return [] }
         let schemaLocation: String
         if case .a(let reference) = context.schema { schemaLocation = reference.absoluteString } else { schemaLocation = location + "/schema" }
-        let value = Self.typed(raw, for: schema, components: validator.components)
+        let value: JSONValue
+        let resolved = (try? validator.components.lookup(schema)) ?? schema
+        if case .array(_, let array) = resolved.value, context.explode, !queryValues.isEmpty {
+            value = .array(queryValues.map { item in array.items.map { Self.typed(item, for: $0, components: validator.components) } ?? .string(item) })
+        } else {
+            value = Self.typed(raw, for: schema, components: validator.components)
+        }
         return validator.validate(value, against: schema, at: schemaLocation).map {
             Problem(name: label, location: $0.schemaLocation, message: $0.message)
         }

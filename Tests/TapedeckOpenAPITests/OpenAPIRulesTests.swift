@@ -309,4 +309,37 @@ struct OpenAPIGuideTests {
         failed.failure = TransportFailure(kind: .cannotConnect, detail: "refused")
         #expect(CassetteOpenAPICheck(spec: spec).findings(for: failed, at: 0) == [])
     }
+
+    @Test("a path is split on the slashes sent and each segment decoded once; a template may sit inside a segment; an exploded query array is every value")
+    func pathsAndQueryArrays() throws {
+        let spec = try OpenAPISpec.parse("""
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /files/{name}.json:
+                get:
+                  parameters: [{name: name, in: path, required: true, schema: {type: string, pattern: "^[a-z]+$"}}]
+                  responses: {"200": {description: ok}}
+              /users/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+                  responses: {"200": {description: ok}}
+              /pets/{petId}:
+                get:
+                  parameters:
+                    - {name: petId, in: path, required: true, schema: {type: integer}}
+                    - {name: ids, in: query, schema: {type: array, minItems: 2, items: {type: integer}}}
+                  responses: {"200": {description: ok}}
+            """, path: "paths.yaml")
+        func findings(_ url: String) -> [String] {
+            let interaction = Interaction(request: HTTPRequest(url: URL(string: url)!), response: HTTPResponse(status: 200), recordedAt: Date())
+            return CassetteOpenAPICheck(spec: spec).findings(for: interaction, at: 0).map(\.message)
+        }
+        #expect(findings("http://h/files/report.json") == [])
+        #expect(findings("http://h/files/r3port.json").count == 1)
+        #expect(findings("http://h/users/a%2Fb") == [], "an escaped slash is part of the value")
+        #expect(findings("http://h/pets/5?ids=1&ids=2") == [])
+        #expect(findings("http://h/pets/5?ids=1&ids=x") == [#"expected integer, found string "x""#])
+        #expect(findings("http://h/pets/%2535") == [#"expected integer, found string "%35""#], "decoded once, as the server reads it")
+    }
 }

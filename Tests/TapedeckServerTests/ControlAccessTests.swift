@@ -57,6 +57,18 @@ struct ControlAccessTests {
         _ = await server.stop()
     }
 
+    @Test("record/start at a path no file can be written at is refused with 400, and the served cassettes stay")
+    func unwritablePath() async throws {
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let (server, _) = try await Self.server(in: directory)
+        let started = try await ControlEndpointTests.control(server, "POST", "record/start?cassette=served.cassette.json/x.json&mode=all&upstream=http://127.0.0.1:9")
+        let body = String(decoding: started.body, as: UTF8.self)
+        #expect(started.status == 400 && body.contains("is not a directory"), "\(started.status) \(body)")
+        #expect(try await Proc.run(Proc.curl, ["-s", server.url.absoluteString + "/greeting"]).text == "hello", "the served cassette stayed")
+        _ = await server.stop()
+    }
+
     @Test("record/start takes an upstream by the rule the command line takes it: one with a query is refused, its key never quoted")
     func upstreamRule() async throws {
         let directory = try Proc.temporaryDirectory()

@@ -83,4 +83,18 @@ struct ResponseDriftTests {
         #expect(message.contains("would carry a credential to evil.test, but it was recorded against api.test"), "\(message)")
         #expect(seen.withLock { $0 } == ["api.test Bearer s3cret"])
     }
+
+    @Test("a live request that fails is reported without the credentials filled into it, and its report lines are one each")
+    func failureRedacted() async {
+        let live = StubTransport { request in throw HTTPError.timedOut(url: request.urlText, seconds: 1) }
+        let cassette = Cassette(interactions: [
+            Interaction(request: HTTPRequest(url: URL(string: "http://api.test/a?api_key=%3CREDACTED%3E")!, headers: ["Authorization": "Bearer <REDACTED>"]),
+                        response: HTTPResponse(status: 200)),
+        ])
+        let fill = CredentialFill(variables: ["api_key": "sk_live_51HqLyjWDarjtT1zdp7dcXYZreq", "authorization": "s3cret-token-4711"], environment: [:])
+        let report = await CassetteVerifier(live: live, options: .init(credentials: fill)).verify(cassette, path: "c.json")
+        guard case .failed(let message) = report.interactions[0].outcome else { Issue.record("\(report.interactions[0].outcome)"); return }
+        #expect(message.contains("timed out"), "\(message)")
+        for secret in ["sk_live_51HqLyjWDarjtT1zdp7dcXYZreq", "s3cret-token-4711"] { #expect(!report.render().contains(secret), "\(report.render())") }
+    }
 }
