@@ -176,7 +176,14 @@ package struct CassetteOpenAPICheck: Sendable {
     private func bodyViolations(_ body: Data, contentType: String?, content: OpenAPI.Content.Map, location: String,
                                 validator: SchemaValidator, direction: SchemaValidator.Direction) -> [SchemaValidator.Violation] {
         let essence = contentType.map(MediaType.essence) ?? "application/json"
-        guard MediaType.isJSON(essence) else { return [] }
+        guard MediaType.isJSON(essence) else {
+            // Only JSON is held to a schema; another media type must still be one documented.
+            let family = essence.split(separator: "/").first.map { "\($0)/*" } ?? "*/*"
+            let documented = content.keys.map { $0.rawValue.lowercased() }
+            guard !content.isEmpty, !documented.contains(where: { $0 == essence || $0 == family || $0 == "*/*" }) else { return [] }
+            return [.init(pointer: "", schemaLocation: location + "/content",
+                          message: "media type \(essence) is not documented (documented: \(documented.joined(separator: ", ")))")]
+        }
         let entry = content.first { $0.key.rawValue.lowercased() == essence }
             ?? content.first { MediaType.isJSON($0.key.rawValue) }
             ?? content.first { $0.key.rawValue == "*/*" || $0.key.rawValue == "application/*" }

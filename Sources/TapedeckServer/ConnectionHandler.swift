@@ -546,7 +546,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             established(context: context, head: head) { sync, anchor in
                 let handler = NIOSSLServerHandler(context: sslContext)
                 let watcher = TLSHandshakeWatcher(host: host, client: client, tunnelled: true, log: tls.log)
-                try sync.addHandler(handler, position: .after(anchor))
+                let plain = PlainHTTPOnTLS()
+                try sync.addHandler(plain, position: .after(anchor))
+                try sync.addHandler(handler, position: .after(plain))
                 try sync.addHandler(watcher, position: .after(handler))
                 try HTTPPipeline.install(on: sync, after: watcher, limits: limits, tls: tls, tunnelOrigin: Tunnel.origin(host: host, port: port),
                                          responder: responder)

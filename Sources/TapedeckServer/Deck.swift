@@ -369,6 +369,8 @@ public final class Deck: Sendable {
     /// `METHOD target` with credentials in the target replaced, as cassettes redact them: what
     /// ``status`` and the log show of a request (one redaction for every channel).
     static func redactedSummary(_ incoming: IncomingRequest) -> String {
+        // A tunnel's target is the host and port it opens (`api.example.com:443`), no path.
+        if incoming.method.caseInsensitiveEquals("CONNECT") { return "CONNECT \(Excerpt.visible(incoming.target))" }
         guard let url = URL(string: "http://summary.local" + incoming.pathAndQuery) else { return "\(incoming.method) (unreadable target)" }
         // A credential the request carries in a header (a bearer token) is scrubbed where its
         // target repeats it (`/sessions/TOKEN`), as the log's report scrubs it.

@@ -77,6 +77,7 @@ package final class HTTPListener: Sendable {
                 return channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     if let socketContext, let tls {
+                        try sync.addHandler(PlainHTTPOnTLS())
                         try sync.addHandler(NIOSSLServerHandler(context: socketContext))
                         try sync.addHandler(TLSHandshakeWatcher(host: tls.serveNames?.first ?? host, client: channel.remoteAddress.map(ConnectionHandler.describe) ?? "a client",
                                                                 tunnelled: false, log: tls.log))

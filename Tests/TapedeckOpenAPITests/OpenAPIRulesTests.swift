@@ -302,6 +302,10 @@ struct OpenAPIGuideTests {
             == [#"required member "password" is missing"#, #"required member "id" is missing"#])
         #expect(findings(request: #"{"password": "pw", "name": "ada", "flag": true}"#, response: #"{"id": 7, "name": "ada"}"#)
             == [#"true is not one of the allowed values ["true"]"#])
+        let html = Interaction(request: HTTPRequest(method: .post, url: URL(string: "http://h/users")!, headers: ["Content-Type": "application/json"],
+                                                    body: Data(#"{"password": "pw", "name": "ada"}"#.utf8)),
+                               response: HTTPResponse(status: 201, headers: ["Content-Type": "text/html"], body: Data("<p>made</p>".utf8)), recordedAt: Date())
+        #expect(CassetteOpenAPICheck(spec: spec).findings(for: html, at: 0).map(\.message) == ["media type text/html is not documented (documented: application/json)"])
         #expect(findings(request: #"{"password": "pw", "name": "ada"}"#, response: "{}", status: 500)
             == ["the response for 500 refers to #/components/responses/Missing, which the document's components do not define"])
         // A recorded transport failure has no response to check.

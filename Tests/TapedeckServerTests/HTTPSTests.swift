@@ -357,6 +357,9 @@ struct HTTPSTests {
         let foreign = try await Proc.run(Proc.curl, ["-sS", "-o", "/dev/null", "--cacert", scratch.tapedeckCA,
                                                      "--resolve", "www.example.com:\(port):127.0.0.1", "https://www.example.com:\(port)/users"])
         #expect(foreign.status == 60, "\(foreign.status) \(foreign.stderr)")
+        // Plain HTTP to the TLS socket is answered, in plain HTTP, with what to do.
+        let plain = try await Proc.run(Proc.curl, ["-s", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)/users"])
+        #expect(plain.text.hasSuffix("use https://\n\n400"), "\(plain.text) \(plain.stderr)")
         let names = try await Proc.run("/bin/sh", ["-c", "echo | openssl s_client -connect 127.0.0.1:\(port) 2>/dev/null | openssl x509 -noout -ext subjectAltName"]).text
         #expect(names.contains("DNS:localhost") && names.contains("IP Address:127.0.0.1") && names.contains("IP Address:0:0:0:0:0:0:0:1"), "\(names)")
         let binary = try #require(Proc.tapedeck)

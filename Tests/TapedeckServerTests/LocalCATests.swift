@@ -78,4 +78,16 @@ struct LocalCATests {
         for name in ["api.example.com", "localhost", "127.0.0.1", "::1", "xn--caf-dma.example", "a-b.c"] { #expect(LeafMint.signable(name), "\(name)") }
         for name in ["*.example.com", "a b", "a/b", "x.-y", "", "a..b", String(repeating: "a", count: 64) + ".com"] { #expect(!LeafMint.signable(name), "\(name)") }
     }
+
+    @Test("a CONNECT target is host:port with a port of digits; only a bracketed IPv6 address holds colons")
+    func connectTargets() {
+        #expect(Tunnel.authority("api.example.com:443")! == ("api.example.com", 443))
+        #expect(Tunnel.authority("[::1]:8443")! == ("::1", 8443))
+        #expect(Tunnel.authority("127.0.0.1:80")! == ("127.0.0.1", 80))
+        for bad in ["localhost:+443", "localhost:", "localhost:0", "localhost:99999", "[127.0.0.1]:443", "[zz]:443", "::1:18443", "a b:1", "h:44 3"] {
+            #expect(Tunnel.authority(bad) == nil, "\(bad)")
+        }
+        // The log and the inspector name a tunnel by the host and port it opens.
+        #expect(Deck.redactedSummary(IncomingRequest(method: "CONNECT", target: "api.test:443", headers: [:])) == "CONNECT api.test:443")
+    }
 }

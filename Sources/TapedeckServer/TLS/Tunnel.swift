@@ -24,8 +24,18 @@ package enum Tunnel: Sendable, Hashable {
             host = target[..<colon]
             rest = target[colon...]
         }
-        guard rest.hasPrefix(":"), let port = Int(rest.dropFirst()), (1...65535).contains(port), !host.isEmpty,
+        // The port is digits alone (no sign); a bracketed host is an IPv6 address, and only
+        // a bracketed host holds colons.
+        let digits = rest.dropFirst()
+        guard rest.hasPrefix(":"), !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let port = Int(digits), (1...65535).contains(port), !host.isEmpty,
               host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._:".contains($0)) }) else { return nil }
+        if target.hasPrefix("[") {
+            var address = in6_addr()
+            guard inet_pton(AF_INET6, String(host), &address) == 1 else { return nil }
+        } else if host.contains(":") {
+            return nil
+        }
         return (String(host), port)
     }
 
@@ -83,6 +93,11 @@ final class TLSHandshakeWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is PlainHTTPOnTLS.Seen, !reported {
+            reported = true
+            log("\(client) sent plain HTTP where TLS was expected for \(host): it was answered 400; use https:// with this address")
+            return
+        }
         if case .handshakeCompleted? = event as? TLSUserEvent {
             reported = true
             context.fireUserInboundEventTriggered(event)
@@ -214,4 +229,32 @@ final class GlueHandler: ChannelDuplexHandler, RemovableChannelHandler {
             pendingRead = true
         }
     }
+}
+
+/// Answers a plain HTTP request sent to a TLS socket with a plain `400` that says so, as nginx
+/// does, rather than a closed connection the client cannot read: the first byte of a TLS
+/// connection is a handshake record's (0x16), and an HTTP request's is a method's capital.
+/// Stands before the TLS handler, and leaves once the first bytes are seen.
+final class PlainHTTPOnTLS: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private static let answer = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n"
+        + "Content-Length: 75\r\n\r\nthis address speaks HTTPS, and a plain HTTP request was sent; use https://\n"
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = unwrapInboundIn(data)
+        guard let first = bytes.readableBytesView.first else { return }
+        guard first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else {
+            context.fireChannelRead(data)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(PlainHTTPOnTLS.Seen())
+        let reply = context.channel.allocator.buffer(string: Self.answer)
+        context.writeAndFlush(wrapOutboundOut(reply)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    /// The event the handshake watcher logs the refusal by.
+    struct Seen {}
 }
