@@ -21,7 +21,8 @@ package struct CassetteOpenAPICheck: Sendable {
             spec.document.components[item].map { OpenAPIRoute(path: path.rawValue, item: $0) }
         }.sorted { $0.literalCount > $1.literalCount }
         // Server URLs with a path (`https://api.example.com/v1`) prefix every documented path.
-        basePaths = spec.basePaths
+        // Compared with a request path as sent, escapes and all.
+        basePaths = spec.basePaths(percentEncoded: true)
     }
 
     /// Every finding, in interaction order.
@@ -77,7 +78,7 @@ package struct CassetteOpenAPICheck: Sendable {
         if let requestBody = operation.requestBody {
             let location = requestBody.reference.map { $0.absoluteString } ?? operationLocation + "/requestBody"
             if spec.document.components[requestBody] == nil {
-                results.append(finding(.requestBody, "", location, "the request body refers to \(location), which the document's components do not define"))
+                results.append(finding(.brokenReference, "", location, "the request body refers to \(location), which the document's components do not define"))
             }
             if let body = spec.document.components[requestBody] {
                 let contentType = request.headers["Content-Type"]
@@ -103,7 +104,7 @@ package struct CassetteOpenAPICheck: Sendable {
         let responseLocation = response.reference.map { $0.absoluteString }
             ?? SchemaLocation.append(operationLocation + "/responses", code.rawValue)
         guard let resolved = spec.document.components[response] else {
-            results.append(finding(.undocumentedStatus, "", responseLocation,
+            results.append(finding(.brokenReference, "", responseLocation,
                                    "the response for \(code.rawValue) refers to \(responseLocation), which the document's components do not define"))
             return results
         }

@@ -19,6 +19,8 @@ package struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
         case responseBody = "response body"
         /// A documented response header is missing or does not match its schema.
         case responseHeader = "response header"
+        /// The document refers to a component it does not define: the document is at fault.
+        case brokenReference = "broken reference"
     }
 
     /// The interaction's position in the cassette (0-based).
@@ -55,7 +57,7 @@ package struct OpenAPIFinding: Sendable, Hashable, CustomStringConvertible {
         case .requestBody, .responseBody: "\(kind.rawValue) \(pointer.isEmpty ? "(root)" : pointer)"
         case .parameter: "parameter \(pointer)"
         case .responseHeader: "response \(pointer)"
-        case .unknownPath, .unknownMethod, .undocumentedStatus: kind.rawValue
+        case .unknownPath, .unknownMethod, .undocumentedStatus, .brokenReference: kind.rawValue
         }
     }
 

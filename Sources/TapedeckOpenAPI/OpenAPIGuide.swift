@@ -160,7 +160,8 @@ package struct OpenAPIGuide: Sendable {
 
     /// What is wrong with one exchange by the document: path, method, status, parameters and
     /// both bodies, as `tapedeck cassette check --openapi` reports them. `basePath` (the path of
-    /// the base URL the session sends to, `/api`) may come before the documented paths.
+    /// the base URL the session sends to, `/api`, percent-encoded as sent) may come before the
+    /// documented paths.
     package func findings(request: HTTPRequest, response: HTTPResponse, basePath: String? = nil) -> [OpenAPIFinding] {
         check.findings(for: Interaction(request: request, response: response, recordedAt: Date()), at: 0, alsoUnder: basePath)
     }
@@ -170,7 +171,7 @@ package struct OpenAPIGuide: Sendable {
     private func documentPath(_ path: String) -> String {
         let parts = Self.segments(path)
         if templates.contains(where: { $0.count >= parts.count && zip($0, parts).allSatisfy(Self.segment) }) { return path }
-        for base in spec.basePaths where path == base || path.hasPrefix(base + "/") {
+        for base in spec.basePaths() where path == base || path.hasPrefix(base + "/") {
             let rest = String(path.dropFirst(base.count))
             return rest.isEmpty ? "/" : rest
         }

@@ -79,10 +79,12 @@ package struct OpenAPISpec: Sendable {
         }
     }
 
-    /// The path of each server URL (`/v1`), which prefixes every documented path on the wire.
-    var basePaths: [String] {
+    /// The path of each server URL (`/v1`), which prefixes every documented path on the wire;
+    /// `percentEncoded` as a request sends it (`/caf%C3%A9`), else decoded.
+    func basePaths(percentEncoded: Bool = false) -> [String] {
         serverURLs.compactMap { url in
-            let path = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
+            let full = url.path(percentEncoded: percentEncoded)
+            let path = full.hasSuffix("/") ? String(full.dropLast()) : full
             return path.isEmpty ? nil : path
         }
     }

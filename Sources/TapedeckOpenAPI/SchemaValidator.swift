@@ -23,46 +23,51 @@ struct SchemaValidator {
     let components: OpenAPI.Components
     /// How deep `$ref`s may nest before a recursive schema is taken as satisfied.
     private let maximumDepth = 64
-    /// How many schemas one value is checked against at most. Combinators that nest
-    /// (`anyOf: [$ref B, $ref B]` in each of 30 schemas) would otherwise check a value 2^30 times.
+    /// How many schemas a value is checked against at most, beside a few for each of its
+    /// nodes: combinators that nest (`anyOf: [$ref B, $ref B]` in each of 30 schemas) would
+    /// otherwise check one value 2^30 times.
     static let maximumSteps = 200_000
-    /// The steps taken for the value being validated.
-    private let steps = Steps()
 
-    private final class Steps {
-        var taken = 0
+    /// One validation's state, passed down the checks.
+    private struct Run {
+        /// The way the value goes.
+        let direction: Direction?
+        /// The checks allowed, and those made.
+        let limit: Int
+        var steps = 0
     }
 
     init(components: OpenAPI.Components) {
         self.components = components
     }
 
-    /// The way the value being validated goes.
-    private let way = Way()
-
-    private final class Way {
-        var direction: Direction?
-    }
-
     func validate(_ value: JSONValue, against schema: JSONSchema, at location: String, direction: Direction? = nil) -> [Violation] {
         var violations: [Violation] = []
-        steps.taken = 0
-        way.direction = direction
-        check(value, schema, pointer: "", location: location, depth: 0, into: &violations)
-        if steps.taken > Self.maximumSteps {
+        var run = Run(direction: direction, limit: Self.maximumSteps + 20 * Self.nodes(in: value))
+        check(value, schema, pointer: "", location: location, depth: 0, into: &violations, run: &run)
+        if run.steps > run.limit {
             // What was found before the limit may be the limit's doing (a combinator cut short fails).
             return [Violation(pointer: "", schemaLocation: location,
                               message: "not checked: the schema's allOf, anyOf and oneOf nest so that checking this value takes over "
-                                + "\(Self.maximumSteps) steps; give the nested schemas fewer branches that refer to the same schema")]
+                                + "\(run.limit) steps; give the nested schemas fewer branches that refer to the same schema")]
         }
         return violations
     }
 
+    /// How many values `value` is made of, itself included.
+    private static func nodes(in value: JSONValue) -> Int {
+        switch value {
+        case .array(let elements): elements.reduce(1) { $0 + nodes(in: $1) }
+        case .object(let members): members.reduce(1) { $0 + nodes(in: $1.value) }
+        default: 1
+        }
+    }
+
     private func check(_ value: JSONValue, _ schema: JSONSchema, pointer: String, location: String,
-                       depth: Int, into violations: inout [Violation]) {
+                       depth: Int, into violations: inout [Violation], run: inout Run) {
         guard depth < maximumDepth else { return }
-        steps.taken += 1
-        guard steps.taken <= Self.maximumSteps else { return }
+        run.steps += 1
+        guard run.steps <= run.limit else { return }
         // A value redaction replaced is not known, so it breaks no rule.
         if case .string(let text) = value, Redactor.isPlaceholder(text) { return }
         func fail(_ message: String, at schemaLocation: String = location) {
@@ -78,7 +83,7 @@ struct SchemaValidator {
                 }
                 return
             }
-            check(value, target, pointer: pointer, location: reference.absoluteString, depth: depth + 1, into: &violations)
+            check(value, target, pointer: pointer, location: reference.absoluteString, depth: depth + 1, into: &violations, run: &run)
             return
         }
         if case .null = value, schema.nullable { return }
@@ -121,7 +126,7 @@ struct SchemaValidator {
             }
         case .object(_, let object):
             guard case .object(let members) = value else { return fail(Self.expected("object", value)) }
-            checkObject(members, object, pointer: pointer, location: location, depth: depth, into: &violations)
+            checkObject(members, object, pointer: pointer, location: location, depth: depth, into: &violations, run: &run)
         case .array(_, let array):
             guard case .array(let elements) = value else { return fail(Self.expected("array", value)) }
             Bounds.check(elements, minItems: array.minItems, maxItems: array.maxItems, unique: array.uniqueItems,
@@ -129,23 +134,23 @@ struct SchemaValidator {
             guard let items = array.items else { return }
             for (offset, element) in elements.enumerated() {
                 check(element, items, pointer: pointer + "/\(offset)", location: location + "/items",
-                      depth: depth + 1, into: &violations)
+                      depth: depth + 1, into: &violations, run: &run)
             }
         case .all(let schemas, _):
             for (offset, part) in schemas.enumerated() {
-                check(value, part, pointer: pointer, location: location + "/allOf/\(offset)", depth: depth + 1, into: &violations)
+                check(value, part, pointer: pointer, location: location + "/allOf/\(offset)", depth: depth + 1, into: &violations, run: &run)
             }
         case .any(let schemas, _):
-            if !schemas.contains(where: { passes(value, $0, location: location, depth: depth) }) {
+            if !schemas.contains(where: { passes(value, $0, location: location, depth: depth, run: &run) }) {
                 fail("\(Self.show(value)) matches none of the \(schemas.count) anyOf schemas", at: location + "/anyOf")
             }
         case .one(let schemas, _):
-            let passing = schemas.filter { passes(value, $0, location: location, depth: depth) }.count
+            let passing = schemas.filter { passes(value, $0, location: location, depth: depth, run: &run) }.count
             if passing != 1 {
                 fail("\(Self.show(value)) matches \(passing) of the oneOf schemas, not exactly one", at: location + "/oneOf")
             }
         case .not(let negated, _):
-            if passes(value, negated, location: location, depth: depth) {
+            if passes(value, negated, location: location, depth: depth, run: &run) {
                 fail("\(Self.show(value)) matches the schema under not", at: location + "/not")
             }
         case .reference, .fragment:
@@ -154,10 +159,10 @@ struct SchemaValidator {
     }
 
     private func checkObject(_ members: [(key: String, value: JSONValue)], _ object: JSONSchema.ObjectContext,
-                             pointer: String, location: String, depth: Int, into violations: inout [Violation]) {
+                             pointer: String, location: String, depth: Int, into violations: inout [Violation], run: inout Run) {
         var present: [String: JSONValue] = [:]
         for member in members { present[member.key] = member.value }
-        for name in object.requiredProperties where present[name] == nil && !leftOutByDirection(object.properties[name]) {
+        for name in object.requiredProperties where present[name] == nil && !leftOutByDirection(object.properties[name], direction: run.direction) {
             violations.append(Violation(pointer: SchemaLocation.append(pointer, name),
                                         schemaLocation: location + "/required",
                                         message: "required member \"\(name)\" is missing"))
@@ -166,7 +171,7 @@ struct SchemaValidator {
             let memberPointer = SchemaLocation.append(pointer, name)
             if let property = object.properties[name] {
                 check(member, property, pointer: memberPointer, location: SchemaLocation.append(location, "properties", name),
-                      depth: depth + 1, into: &violations)
+                      depth: depth + 1, into: &violations, run: &run)
                 continue
             }
             switch object.additionalProperties {
@@ -175,7 +180,7 @@ struct SchemaValidator {
                                             message: "member \"\(name)\" is not allowed (additionalProperties is false)"))
             case .b(let additional):
                 check(member, additional, pointer: memberPointer, location: location + "/additionalProperties",
-                      depth: depth + 1, into: &violations)
+                      depth: depth + 1, into: &violations, run: &run)
             case .a(true), .none:
                 break
             }
@@ -184,13 +189,15 @@ struct SchemaValidator {
 
     /// Whether a required member with `schema` may be missing the way the value goes: a
     /// `readOnly` one from a request, a `writeOnly` one from a response (OpenAPI 3.0 §4.7.24.3).
-    private func leftOutByDirection(_ schema: JSONSchema?) -> Bool {
-        guard var schema, let direction = way.direction else { return false }
+    private func leftOutByDirection(_ schema: JSONSchema?, direction: Direction?) -> Bool {
+        guard var schema, let direction else { return false }
+        // The flag may sit beside a `$ref` (`{$ref: …, readOnly: true}`) or on its target.
         for _ in 0..<maximumDepth {
-            guard case .reference(let reference, _) = schema.value, let target = components[reference] else { break }
+            if direction == .request ? schema.readOnly : schema.writeOnly { return true }
+            guard case .reference(let reference, _) = schema.value, let target = components[reference] else { return false }
             schema = target
         }
-        return direction == .request ? schema.readOnly : schema.writeOnly
+        return false
     }
 
     /// The references of a `$ref` chain that comes back to itself (`#/components/schemas/A`,
@@ -207,9 +214,9 @@ struct SchemaValidator {
         return nil
     }
 
-    private func passes(_ value: JSONValue, _ schema: JSONSchema, location: String, depth: Int) -> Bool {
+    private func passes(_ value: JSONValue, _ schema: JSONSchema, location: String, depth: Int, run: inout Run) -> Bool {
         var violations: [Violation] = []
-        check(value, schema, pointer: "", location: location, depth: depth + 1, into: &violations)
+        check(value, schema, pointer: "", location: location, depth: depth + 1, into: &violations, run: &run)
         return violations.isEmpty
     }
 

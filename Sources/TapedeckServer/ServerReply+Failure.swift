@@ -37,7 +37,7 @@ extension ServerReply {
             text = (http?.failure ?? text) + "; if the upstream is just slow, raise the limit with --timeout SECONDS (tapedeck proxy), "
                 + "or Options.timeout in the live transport's options"
         case .tlsFailure(let host, let detail)?:
-            text = "TLS failure with \(host): \(detail); " + UpstreamTLSProblem.fix(forDetail: detail)
+            text = "TLS failure with \(host): \(detail); " + UpstreamTLSProblem(detail: detail).fix
         case .bodyTooLarge(let url, let limit)?:
             text = "the response body from \(Excerpt.of(url)) is larger than the limit of \(ByteCount.describe(limit)); "
                 + "if you expect bodies this large, raise it with --max-upstream-body SIZE (tapedeck serve and proxy), "

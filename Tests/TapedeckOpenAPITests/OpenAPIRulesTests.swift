@@ -24,6 +24,27 @@ struct OpenAPIRulesTests {
             """, path: "v.yaml")
     }
 
+    /// A document whose `GET /v` answers 200 with JSON of the schema `answer` names, among
+    /// `schemas` (YAML mapping entries of `components.schemas`).
+    fileprivate static func spec(answering answer: String, schemas: [String]) throws -> OpenAPISpec {
+        try OpenAPISpec.parse("""
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /v:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {$ref: "#/components/schemas/\(answer)"}
+            components:
+              schemas:
+            \(schemas.map { "    " + $0 }.joined(separator: "\n"))
+            """, path: "\(answer).yaml")
+    }
+
     /// The findings for `GET http://h/v` answered 200 with `body` (JSON) and `headers`.
     fileprivate static func findings(_ spec: OpenAPISpec, body: String, headers: HTTPHeaders = [:]) -> [OpenAPIFinding] {
         var responseHeaders = headers
@@ -168,24 +189,11 @@ struct OpenAPIGuideTests {
 
     @Test("a $ref chain that comes back to itself is named as a cycle with its path; a recursive schema through properties is fine")
     func referenceCycle() throws {
-        let cyclic = try OpenAPISpec.parse("""
-            openapi: 3.0.3
-            info: {title: t, version: "1"}
-            paths:
-              /v:
-                get:
-                  responses:
-                    "200":
-                      description: ok
-                      content:
-                        application/json:
-                          schema: {$ref: "#/components/schemas/A"}
-            components:
-              schemas:
-                A: {$ref: "#/components/schemas/B"}
-                B: {$ref: "#/components/schemas/A"}
-                Node: {type: object, properties: {child: {$ref: "#/components/schemas/Node"}}}
-            """, path: "cycle.yaml")
+        let cyclic = try OpenAPIRulesTests.spec(answering: "A", schemas: [
+            ##"A: {$ref: "#/components/schemas/B"}"##,
+            ##"B: {$ref: "#/components/schemas/A"}"##,
+            ##"Node: {type: object, properties: {child: {$ref: "#/components/schemas/Node"}}}"##,
+        ])
         let messages = OpenAPIRulesTests.findings(cyclic, body: #"{"v": 1}"#).map(\.message)
         #expect(messages == ["the schema's $ref chain is a cycle (#/components/schemas/A → #/components/schemas/B → #/components/schemas/A), "
             + "so it never reaches a schema; give one of them a schema of its own instead of a $ref"])
@@ -196,27 +204,17 @@ struct OpenAPIGuideTests {
     func nestedCombinators() throws {
         // S0 … S29: each anyOf two $refs to the next, S30 a string; a number fails every branch,
         // so a check with no bound takes 2^30 steps.
-        var schemas = (0..<30).map { "    S\($0): {anyOf: [{$ref: \"#/components/schemas/S\($0 + 1)\"}, {$ref: \"#/components/schemas/S\($0 + 1)\"}]}" }
-        schemas.append("    S30: {type: string}")
-        let spec = try OpenAPISpec.parse("""
-            openapi: 3.0.3
-            info: {title: t, version: "1"}
-            paths:
-              /v:
-                get:
-                  responses:
-                    "200":
-                      description: ok
-                      content:
-                        application/json:
-                          schema: {$ref: "#/components/schemas/S0"}
-            components:
-              schemas:
-            \(schemas.joined(separator: "\n"))
-            """, path: "dag.yaml")
+        var schemas = (0..<30).map { "S\($0): {anyOf: [{$ref: \"#/components/schemas/S\($0 + 1)\"}, {$ref: \"#/components/schemas/S\($0 + 1)\"}]}" }
+        schemas.append("S30: {type: string}")
+        let spec = try OpenAPIRulesTests.spec(answering: "S0", schemas: schemas)
         let messages = OpenAPIRulesTests.findings(spec, body: "1").map(\.message)
         #expect(messages.count == 1 && messages[0].hasPrefix("not checked: the schema's allOf, anyOf and oneOf nest"), "\(messages)")
         #expect(OpenAPIRulesTests.findings(spec, body: #""text""#).isEmpty, "a value the first branches take is checked")
+        // A large value with no combinators is checked whole: the bound grows with the value.
+        let integers = try OpenAPIRulesTests.spec(answering: "List", schemas: ["List: {type: array, items: {type: integer}}"])
+        let body = "[" + String(repeating: "1, ", count: 250_000) + "\"x\"]"
+        let found = OpenAPIRulesTests.findings(integers, body: body)
+        #expect(found.map(\.pointer) == ["/250000"] && found.map(\.message) == [#"expected integer, found string "x""#], "\(found.map(\.message))")
     }
 
     @Test("a cassette that holds credentials is checked redacted, none quoted and none a finding; a control character is shown escaped")
@@ -280,14 +278,16 @@ struct OpenAPIGuideTests {
               schemas:
                 User:
                   type: object
-                  required: [id, password, name]
+                  required: [id, password, name, owner]
                   properties:
                     id: {type: integer, readOnly: true}
+                    owner: {$ref: "#/components/schemas/Id", readOnly: true}
                     password: {type: string, writeOnly: true}
                     name: {type: string}
                     e: {enum: ["x", null]}
                     pair: {enum: [[1, 2], {"a": 1}]}
                     flag: {enum: ["true"]}
+                Id: {type: integer}
             """, path: "users.yaml")
         func findings(request: String, response: String, status: Int = 201) -> [String] {
             let interaction = Interaction(request: HTTPRequest(method: .post, url: URL(string: "http://h/users")!,
@@ -297,10 +297,10 @@ struct OpenAPIGuideTests {
             return CassetteOpenAPICheck(spec: spec).findings(for: interaction, at: 0).map(\.message)
         }
         #expect(findings(request: #"{"password": "pw", "name": "ada", "e": null, "pair": [1, 2]}"#,
-                         response: #"{"id": 7, "name": "ada", "e": "x", "pair": {"a": 1}}"#) == [])
+                         response: #"{"id": 7, "owner": 1, "name": "ada", "e": "x", "pair": {"a": 1}}"#) == [])
         #expect(findings(request: #"{"name": "ada"}"#, response: #"{"name": "ada"}"#)
-            == [#"required member "password" is missing"#, #"required member "id" is missing"#])
-        #expect(findings(request: #"{"password": "pw", "name": "ada", "flag": true}"#, response: #"{"id": 7, "name": "ada"}"#)
+            == [#"required member "password" is missing"#, #"required member "id" is missing"#, #"required member "owner" is missing"#])
+        #expect(findings(request: #"{"password": "pw", "name": "ada", "flag": true}"#, response: #"{"id": 7, "owner": 1, "name": "ada"}"#)
             == [#"true is not one of the allowed values ["true"]"#])
         let html = Interaction(request: HTTPRequest(method: .post, url: URL(string: "http://h/users")!, headers: ["Content-Type": "application/json"],
                                                     body: Data(#"{"password": "pw", "name": "ada"}"#.utf8)),
@@ -345,5 +345,18 @@ struct OpenAPIGuideTests {
         #expect(findings("http://h/pets/5?ids=1&ids=2") == [])
         #expect(findings("http://h/pets/5?ids=1&ids=x") == [#"expected integer, found string "x""#])
         #expect(findings("http://h/pets/%2535") == [#"expected integer, found string "%35""#], "decoded once, as the server reads it")
+        // A server's base path with an escape in it comes off a path sent with that escape.
+        let based = try OpenAPISpec.parse("""
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            servers: [{url: "https://h/caf%C3%A9/v1"}]
+            paths:
+              /users/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+                  responses: {"200": {description: ok}}
+            """, path: "based.yaml")
+        let interaction = Interaction(request: HTTPRequest(url: URL(string: "https://h/caf%C3%A9/v1/users/7")!), response: HTTPResponse(status: 200), recordedAt: Date())
+        #expect(CassetteOpenAPICheck(spec: based).findings(for: interaction, at: 0) == [])
     }
 }

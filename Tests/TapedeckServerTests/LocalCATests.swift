@@ -51,6 +51,12 @@ struct LocalCATests {
         let exposed = #expect(throws: LocalCAError.self) { try LocalCA.open(in: folder) }
         #expect(exposed?.errorDescription?.contains("chmod 700 \(folder.path)") == true, "\(String(describing: exposed))")
         chmod(folder.path, 0o700)
+        // Nor is a CA made in such a folder.
+        let open = directory.appending(path: "open")
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
+        chmod(open.path, 0o777)
+        #expect(throws: LocalCAError.self) { try LocalCA.openOrCreate(in: open) }
+        #expect(!FileManager.default.fileExists(atPath: open.appending(path: "tapedeck-ca-key.pem").path), "no key is written there")
 
         let certificate = try Data(contentsOf: authority.certificateFile)
         try FileManager.default.removeItem(at: authority.certificateFile)
@@ -75,7 +81,7 @@ struct LocalCATests {
         let (_, authority) = try Self.authority(in: directory, now: Date(timeIntervalSinceNow: -(10 * 365 - 10) * Self.day))
         let leaf = try LeafMint(authority: authority).minted(for: ["localhost"]).certificate
         #expect(leaf.notValidAfter <= authority.notValidAfter)
-        for name in ["api.example.com", "localhost", "127.0.0.1", "::1", "xn--caf-dma.example", "a-b.c"] { #expect(LeafMint.signable(name), "\(name)") }
+        for name in ["api.example.com", "localhost", "127.0.0.1", "::1", "xn--caf-dma.example", "a-b.c", "my_service.internal"] { #expect(LeafMint.signable(name), "\(name)") }
         for name in ["*.example.com", "a b", "a/b", "x.-y", "", "a..b", String(repeating: "a", count: 64) + ".com"] { #expect(!LeafMint.signable(name), "\(name)") }
     }
 
@@ -87,6 +93,7 @@ struct LocalCATests {
         for bad in ["localhost:+443", "localhost:", "localhost:0", "localhost:99999", "[127.0.0.1]:443", "[zz]:443", "::1:18443", "a b:1", "h:44 3"] {
             #expect(Tunnel.authority(bad) == nil, "\(bad)")
         }
+        #expect(ControlGate.isLoopback("::ffff:127.0.0.1") && !ControlGate.isLoopback("::ffff:10.0.0.1"), "an IPv4 loopback address written IPv6's way")
         // The log and the inspector name a tunnel by the host and port it opens.
         #expect(Deck.redactedSummary(IncomingRequest(method: "CONNECT", target: "api.test:443", headers: [:])) == "CONNECT api.test:443")
     }

@@ -31,8 +31,9 @@ package enum ControlText {
         return String(out)
     }
 
-    /// Whether a scalar is a C0 or C1 control, DEL, or a Unicode line/paragraph separator.
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether a scalar is a C0 or C1 control, DEL, or a Unicode line/paragraph separator:
+    /// the one rule of what a terminal or a log must not be given raw.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
         default: false

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Text from outside (a body, a header name) shown on one line of a report: control
-/// characters, quotes and (when asked) non-ASCII characters written as escapes, so what is
-/// shown can be read and is never obeyed by a terminal or a log parser.
+/// Text from outside (a body, a header name) quoted on one line of a report: control
+/// characters (``ControlText``'s rule), quotes and (when asked) non-ASCII characters written
+/// as Swift escapes, so what is shown can be read and is never obeyed by a terminal or a log parser.
 enum TextVisibility {
     /// `text` with `\r`, `\n`, `\t`, `\"` and other control characters escaped; non-ASCII too
     /// when `nonASCII` (`X-é` → `X-\u{e9}`).
@@ -15,7 +15,7 @@ enum TextVisibility {
             case "\t": out += "\\t"
             case "\"": out += "\\\""
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (nonASCII && scalar.value > 0x7E) {
+                if ControlText.needsEscape(scalar) || (nonASCII && scalar.value > 0x7E) {
                     out += "\\u{" + String(scalar.value, radix: 16) + "}"
                 } else {
                     out.unicodeScalars.append(scalar)

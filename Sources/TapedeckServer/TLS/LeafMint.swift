@@ -55,16 +55,23 @@ package final class LeafMint: Sendable {
     /// that host's leaf (interception); otherwise only `names` are ever signed (`serve --tls`).
     package func minted(for names: [String], followingSNI: Bool = true, now: Date = Date()) throws(LocalCAError) -> Minted {
         let key = names.map { $0.lowercased() }.joined(separator: ",") + (followingSNI ? "" : " only")
-        if let kept = contexts.withLock({ $0[key] }), kept.certificate.notValidAfter > now.addingTimeInterval(86_400) { return kept }
+        if let kept = contexts.withLock({ $0[key] }), fresh(kept, now: now) { return kept }
         let minted = try mint(names, followingSNI: followingSNI, now: now)
         return contexts.withLock { stored in
             // Two connections racing for a new host both mint; the first stored is kept.
-            if let kept = stored[key], kept.certificate.notValidAfter > now.addingTimeInterval(86_400) { return kept }
+            if let kept = stored[key], fresh(kept, now: now) { return kept }
             // Bounded: a client naming endless hosts costs signatures, not memory.
             if stored.count >= LeafMint.keptLeaves { stored.removeAll(keepingCapacity: true) }
             stored[key] = minted
             return minted
         }
+    }
+
+    /// Whether a kept leaf is still given out: until a day before it ends, or, when it ends
+    /// with the CA (a new one would end no later), until it ends.
+    private func fresh(_ kept: Minted, now: Date) -> Bool {
+        let end = kept.certificate.notValidAfter
+        return end > now.addingTimeInterval(86_400) || (end >= authority.notValidAfter && end > now)
     }
 
     /// A server context for `host` that, when the client names another host in SNI, presents
@@ -74,18 +81,23 @@ package final class LeafMint: Sendable {
     }
 
     /// Whether a client's SNI `name` may have a leaf of its own: an IP address, or a host name
-    /// of letters, digits and hyphens between dots. A wildcard, a space or a slash is none.
+    /// of letters, digits, hyphens and underscores (`my_service`, as container names go)
+    /// between dots. A wildcard, a space or a slash is none.
     static func signable(_ name: String) -> Bool {
         if case .ipAddress = generalName(name) { return true }
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         return name.utf8.count <= 253 && !labels.isEmpty && labels.allSatisfy { label in
             !label.isEmpty && label.utf8.count <= 63 && label.first != "-" && label.last != "-"
-                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         }
     }
 
     private func mint(_ names: [String], followingSNI: Bool, now: Date) throws(LocalCAError) -> Minted {
         let subject = names.first ?? "localhost"
+        // A server still running when its CA ends signs nothing a client would take.
+        if let problem = LocalCA.authorityProblem(authority.certificate, now: now) {
+            throw .malformed(path: authority.certificateFile.path, reason: problem)
+        }
         do {
             let issuerKey = Certificate.PublicKey(authority.privateKey.publicKey)
             let extensions = try Certificate.Extensions {

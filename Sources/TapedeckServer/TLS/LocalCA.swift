@@ -107,6 +107,8 @@ public struct LocalCA: Sendable {
         } catch {
             throw .cannotCreate(path: directory.path, reason: error.localizedDescription)
         }
+        // A folder that was there already keeps its mode: the key goes in one that is safe only.
+        try checkFolder(directory)
         // One creator at a time: the second waits, then finds the first one's CA.
         let lockPath = directory.appending(path: ".lock").path
         let lock = systemOpen(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
@@ -126,11 +128,8 @@ public struct LocalCA: Sendable {
     private static func read(from directory: URL, now: Date = Date()) throws(LocalCAError) -> LocalCA {
         let paths = files(in: directory)
         let startOver = "move \(directory.path) aside to create a new CA (clients must then trust the new one)"
+        try checkFolder(directory)
         var status = stat()
-        // Whoever may write the folder may swap the certificate, or the trust bundle clients read.
-        if stat(directory.path, &status) == 0, status.st_mode & 0o022 != 0 || status.st_uid != getuid() {
-            throw .folderExposed(path: directory.path, mode: String(status.st_mode & 0o777, radix: 8), owned: status.st_uid == getuid())
-        }
         guard stat(paths.key.path, &status) == 0 else {
             throw .unreadable(path: paths.key.path, reason: "the certificate is there but its key is not; \(startOver)")
         }
@@ -163,6 +162,16 @@ public struct LocalCA: Sendable {
         }
         if let problem = authorityProblem(certificate, now: now) { throw .malformed(path: paths.certificate.path, reason: problem) }
         return LocalCA(directory: directory, certificate: certificate, privateKey: key)
+    }
+
+    /// Refuses a folder others may write, or that is another user's: whoever may write it may
+    /// swap the certificate, or the trust bundle clients read.
+    private static func checkFolder(_ directory: URL) throws(LocalCAError) {
+        var status = stat()
+        guard stat(directory.path, &status) == 0 else { return }
+        if status.st_mode & 0o022 != 0 || status.st_uid != geteuid() {
+            throw .folderExposed(path: directory.path, mode: String(status.st_mode & 0o777, radix: 8), owned: status.st_uid == geteuid())
+        }
     }
 
     /// Why `certificate` cannot sign the certificates clients are shown, or nil: clients refuse
@@ -211,14 +220,6 @@ public struct LocalCA: Sendable {
     private func write() throws(LocalCAError) {
         try LocalCA.writeFile(Data(privateKey.pemRepresentation.utf8), to: keyFile, mode: 0o600)
         try LocalCA.writeFile(Data(try pem.utf8), to: certificateFile, mode: 0o644)
-    }
-
-    /// Writes `bundle` (the system's roots with this CA added, that `tapedeck ca env` names)
-    /// beside the CA, readable by all and writable by its owner alone, and returns where.
-    package func writeTrustBundle(_ bundle: Data) throws(LocalCAError) -> URL {
-        let url = directory.appending(path: "tapedeck-ca-bundle.pem")
-        try LocalCA.writeFile(bundle, to: url, mode: 0o644)
-        return url
     }
 
     /// Writes `data` to a new file at `url` with `mode`, through a temporary file renamed into place.

@@ -129,6 +129,13 @@ final class TLSHandshakeWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
+    /// Whether a TLS library's words for a failed handshake say the peer did not speak TLS
+    /// (BoringSSL's `HTTP_REQUEST`, `WRONG_VERSION_NUMBER`): one rule for clients and upstreams.
+    static func spokeOtherThanTLS(_ detail: String) -> Bool {
+        let upper = detail.uppercased()
+        return upper.contains("HTTP_REQUEST") || upper.contains("WRONG_VERSION_NUMBER")
+    }
+
     /// The log line for a handshake that failed with `detail` (nil: the client closed the
     /// connection before finishing it).
     static func message(client: String, host: String, detail: String?, tunnelled: Bool) -> String {
@@ -147,11 +154,8 @@ final class TLSHandshakeWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         if ["DECRYPTION_FAILED", "BAD_PACKET_LENGTH", "BAD_RECORD_MAC"].contains(where: upper.contains) {
             return "\(client) rejected Tapedeck's certificate for \(host): " + trust
         }
-        if upper.contains("HTTP_REQUEST") {
-            return "\(client) sent plain HTTP where TLS was expected for \(host): use https:// with this address"
-        }
-        if upper.contains("WRONG_VERSION_NUMBER") {
-            return "\(client) sent something other than TLS where TLS was expected for \(host): use https:// with this address"
+        if spokeOtherThanTLS(upper) {
+            return "\(client) sent something other than TLS (plain HTTP?) where TLS was expected for \(host): use https:// with this address"
         }
         return "\(client)'s TLS handshake for \(host) failed (\(Excerpt.of(detail, limit: 300))): " + trust
     }

@@ -482,7 +482,7 @@ enum UpstreamTLSProblem: Equatable {
             self = .otherName(host)
         } else if text.contains("CERTIFICATE_VERIFY_FAILED") {
             self = .notTrusted
-        } else if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") {
+        } else if TLSHandshakeWatcher.spokeOtherThanTLS(text) {
             self = .notTLS
         } else {
             // BoringSSL's words name the source file each error came from: left out.
@@ -500,13 +500,25 @@ enum UpstreamTLSProblem: Equatable {
         }
     }
 
-    /// The fix in the server's own flags, for a failure whose detail is `detail`.
-    static func fix(forDetail detail: String) -> String {
-        if detail.hasPrefix("the upstream's certificate does not name") {
-            return "reach the upstream by a name its certificate holds; to skip verification (a test server, never real credentials), use --insecure-upstream"
+    /// The problem whose ``detail`` is `detail` (an ``HTTPError/tlsFailure(host:detail:)``
+    /// carries the words only); ``other(_:)`` for words of the library's own.
+    init(detail: String) {
+        let named = UpstreamTLSProblem.otherName("").detail
+        if detail.hasPrefix(named) {
+            self = .otherName(String(detail.dropFirst(named.count)))
+        } else {
+            self = [UpstreamTLSProblem.notTrusted, .notTLS].first { $0.detail == detail } ?? .other(detail)
         }
-        if detail == UpstreamTLSProblem.notTLS.detail { return "if it speaks plain HTTP, give its URL as http://" }
-        return "if a CA of your own signed its certificate, trust that CA with --upstream-ca FILE; "
-            + "to skip verification (a test server, never real credentials), use --insecure-upstream"
+    }
+
+    /// The fix in the server's own flags.
+    var fix: String {
+        let skip = "to skip verification (a test server, never real credentials), use --insecure-upstream"
+        switch self {
+        case .otherName: return "reach the upstream by a name its certificate holds; " + skip
+        case .notTLS: return "if it speaks plain HTTP, give its URL as http://"
+        case .notTrusted, .other:
+            return "if a CA of your own signed its certificate, trust that CA with --upstream-ca FILE; if it has expired, renew it; " + skip
+        }
     }
 }

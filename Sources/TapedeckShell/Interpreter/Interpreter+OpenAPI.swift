@@ -65,7 +65,7 @@ extension Interpreter {
     /// After a response: one warning line per way the exchange breaks the loaded document.
     func warnAgainstOpenAPI(_ request: HTTPRequest, _ response: HTTPResponse) {
         guard let guide = openAPI else { return }
-        let findings = guide.findings(request: request, response: response, basePath: state.base?.path)
+        let findings = guide.findings(request: request, response: response, basePath: state.base?.path(percentEncoded: true))
         guard !findings.isEmpty else { return }
         // The pointer and the message quote the server's member names and values: shown, not obeyed.
         let lines = findings.map { finding in

@@ -96,8 +96,11 @@ extension TapedeckCommand.CA {
                 return
             }
             // A file of the CA's own folder (its key above all) is never written over.
-            let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL
-            if target.deletingLastPathComponent().path == authority.directory.resolvingSymlinksInPath().standardizedFileURL.path {
+            // Told by the folder itself (device and inode), not by its name: a name may differ
+            // in case, or go by another link, and still be the CA's folder.
+            let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent()
+            var target = stat(), own = stat()
+            if stat(folder.path, &target) == 0, stat(authority.directory.path, &own) == 0, target.st_dev == own.st_dev, target.st_ino == own.st_ino {
                 throw ValidationError("'\(path)' is in the CA's own folder, where the CA keeps its key and certificate; "
                     + "write the export elsewhere, e.g. --\(pem != nil ? "pem tapedeck-ca.pem" : "der tapedeck-ca.cer")")
             }
@@ -136,11 +139,12 @@ extension TapedeckCommand.CA {
 
         func run() async throws {
             let authority = try ca.authority()
-            let bundle: URL
+            // Readable by the clients it is for, written by its owner alone, whatever the umask.
+            let bundle = authority.directory.appending(path: "tapedeck-ca-bundle.pem")
             do {
-                bundle = try authority.writeTrustBundle(CurlTransport.systemTrustStore(adding: Data(try authority.pem.utf8)))
-            } catch {
-                throw ValidationError("cannot write the trust bundle beside the CA in \(authority.directory.path): \(error.localizedDescription)")
+                try OutputPath.write(CurlTransport.systemTrustStore(adding: Data(try authority.pem.utf8)), to: bundle, mode: 0o644)
+            } catch let error as OutputPath.Failure {
+                throw ValidationError("cannot write the trust bundle \(bundle.path): \(error.reason)")
             }
             var lines = ["SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"].map { "export \($0)=\(ShellQuote.quoted(bundle.path))" }
             lines.append("export NODE_EXTRA_CA_CERTS=\(ShellQuote.quoted(authority.certificateFile.path))")

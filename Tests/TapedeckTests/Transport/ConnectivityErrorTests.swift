@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tapedeck
+import TapedeckCurl
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -63,6 +64,20 @@ struct ConnectivityFromSocketTests {
         let request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(server.port)/dogs")!)
         await #expect(throws: HTTPError.connectionLost(url: "http://127.0.0.1:\(server.port)/dogs")) {
             try await URLSessionTransport(options: .init(timeout: 30)).send(request)
+        }
+        withExtendedLifetime(server) {}
+    }
+
+    @Test("a server that does not answer in HTTP is named so through CurlTransport, not as a URL of another scheme")
+    func notHTTP() async throws {
+        let server = try ResettingServer(answer: "garbage\r\n")
+        let request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(server.port)/x")!)
+        do {
+            _ = try await CurlTransport(options: .init(timeout: 30)).send(request)
+            Issue.record("an answer that is not HTTP was taken")
+        } catch {
+            let message = error.localizedDescription
+            #expect(message.contains("does not begin with an HTTP status line") && !message.contains("only http and https"), "\(message)")
         }
         withExtendedLifetime(server) {}
     }
