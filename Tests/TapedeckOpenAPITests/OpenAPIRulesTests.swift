@@ -8,6 +8,18 @@ struct OpenAPIRulesTests {
     /// A document with one operation, `GET /v`, whose 200 response is JSON `{"v": …}` with
     /// `valueSchema` for `v` and `headers` (YAML mapping entries) documented.
     private static func spec(valueSchema: String, headers: String? = nil) throws -> OpenAPISpec {
+        try spec(schema: "{type: object, properties: {v: \(valueSchema)}}", headers: headers, path: "v.yaml")
+    }
+
+    /// A document whose `GET /v` answers 200 with JSON of the schema `answer` names, among
+    /// `schemas` (YAML mapping entries of `components.schemas`).
+    fileprivate static func spec(answering answer: String, schemas: [String]) throws -> OpenAPISpec {
+        try spec(schema: "{$ref: \"#/components/schemas/\(answer)\"}", path: "\(answer).yaml",
+                 components: "components:\n  schemas:\n" + schemas.map { "    " + $0 }.joined(separator: "\n"))
+    }
+
+    /// A document whose one operation, `GET /v`, answers 200 with JSON of `schema`.
+    private static func spec(schema: String, headers: String? = nil, path: String, components: String = "") throws -> OpenAPISpec {
         try OpenAPISpec.parse("""
             openapi: 3.1.0
             info: {title: t, version: "1"}
@@ -20,29 +32,9 @@ struct OpenAPIRulesTests {
                       headers: {\(headers ?? "")}
                       content:
                         application/json:
-                          schema: {type: object, properties: {v: \(valueSchema)}}
-            """, path: "v.yaml")
-    }
-
-    /// A document whose `GET /v` answers 200 with JSON of the schema `answer` names, among
-    /// `schemas` (YAML mapping entries of `components.schemas`).
-    fileprivate static func spec(answering answer: String, schemas: [String]) throws -> OpenAPISpec {
-        try OpenAPISpec.parse("""
-            openapi: 3.0.3
-            info: {title: t, version: "1"}
-            paths:
-              /v:
-                get:
-                  responses:
-                    "200":
-                      description: ok
-                      content:
-                        application/json:
-                          schema: {$ref: "#/components/schemas/\(answer)"}
-            components:
-              schemas:
-            \(schemas.map { "    " + $0 }.joined(separator: "\n"))
-            """, path: "\(answer).yaml")
+                          schema: \(schema)
+            \(components)
+            """, path: path)
     }
 
     /// The findings for `GET http://h/v` answered 200 with `body` (JSON) and `headers`.
