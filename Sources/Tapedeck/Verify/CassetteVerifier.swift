@@ -127,6 +127,10 @@ public struct CassetteVerifier: Sendable {
         do {
             response = try await live.send(request)
         } catch {
+            // A recorded transport failure met again the same way is what was recorded.
+            if let recorded = interaction.failure, let http = error as? HTTPError, TransportFailure(http)?.kind == recorded.kind {
+                return .unchanged
+            }
             let message = options.describeFailure?(error) ?? (error as? any LocalizedError)?.errorDescription ?? "\(error)"
             // The message may quote the request as sent, its credentials filled in.
             let filled = options.redactor.redact(request, knownSecrets: []).secrets
@@ -134,6 +138,11 @@ public struct CassetteVerifier: Sendable {
         }
         // Credentials the live response echoes are scrubbed before comparing and keeping.
         let redacted = options.redactor.redact(Interaction(request: request, response: response)).response
+        if let recorded = interaction.failure {
+            // It failed when it was recorded, and answers now.
+            return .drifted([Drift(kind: .status, field: "status", recorded: "(\(recorded.kind.rawValue): \(recorded.detail))",
+                                   live: "\(response.status)")], live: redacted)
+        }
         let drifts = ResponseDrift.compare(recorded: interaction.response, live: redacted, options: options.drift)
         return drifts.isEmpty ? .unchanged : .drifted(drifts, live: redacted)
     }
@@ -153,6 +162,7 @@ public struct CassetteVerifier: Sendable {
             guard case .drifted(_, let live) = entry.outcome, entry.index < updated.interactions.count else { continue }
             var interaction = updated.interactions[entry.index]
             interaction.response = live
+            interaction.failure = nil
             interaction.recordedAt = now
             if !back.isEmpty {
                 let request = interaction.request

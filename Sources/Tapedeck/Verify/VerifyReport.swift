@@ -38,7 +38,8 @@ public struct VerifyReport: Sendable, Hashable {
     public func render() -> String {
         var lines: [String] = []
         for entry in interactions {
-            let head = "#\(entry.index) \(entry.request.method) \(entry.request.urlText) → \(entry.recordedStatus)"
+            // Status 0 is a recorded transport failure (connection refused), not an answer.
+            let head = "#\(entry.index) \(entry.request.method) \(entry.request.urlText) → \(entry.recordedStatus == 0 ? "(failed)" : "\(entry.recordedStatus)")"
             switch entry.outcome {
             case .unchanged: lines.append("\(head)  unchanged")
             case .drifted(let drifts, _):

@@ -97,4 +97,21 @@ struct ResponseDriftTests {
         #expect(message.contains("timed out"), "\(message)")
         for secret in ["sk_live_51HqLyjWDarjtT1zdp7dcXYZreq", "s3cret-token-4711"] { #expect(!report.render().contains(secret), "\(report.render())") }
     }
+
+    @Test("a recorded transport failure met again is unchanged; one that answers now is drift, and an update keeps the answer")
+    func recordedFailures() async {
+        var failed = Interaction(request: HTTPRequest(url: URL(string: "http://api.test/down")!), response: HTTPResponse(status: 0))
+        failed.failure = TransportFailure(kind: .cannotConnect, detail: "connection refused")
+        let cassette = Cassette(interactions: [failed])
+        let still = CassetteVerifier(live: StubTransport { _ in throw HTTPError.cannotConnect(host: "api.test", port: 80) })
+        let same = await still.verify(cassette, path: "c.json")
+        #expect(same.interactions[0].outcome == .unchanged)
+        #expect(same.render().hasPrefix("#0 GET http://api.test/down → (failed)  unchanged"), "\(same.render())")
+        let up = CassetteVerifier(live: StubTransport { _ in HTTPResponse(status: 200, body: Data("ok".utf8)) })
+        let answered = await up.verify(cassette, path: "c.json")
+        guard case .drifted(let drifts, _) = answered.interactions[0].outcome else { Issue.record("\(answered.interactions[0].outcome)"); return }
+        #expect(drifts.map(\.description) == ["status: (cannotConnect: connection refused) → 200"], "\(drifts)")
+        let updated = up.updating(cassette, with: answered)
+        #expect(updated.interactions[0].failure == nil && updated.interactions[0].response.status == 200)
+    }
 }
