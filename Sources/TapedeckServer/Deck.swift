@@ -51,6 +51,9 @@ public final class Deck: Sendable {
     /// How often each distinct unmatched request (redacted summary) was seen.
     private let seenUnmatched = Mutex<[String: Int]>([:])
     private let unmatchedCount = Atomic<Int>(0)
+    /// Set when ``finish()`` could not write a tape's cassette (its journal is kept): the
+    /// command exits non-zero.
+    package let finishFailed = Atomic<Bool>(false)
     /// The memory the tapes' held answer bytes may take together (``WireForms``).
     private let wireBudget = WireBudget()
     /// Streams being relayed and recorded: a stop waits for them to be recorded before it writes the cassettes.
@@ -116,6 +119,8 @@ public final class Deck: Sendable {
     /// Adds a cassette that records what goes through to `upstream` in `mode`, under `mount`;
     /// with no upstream, only what clients send through the server as their proxy is recorded.
     public func record(path: String, mode: RecordMode, upstream: URL?, mount: String = "") throws(CassetteError) {
+        // Refused before anything is sent on: a recording no file can hold would be lost.
+        if let problem = OutputPath.problem(with: URL(fileURLWithPath: path)) { throw .writeFailed(path: path, reason: problem) }
         let tape = try tape(path: path, mount: mount, recording: upstream, records: true, mode: mode)
         changeTapes { $0.append(tape) }
     }
@@ -214,6 +219,7 @@ public final class Deck: Sendable {
             do {
                 lines.append(try tape.session.finish(environment: options.environment))
             } catch {
+                finishFailed.store(true, ordering: .relaxed)
                 lines.append("error: " + (error.errorDescription ?? "\(error)"))
             }
         }

@@ -52,11 +52,13 @@ extension ServerReply {
     /// (a credential in its query or userinfo) wherever it names it.
     static func redacted(_ text: String, sending request: HTTPRequest) -> (text: String, shown: String) {
         let sent = request.urlText
-        let shown = Redactor.shown(request.url)
-        guard shown != sent else { return (text, shown) }
+        // A token known by its shape (a vendor key, a JWT) in the path is replaced too.
+        let shown = Redactor.standard.redact(text: Redactor.shown(request.url))
+        guard shown != sent else { return (Redactor.standard.redact(text: text), shown) }
         // Messages quote a long URL by its first characters (`Excerpt`), which the whole URL
         // would not match: both forms are replaced.
-        return (text.replacingOccurrences(of: sent, with: shown).replacingOccurrences(of: Excerpt.of(sent), with: Excerpt.of(shown)), shown)
+        let replaced = text.replacingOccurrences(of: sent, with: shown).replacingOccurrences(of: Excerpt.of(sent), with: Excerpt.of(shown))
+        return (Redactor.standard.redact(text: replaced), shown)
     }
 
     /// A transport failure recorded in a cassette, as a client of the server meets it: a

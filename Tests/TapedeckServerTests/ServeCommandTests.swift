@@ -67,6 +67,21 @@ struct ServeCommandTests {
         #expect(try Cassette.load(from: cassette).interactions.count == 3)
     }
 
+    @Test("a proxy whose cassette cannot be written at the stop says so and exits 3, its journal kept", .enabled(if: Proc.httpbin != nil))
+    func proxyWriteFailureExits3() async throws {
+        let upstream = try #require(Proc.httpbin)
+        let directory = try Proc.temporaryDirectory()
+        defer { Proc.cleanUp(directory) }
+        let cassette = directory.appendingPathComponent("broken.cassette.json")
+        let proxy = try await ServerProcess(["proxy", upstream.absoluteString, "--record", cassette.path, "--mode", "all"],
+                                            environment: ["TAPEDECK_RECORD_MODE": "", "TAPEDECK_USAGE_DIR": directory.path])
+        _ = try await Proc.run(Proc.curl, ["-s", proxy.url.absoluteString + "/anything/1"])
+        try Data("not json {".utf8).write(to: cassette)
+        let (status, stderr) = await proxy.stop(signal: SIGINT)
+        #expect(status == 3 && stderr.contains("not valid JSON"), "\(status) \(stderr)")
+        #expect(FileManager.default.fileExists(atPath: cassette.path + ".journal"), "the recording is kept in the journal")
+    }
+
     @Test("--max-upstream-body: a larger answer is a 502 naming the flag, and a smaller one is recorded", .enabled(if: Proc.httpbin != nil))
     func upstreamBodyLimit() async throws {
         let upstream = try #require(Proc.httpbin)
@@ -99,6 +114,7 @@ struct ServeCommandTests {
         (["serve", "/no/such/dir/x.cassette.json", "--port", "0"], Int32(3), "x.cassette.json"),
         (["serve", "x.json", "--control-token", "short"], Int32(1), "--control-token must be at least 16"),
         (["serve", "x.json", "--read-timeout", "1e10"], Int32(1), "--read-timeout 10000000000.0 is more than 2000000 seconds"),
+        (["proxy", "http://127.0.0.1:9", "--record", "/proc/x.cassette.json"], Int32(3), "cannot write cassette /proc/x.cassette.json: files cannot be made in /proc"),
         (["serve", "x.json", "--fault", "users/*=status:500"], Int32(1), "a path starts with / (or is *)"),
         (["serve", "x.json", "--cassette-dir", "/no/such/dir"], Int32(1), "--cassette-dir '/no/such/dir' is not a folder"),
     ])

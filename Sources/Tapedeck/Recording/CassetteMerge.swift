@@ -49,6 +49,13 @@ enum CassetteMerge {
     /// Completes or clears a merge that was killed, then merges any journal; returns the
     /// cassette as the file now holds it, or nil when there is no file and nothing was journaled.
     static func recover(_ url: URL) throws(CassetteError) -> Cassette? {
+        try finishKilledMerge(url)
+        return try merge(url)
+    }
+
+    /// Completes or clears what a merge killed part-way left (see the type's summary), so the
+    /// next merge starts from a whole cassette and its journal.
+    private static func finishKilledMerge(_ url: URL) throws(CassetteError) {
         let temporary = temporaryURL(for: url), mergedJournal = mergedJournalURL(for: url)
         if exists(temporary) {
             if exists(mergedJournal) {
@@ -60,7 +67,6 @@ enum CassetteMerge {
             }
         }
         if exists(mergedJournal) { try delete(mergedJournal) }
-        return try merge(url)
     }
 
     /// Merges the journal into the cassette file (see the type's summary); returns the
@@ -94,6 +100,9 @@ enum CassetteMerge {
     /// one's records already) and its stamp; nil when there is no file.
     static func mergeCounting(_ url: URL, finishing: CassetteFinishing? = nil,
                               trusted: CassetteFileStamp? = nil) throws(CassetteError) -> (count: Int, stamp: CassetteFileStamp?)? {
+        // A merge another process was killed in the middle of is finished first: its records
+        // are in its temporary file, and a new one would be written over it.
+        try finishKilledMerge(url)
         let journal = CassetteJournal.url(for: url)
         let native = (CassetteFormat(for: url) ?? .native) == .native
         let stamp = CassetteFileStamp.current(url)
@@ -139,7 +148,9 @@ enum CassetteMerge {
         let temporary = temporaryURL(for: url)
         var info = stat()
         let permissions = stat(url.path, &info) == 0 ? mode_t(info.st_mode) & 0o7777 : nil
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, FileAccess.newFileMode)
+        // Made anew, never opened through a link someone left in its place.
+        try delete(temporary)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, FileAccess.newFileMode)
         guard descriptor >= 0 else { throw failure(temporary) }
         if let permissions { fchmod(descriptor, permissions) }
         let written = writeAll(data, to: descriptor) && fsync(descriptor) == 0

@@ -78,6 +78,13 @@ final class CassetteStore: Sendable {
     private let replaced: HeldCassetteFile?
     private let state: Mutex<State>
 
+    /// `url`, or the file it links to when it is a symbolic link (followed to its end).
+    static func linkedFile(_ url: URL) -> URL {
+        var info = stat()
+        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return url }
+        return url.resolvingSymlinksInPath()
+    }
+
     /// Opens the cassette at `url`, merging what a killed session left beside it.
     ///
     /// With `replacing` (record mode `all`), the interactions the file holds now are dropped
@@ -86,6 +93,9 @@ final class CassetteStore: Sendable {
     /// rewrites the merged cassette before each merge this store makes writes it.
     init(url: URL, replacing: Bool = false, metadata: [String: String] = [:], options: Options = Options(),
                 finishing: CassetteFinishing? = nil) throws(CassetteError) {
+        // A cassette reached through a link is the file it links to: that file is written (and
+        // its folder locked), not the link replaced by a file of its own.
+        let url = CassetteStore.linkedFile(url)
         self.url = url
         self.journalPath = CassetteJournal.url(for: url).path
         self.options = options
@@ -290,7 +300,8 @@ final class CassetteStore: Sendable {
     private func reopenJournal(_ state: inout State, lock: DirectoryLock, path: String) throws(CassetteError) {
         if state.journal >= 0 { close(state.journal) }
         state.journal = -1
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, FileAccess.newFileMode)
+        // Never through a link someone left in the journal's place.
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, FileAccess.newFileMode)
         guard descriptor >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
         state.journal = descriptor
         // Read after the create, which changes the directory itself.

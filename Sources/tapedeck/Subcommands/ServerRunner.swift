@@ -8,7 +8,7 @@ import Tapedeck
 import TapedeckServer
 
 /// Runs a started server until SIGINT or SIGTERM: then writes recordings, prints the tape
-/// summary and exits 0; a second signal exits at once.
+/// summary and exits 0 (3 when a cassette could not be written); a second signal exits at once.
 enum ServerRunner {
     @MainActor
     static func run(_ server: CassetteServer, banner: String, portFile: String?, host: String, tokenChosen: Bool = false) async throws {
@@ -39,6 +39,8 @@ enum ServerRunner {
         await stop.wait()
         let summary = await server.stop()
         FileHandle.standardError.write(Data((summary + "\n").utf8))
+        // A cassette that could not be written (its journal is kept) is a failure, as `run` reports it.
+        if server.deck.finishFailed.load(ordering: .relaxed) { throw ExitCode(ExitStatus.transport) }
     }
 
     /// Catches SIGINT and SIGTERM from now on; ``StopSignal/wait()`` returns on the first, and a

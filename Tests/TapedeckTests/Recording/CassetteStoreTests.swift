@@ -74,6 +74,52 @@ struct CassetteStoreTests {
         #expect(try Self.names(directory) == ["api.cassette.json"])
     }
 
+    @Test("a merge another process was killed in the middle of is completed by this session's flush, and nothing it held is lost")
+    func interruptedMergeThenFlush() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("api.cassette.json")
+        try Cassette(interactions: [Self.item(0)]).write(to: url)
+        let store = try CassetteStore(url: url)
+        // Another process merged item 1 and was killed between its renames.
+        try Cassette(interactions: [Self.item(0), Self.item(1)]).encoded().write(to: CassetteMerge.temporaryURL(for: url))
+        try CassetteJournal.record(Self.item(1), metadata: [:]).write(to: CassetteMerge.mergedJournalURL(for: url))
+        try store.append(Self.item(2))
+        try store.flush()
+        #expect(try Cassette.loadFile(from: url).interactions == [Self.item(0), Self.item(1), Self.item(2)])
+        #expect(try Self.names(directory) == ["api.cassette.json"])
+    }
+
+    @Test("a cassette named through a link is the file it links to: that file is written, and the link stays a link")
+    func cassetteThroughLink() throws {
+        let directory = TemporaryDirectory()
+        let real = directory.file("real/api.cassette.json")
+        try FileManager.default.createDirectory(at: real.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Cassette(interactions: [Self.item(0)]).write(to: real)
+        let link = directory.file("link.cassette.json")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        let store = try CassetteStore(url: link)
+        try store.append(Self.item(1))
+        try store.flush()
+        #expect(try Cassette.loadFile(from: real).interactions == [Self.item(0), Self.item(1)])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
+    }
+
+    @Test("a link left where the merge writes its temporary file is not followed")
+    func temporaryLinkNotFollowed() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("api.cassette.json")
+        let victim = directory.file("victim.txt")
+        try Data("original\n".utf8).write(to: victim)
+        let store = try CassetteStore(url: url)
+        try store.append(Self.item(0))
+        try FileManager.default.createSymbolicLink(at: CassetteMerge.temporaryURL(for: url), withDestinationURL: victim)
+        try store.flush()
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "original\n")
+        #expect(try Cassette.loadFile(from: url).interactions == [Self.item(0)])
+        let kind = try FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType
+        #expect(kind == .typeRegular)
+    }
+
     @Test("two stores on one cassette keep each other's interactions whichever flushes first")
     func twoStores() throws {
         let directory = TemporaryDirectory()
