@@ -106,10 +106,13 @@ struct RecordingLaneTests {
     @Test("a recording whose journal cannot be written answers with the error, and counts nothing")
     func unwritableJournal() async throws {
         try await Self.withUpstream { directory, upstream in
-            // Its directory would have to be made inside a file.
+            // Its directory is replaced by a file once recording has begun (a path no cassette
+            // can be written at is refused before).
             let blocker = directory.appending(path: "blocker")
-            try Data("x".utf8).write(to: blocker)
+            try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
             let deck = try Self.deck(recordingTo: blocker.appending(path: "c.cassette.json"), from: upstream.url)
+            try FileManager.default.removeItem(at: blocker)
+            try Data("x".utf8).write(to: blocker)
             let loop = MultiThreadedEventLoopGroup.singleton.next()
             let coming = try #require(try await Self.atOnce(deck, Self.get("/c"), on: loop).pending, "the recording goes live from the loop")
             let reply = try await coming.get()
@@ -254,9 +257,10 @@ struct RecordingLaneTests {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
         // An upstream no connection can be made to: each request is refused before it goes out,
-        // so its answer is there when the lane asks for it.
-        let server = try await CassetteServer.proxy(to: URL(string: "ftp://127.0.0.1/")!, recordingTo: directory.appending(path: "refused.cassette.json"),
-                                                    mode: .all, options: DeckOptions(live: try UpstreamTransport(), environment: [:]))
+        // so its answer is there when the lane asks for it. (`proxy(to:)` refuses such an
+        // upstream; the deck takes it as it is given.)
+        let server = try await CassetteServer.serve([], options: DeckOptions(live: try UpstreamTransport(), environment: [:]))
+        try server.deck.startRecording(path: directory.appending(path: "refused.cassette.json").path, mode: .all, upstream: URL(string: "ftp://127.0.0.1/")!)
         let count = 2_000
         let requests = String(repeating: "GET /refused HTTP/1.1\r\nHost: x\r\n\r\n", count: count)
             + "GET /last HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"

@@ -26,6 +26,11 @@ package final class SecretMemory: Sendable {
     /// Every secret learned, in the order first seen.
     package var secrets: [String] { state.withLock { $0.values } }
 
+    /// How many secrets are learned: the ones after a count taken before are the new ones.
+    /// Read without the lock (a recorder asks after every record).
+    package var count: Int { learned.load(ordering: .acquiring) }
+    private let learned = Atomic<Int>(0)
+
     /// Remembers `values`; returns whether any was new.
     @discardableResult
     package func learn(_ values: [String]) -> Bool {
@@ -35,7 +40,10 @@ package final class SecretMemory: Sendable {
                 state.values.append(value)
                 added = true
             }
-            if added { state.scrubber = SecretScrubber(state.values) }
+            if added {
+                state.scrubber = SecretScrubber(state.values)
+                learned.store(state.values.count, ordering: .releasing)
+            }
             return added
         }
     }

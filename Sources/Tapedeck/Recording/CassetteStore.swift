@@ -60,6 +60,8 @@ final class CassetteStore: Sendable {
         var replaces: CassetteFileStamp?
         /// The file as this session last decoded or wrote it: a merge splices bytes only into that file.
         var trusted: CassetteFileStamp?
+        /// Streams begun and not ended or dropped: their head and chunks are in the journal.
+        var openStreams = 0
     }
 
     /// The cassette file.
@@ -161,6 +163,7 @@ final class CassetteStore: Sendable {
             } else {
                 state.pending.append(interaction)
             }
+            if stream != nil { state.openStreams = max(0, state.openStreams - 1) }
             state.cassette?.interactions.append(interaction)
             state.count += 1
             state.appended += 1
@@ -201,6 +204,7 @@ final class CassetteStore: Sendable {
         let record = CassetteJournal.record(interaction, metadata: metadata.merging([CassetteJournal.streamKey: stream]) { $1 })
         try state.withLock { (state: inout State) throws(CassetteError) in
             try journal(record, &state)
+            state.openStreams += 1
         }
     }
 
@@ -209,7 +213,24 @@ final class CassetteStore: Sendable {
         let record = CassetteJournal.dropRecord(stream: stream)
         try state.withLock { (state: inout State) throws(CassetteError) in
             try journal(record, &state)
+            state.openStreams = max(0, state.openStreams - 1)
         }
+    }
+
+    /// Merges at once, scrubbing what ``finishing`` knows, when the journal or the file may
+    /// hold one of `secrets` as written (a token sent in a path before a later request showed
+    /// it is a credential): a process killed later then leaves it nowhere on disk. Not while a
+    /// stream is open: its records are merged when it ends.
+    func scrubAtOnce(_ secrets: [String]) throws(CassetteError) {
+        let due: Bool = state.withLock { state in
+            guard state.openStreams == 0, state.unmerged || !state.pending.isEmpty || FileManager.default.fileExists(atPath: url.path) else { return false }
+            return [URL(fileURLWithPath: journalPath), url].contains { file in
+                guard let data = FileManager.default.contents(atPath: file.path) else { return false }
+                let bytes = [UInt8](data)
+                return secrets.contains { ByteSearch.contains(Array($0.utf8), in: bytes, 0..<bytes.count) }
+            }
+        }
+        if due { try flush() }
     }
 
     /// Journals one more chunk of `stream` (``beginStream(_:stream:)``).

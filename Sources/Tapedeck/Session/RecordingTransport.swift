@@ -40,6 +40,8 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     let store: CassetteStore
     /// Every secret redacted so far, replaced wherever it appears in later interactions.
     private let secrets: SecretMemory
+    /// How many of the secrets learned the store was checked for (``scrubEarlierRecords()``).
+    private let scrubbedSecrets = Atomic<Int>(0)
 
     /// Opens a recording session as `configuration` says (``CassetteConfiguration/open(live:)``
     /// calls this with the environment applied; a nil mode is `once`).
@@ -219,6 +221,19 @@ public final class RecordingTransport: HTTPTransport, Sendable {
             throw error
         }
         try store.append(stored, stream: stream)
+        try scrubEarlierRecords()
+    }
+
+    /// After a record whose redaction learned a secret: an earlier record already on disk may
+    /// hold it as written (a token sent in a path, shown to be one by a later `Authorization`),
+    /// so the store merges at once with it scrubbed (``CassetteStore/scrubAtOnce(_:)``).
+    private func scrubEarlierRecords() throws(CassetteError) {
+        let total = secrets.count
+        // Most records teach nothing new: two atomic loads, no lock.
+        guard total > scrubbedSecrets.load(ordering: .acquiring) else { return }
+        let handled = scrubbedSecrets.exchange(total, ordering: .acquiringAndReleasing)
+        guard total > handled else { return }
+        try store.scrubAtOnce(Array(secrets.secrets.dropFirst(handled)))
     }
 
     /// Journals `stored`, interactions this session's ``LiveRecording/storable(_:)`` made ready
@@ -226,6 +241,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// one write; throws, counting none of them, when the journal cannot be written.
     package func record(stored: [StorableInteraction]) throws(CassetteError) {
         try store.append(stored.map(\.interaction))
+        try scrubEarlierRecords()
     }
 
     /// Merges what this session recorded into the cassette file (atomically), keeping what

@@ -96,7 +96,7 @@ struct SecretConsistencyTests {
         #expect(Redactor.standard.redact(cassette) == cassette, "redacting the saved cassette again changes nothing")
     }
 
-    @Test("a token that reaches a URL before a later request shows it is a secret is scrubbed from the earlier interaction too")
+    @Test("a token that reaches a URL before a later request shows it is a secret is scrubbed from the earlier interaction too, on disk at once")
     func backwardReuse() async throws {
         let directory = TemporaryDirectory()
         let url = directory.file("backward.cassette.json")
@@ -104,6 +104,11 @@ struct SecretConsistencyTests {
         _ = try await recorder.send(HTTPRequest(url: URL(string: "http://api.test/sessions/\(Self.token)")!))
         _ = try await recorder.send(HTTPRequest(url: URL(string: "http://api.test/me")!,
                                                 headers: ["Authorization": "Bearer \(Self.token)"]))
+        // Before any flush (a process killed now): no file beside the cassette holds it.
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+            let held = String(decoding: try Data(contentsOf: directory.file(name)), as: UTF8.self)
+            #expect(!held.contains(Self.token), "\(name): \(held)")
+        }
         try recorder.flush()
         let file = String(decoding: try Data(contentsOf: url), as: UTF8.self)
         #expect(!file.contains(Self.token), "\(file)")
