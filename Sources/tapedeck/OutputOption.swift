@@ -47,7 +47,8 @@ enum OutputFolderOption {
 /// Checks `--replay CASSETTE` before starting: a missing file is a usage error (exit 1).
 enum ReplayOption {
     static func check(_ path: String?) throws {
-        guard let path, !FileManager.default.fileExists(atPath: path) else { return }
+        // A cassette a killed recording left as its journal alone is one: opening it merges it.
+        guard let path, !FileManager.default.fileExists(atPath: path), !FileManager.default.fileExists(atPath: path + ".journal") else { return }
         throw ValidationError("--replay \(path): no such cassette; check the path, or record it first with --record \(path)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 import TapedeckTestSupport
 import Testing
 
@@ -85,6 +86,20 @@ struct BadInvocationTests {
                     ["--replay \(folder.path("missing.cassette.json")): no such cassette", "--record"])
         expectUsage(try CLI.run(["run", "--replay", folder.path("missing.cassette.json"), folder.path("script.tape")]),
                     ["no such cassette"])
+    }
+
+    @Test("run --replay of a cassette a killed recording left as its journal alone merges the journal and replays it")
+    func replayJournalOnly() async throws {
+        let folder = try Folder()
+        let url = URL(fileURLWithPath: folder.path("left.cassette.json"))
+        let recorder = try RecordingTransport(configuration: CassetteConfiguration(url, mode: .all, environment: [:]),
+                                              inner: StubTransport { _ in HTTPResponse(status: 200, body: Data("from the journal".utf8)) })
+        _ = try await recorder.send(HTTPRequest(url: URL(string: "http://api.test/x")!))
+        #expect(!FileManager.default.fileExists(atPath: url.path) && FileManager.default.fileExists(atPath: url.path + ".journal"))
+        try Data("get http://api.test/x\nexpect body contains \"from the journal\"\n".utf8).write(to: URL(fileURLWithPath: folder.path("j.tape")))
+        let result = try CLI.run(["run", "--replay", url.path, folder.path("j.tape")])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        withExtendedLifetime(recorder) {}
     }
 
     @Test("run DIR says it is a directory and how to run the scripts in it")

@@ -131,8 +131,11 @@ enum CassetteJournal {
             let next = next(start + 1)
             let chunk = bytes[(start + 1)..<next]
             if let lineEnd = chunk.firstIndex(of: newline), let length = Int(String(decoding: chunk[..<lineEnd], as: UTF8.self)),
-               next - (lineEnd + 1) == length {
-                complete.append(((lineEnd + 1)..<next, start))
+               length >= 0, next - (lineEnd + 1) >= length {
+                complete.append(((lineEnd + 1)..<(lineEnd + 1 + length), start))
+                // Bytes after a whole record (written there by hand, or by something else) are
+                // torn on their own: the record before them stands.
+                if next - (lineEnd + 1) > length, bytes[(lineEnd + 1 + length)..<next].contains(where: { $0 != newline }) { torn += 1 }
             } else {
                 torn += 1
             }

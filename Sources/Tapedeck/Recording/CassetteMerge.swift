@@ -85,6 +85,12 @@ enum CassetteMerge {
             return file
         }
         var merged = CassetteJournal.apply(contents.records, to: file ?? Cassette(), stamp: CassetteFileStamp.current(url))
+        // A journal that left nothing (a stream dropped, a recording refused) makes no file: an
+        // empty cassette would be replayed, and answer every request 404.
+        if file == nil, merged.interactions.isEmpty {
+            try delete(journal)
+            return nil
+        }
         if let finishing { merged = finishing.apply(merged, secrets: finishing.secrets()) }
         try commit(merged.encoded(as: CassetteFormat(for: url) ?? .native).data, to: url, journal: journal)
         return merged
@@ -116,7 +122,7 @@ enum CassetteMerge {
             let records = [UInt8](try bytes(of: journal))
             let file = stamp == nil ? nil : [UInt8](try bytes(of: url, maximumSize: Cassette.defaultMaximumFileSize))
             if !CassetteJournal.frames(records).complete.isEmpty,
-               let merged = CassetteSplice.merge(file: file, journal: records, stamp: stamp, finishing: finishing) {
+               let merged = CassetteSplice.merge(file: file, journal: records, stamp: stamp, finishing: finishing), file != nil || merged.count > 0 {
                 try commit(merged.data, to: url, journal: journal)
                 return (merged.count, CassetteFileStamp.current(url))
             }

@@ -42,6 +42,16 @@ struct CassetteJournalTests {
         }
     }
 
+    @Test("bytes written after the last whole record are torn on their own, and the record before them stands")
+    func trailingBytes() throws {
+        var data = CassetteJournal.record(Self.first, metadata: [:])
+        data.append(CassetteJournal.record(Self.second, metadata: [:]))
+        data.append(Data("garbage\n".utf8))
+        let contents = try CassetteJournal.read(data, path: "j")
+        #expect(Self.interactions(contents) == ["/a", "/b"])
+        #expect(contents.torn == 1)
+    }
+
     @Test("a complete record that is not one Tapedeck wrote is an error naming the journal and the byte")
     func damagedRecord() throws {
         var data = CassetteJournal.record(Self.first, metadata: [:])

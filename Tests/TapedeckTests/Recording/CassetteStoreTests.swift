@@ -104,6 +104,18 @@ struct CassetteStoreTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
     }
 
+    @Test("a journal that leaves no interaction (a stream begun and dropped) makes no cassette file")
+    func nothingLeftMakesNoFile() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("api.cassette.json")
+        let store = try CassetteStore(url: url)
+        try store.beginStream(Self.item(0), stream: "s1")
+        try store.dropStream("s1")
+        try store.flush()
+        let names = try Self.names(directory)
+        #expect(names.isEmpty, "\(names)")
+    }
+
     @Test("a link left where the merge writes its temporary file is not followed")
     func temporaryLinkNotFollowed() throws {
         let directory = TemporaryDirectory()
