@@ -2,6 +2,9 @@ import Foundation
 import Tapedeck
 import TapedeckTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Bad paths and values given to `run`, `repl` and `convert`: refused before any work, exit 1
 /// (usage), one line naming the option, the path and the fix.
@@ -100,6 +103,24 @@ struct BadInvocationTests {
         let result = try CLI.run(["run", "--replay", url.path, folder.path("j.tape")])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         withExtendedLifetime(recorder) {}
+    }
+
+    @Test("Ctrl-C stops run: the scripts not begun are not run, what ran is summed up and reported, and it exits 130")
+    func interrupted() throws {
+        // A server that takes connections and never answers.
+        let listener = try #require(LoopbackSocket.make(listening: 8))
+        defer { close(listener.fd) }
+        let folder = try Folder()
+        try Data("print FIRST\nget http://127.0.0.1:\(listener.port)/hang\n".utf8).write(to: URL(fileURLWithPath: folder.path("a.tape")))
+        try Data("print SECOND\n".utf8).write(to: URL(fileURLWithPath: folder.path("b.tape")))
+        let binary = try #require(CLI.binary)
+        let script = #""$0" run --jobs 1 --timeout 60 --report-junit "$1" "$2" "$3" > "$4" 2>&1 & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo "exit $?" >> "$4""#
+        _ = try CLI.run(["-c", script, binary.path, folder.path("r.xml"), folder.path("a.tape"), folder.path("b.tape"), folder.path("out")],
+                        executable: URL(fileURLWithPath: "/bin/sh"))
+        let out = try String(contentsOf: URL(fileURLWithPath: folder.path("out")), encoding: .utf8)
+        #expect(out.contains("FIRST") && !out.contains("SECOND"), "\(out)")
+        #expect(out.contains("0 passed, 1 failed") && out.hasSuffix("exit 130\n"), "\(out)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("r.xml")), "the report is written")
     }
 
     @Test("run DIR says it is a directory and how to run the scripts in it")

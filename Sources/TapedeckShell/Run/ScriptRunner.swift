@@ -79,6 +79,8 @@ public final class ScriptRunner {
         var results: [ScriptResult] = []
         if options.jobs <= 1 || scripts.count <= 1 {
             for (index, script) in scripts.enumerated() {
+                // Cancelled (Ctrl-C): the scripts not begun are not run.
+                if Task.isCancelled { break }
                 progress?.line("[\(index + 1)/\(scripts.count)] \(script.name)")
                 let result = await CassetteScope.$name.withValue(script.scopeName) {
                     await run(script, output: output, errors: errors, cassettes: cassettes, requestLog: options.requestLog)
@@ -108,7 +110,7 @@ public final class ScriptRunner {
             }
             while let (index, result, buffer) = await group.next() {
                 finished[index] = (result, buffer)
-                if next < scripts.count {
+                if next < scripts.count, !Task.isCancelled {
                     group.addTask(operation: job(next, scripts[next], of: scripts.count))
                     next += 1
                 }

@@ -199,8 +199,18 @@ extension TapedeckCommand {
                                       errors: errors, progress: progress, options: options)
             runner.cassettes = try cassetteOptions.sessions(environment: environment)
             runner.modeDescription = modeDescription
-            let summary = await runner.run(scripts)
-            var code = summary.exitCode
+            // Ctrl-C (or SIGTERM) stops the scripts, and what ran is still summed up, recorded
+            // and reported; a second one quits at once.
+            let stop = ServerRunner.catchStopSignals()
+            let running = Task { @MainActor in await runner.run(scripts) }
+            let interrupt = Task {
+                await stop.wait()
+                running.cancel()
+            }
+            let summary = await running.value
+            let interrupted = running.isCancelled
+            interrupt.cancel()
+            var code = interrupted ? 130 : summary.exitCode
             if let session {
                 do { errors.line(try session.finish()) } catch {
                     Console.error(error.localizedDescription)
