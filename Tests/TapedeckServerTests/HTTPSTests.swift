@@ -428,11 +428,13 @@ struct HTTPSTests {
         #expect(calls.contains { $0.hasPrefix("push ") && $0.hasSuffix("/system/etc/security/cacerts/\(hash).0") }, "\(calls)")
     }
 
-    @Test("bad input: --pass-through without --intercept, --upstream-ca that is not PEM, proxy with neither upstream nor --intercept", arguments: [
+    @Test("bad input: --pass-through without --intercept, --upstream-ca that is not PEM, proxy with neither upstream nor --intercept, proxy --tls", arguments: [
         (["proxy", "http://127.0.0.1:9", "--record", "x.json", "--pass-through", "a.test"], "--pass-through needs --intercept"),
         (["proxy", "--record", "x.json"], "tapedeck proxy --intercept --record"),
         (["proxy", "--intercept", "--record", "x.json", "--upstream-ca", "/etc/hostname"], "holds no PEM certificate"),
         (["serve", "x.json", "--tls-name", "a.test"], "--tls-name needs --tls"),
+        // serve's own TLS is not a proxy's flag, nor in its help.
+        (["proxy", "--intercept", "--tls", "--record", "x.json"], "Unknown option '--tls'"),
         (["ca", "export"], "give one of --pem FILE or --der FILE"),
     ])
     func badInput(arguments: [String], message: String) async throws {

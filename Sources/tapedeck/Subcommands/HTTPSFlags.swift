@@ -4,8 +4,8 @@ import Tapedeck
 import TapedeckCurl
 import TapedeckServer
 
-/// How `serve` and `proxy` speak HTTPS: TLS on their own socket, interception of `CONNECT`
-/// tunnels, hosts passed through, and how the upstream's certificate is checked.
+/// How `serve` and `proxy` speak HTTPS: interception of `CONNECT` tunnels, hosts passed
+/// through, and how the upstream's certificate is checked (`serve`'s own TLS: ``ServeTLSFlags``).
 struct HTTPSFlags: ParsableArguments {
     @Flag(name: .long, help: "Intercept HTTPS: answer CONNECT, end TLS with a certificate from your local CA, and record or replay the requests inside.")
     var intercept = false
@@ -13,12 +13,6 @@ struct HTTPSFlags: ParsableArguments {
     @Option(name: .customLong("pass-through"), help: ArgumentHelp(
         "With --intercept, relay this host's tunnel untouched, for apps that pin certificates (repeatable; HOST or HOST:PORT).", valueName: "host"))
     var passThrough: [String] = []
-
-    @Flag(name: .long, help: "Serve HTTPS on the listening port, with a certificate from your local CA for localhost, 127.0.0.1, ::1 and each --tls-name.")
-    var tls = false
-
-    @Option(name: .customLong("tls-name"), help: ArgumentHelp("Another name the --tls certificate covers (repeatable).", valueName: "name"))
-    var tlsNames: [String] = []
 
     @Option(name: .customLong("upstream-ca"), help: ArgumentHelp("Also trust this CA (PEM) for the upstream's certificate.", valueName: "file"))
     var upstreamCA: String?
@@ -35,10 +29,6 @@ struct HTTPSFlags: ParsableArguments {
     func validate() throws {
         if !passThrough.isEmpty, !intercept {
             throw ValidationError("--pass-through needs --intercept: it names the hosts interception leaves alone, e.g. --intercept --pass-through api.example.com")
-        }
-        if !tlsNames.isEmpty, !tls { throw ValidationError("--tls-name needs --tls") }
-        if let bad = tlsNames.first(where: { $0.isEmpty || $0.contains("/") || $0.contains(" ") }) {
-            throw ValidationError("--tls-name '\(bad)' is not a host name or address; write --tls-name api.local")
         }
         if upstreamCA != nil, insecureUpstream {
             throw ValidationError("--upstream-ca and --insecure-upstream contradict each other: keep verification with --upstream-ca FILE")
@@ -77,20 +67,38 @@ struct HTTPSFlags: ParsableArguments {
         }
     }
 
-    /// Sets ``DeckOptions/https`` (making the CA on first use) when TLS or interception is
-    /// asked for, and warns on stderr when the upstream's certificate goes unverified.
-    func apply(to options: inout DeckOptions, listeningOn host: String) throws {
+    /// Sets ``DeckOptions/https`` (making the CA on first use) when TLS (`serve`'s `tls`) or
+    /// interception is asked for, and warns on stderr when the upstream's certificate goes unverified.
+    func apply(to options: inout DeckOptions, listeningOn host: String, tls: ServeTLSFlags? = nil) throws {
         if insecureUpstream {
             Console.warning("--insecure-upstream: the upstream's certificate is not verified; anyone on the path can read and change what is recorded")
         }
-        guard tls || intercept else { return }
+        let servesTLS = tls?.tls ?? false
+        guard servesTLS || intercept else { return }
         var names: [String]?
-        if tls {
+        if servesTLS {
             names = ["localhost", "127.0.0.1", "::1"]
             if !ListenOptions.isLoopback(host), host != "0.0.0.0", host != "::" { names?.append(host) }
-            names? += tlsNames
+            names? += tls?.tlsNames ?? []
         }
         options.https = HTTPSOptions(authority: try ca.authority(), serveNames: names, intercept: intercept, passThrough: passThrough,
                                      upstreamRoots: try upstreamRoots(), verifiesUpstream: !insecureUpstream)
+    }
+}
+
+/// `serve`'s own HTTPS: TLS on its listening socket (a proxy reaches HTTPS upstreams as given,
+/// and clients' HTTPS through `--intercept`).
+struct ServeTLSFlags: ParsableArguments {
+    @Flag(name: .long, help: "Serve HTTPS on the listening port, with a certificate from your local CA for localhost, 127.0.0.1, ::1 and each --tls-name.")
+    var tls = false
+
+    @Option(name: .customLong("tls-name"), help: ArgumentHelp("Another name the --tls certificate covers (repeatable).", valueName: "name"))
+    var tlsNames: [String] = []
+
+    func validate() throws {
+        if !tlsNames.isEmpty, !tls { throw ValidationError("--tls-name needs --tls") }
+        if let bad = tlsNames.first(where: { $0.isEmpty || $0.contains("/") || $0.contains(" ") }) {
+            throw ValidationError("--tls-name '\(bad)' is not a host name or address; write --tls-name api.local")
+        }
     }
 }

@@ -62,7 +62,6 @@ extension TapedeckCommand {
                 throw ValidationError("give the server to record, e.g. tapedeck proxy http://127.0.0.1:8000 --record api.cassette.json "
                     + "(or record HTTPS as a forward proxy: tapedeck proxy --intercept --record api.cassette.json)")
             }
-            if https.tls { throw ValidationError("--tls is for tapedeck serve; a proxy reaches HTTPS upstreams as given, and clients' HTTPS through --intercept") }
             _ = try upstreamURL()
             if let mode, RecordMode(rawValue: mode) == nil {
                 throw ValidationError("--mode '\(mode)' is not a record mode; use once, new or all")

@@ -36,6 +36,8 @@ extension TapedeckCommand {
 
         @OptionGroup var https: HTTPSFlags
 
+        @OptionGroup var tls: ServeTLSFlags
+
         @Option(name: .long, help: ArgumentHelp("Status for unmatched requests (default 404), or forward (needs --upstream).", valueName: "status|forward"))
         var unmatched: String?
 
@@ -85,7 +87,7 @@ extension TapedeckCommand {
         /// ``options()`` with HTTPS set up (the CA made on first use): for running, not validating.
         func runningOptions() throws -> DeckOptions {
             var options = try options()
-            try https.apply(to: &options, listeningOn: listen.host)
+            try https.apply(to: &options, listeningOn: listen.host, tls: tls)
             return options
         }
 
