@@ -180,7 +180,10 @@ final class CurlTransfer: Sendable {
                 _ = tapedeck_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errors.baseAddress)
                 configure(easy, context: context)
                 for field in request.headers {
-                    headerList = curl_slist_append(headerList, "\(field.name): \(field.value)")
+                    // `Name:` with nothing after it tells libcurl to remove the header; `Name;`
+                    // is how it sends one empty.
+                    let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+                    headerList = curl_slist_append(headerList, line)
                 }
                 // curl would otherwise add `Expect: 100-continue` to large bodies.
                 if !request.headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }

@@ -383,7 +383,8 @@ public final class Deck: Sendable {
         let redacted = Redactor.standard.redact(HTTPRequest(url: url, headers: incoming.headers), knownSecrets: []).request.url
         let path = redacted.path(percentEncoded: true)
         let query = redacted.query(percentEncoded: true).map { "?" + $0 } ?? ""
-        return "\(incoming.method) \(path.isEmpty ? "/" : path)\(query)"
+        // And a token known by its shape (a JWT, a vendor key) wherever the target holds it.
+        return Redactor.standard.redact(text: "\(incoming.method) \(path.isEmpty ? "/" : path)\(query)")
     }
 
     /// `scheme://host[:port]` of `url`, an IPv6 host in brackets.

@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 
 /// The last word on a request nothing before it answered: the mismatch report the tapes
 /// noted (``HandlerNotes/tapeMiss``) as text, with the policy's status (404 unless
@@ -29,7 +30,8 @@ package struct UnmatchedHandler: ServerHandler {
 
     /// The unmatched answer to `request`, counted and logged.
     package func answer(_ request: IncomingRequest) -> ServerReply {
-        let report = HandlerNotes.current?.tapeMiss?.report ?? "nothing on this server answers \(Deck.redactedSummary(request))"
+        // A token known by its shape (a JWT, a vendor key) in the path is not quoted either.
+        let report = Redactor.standard.redact(text: HandlerNotes.current?.tapeMiss?.report ?? "nothing on this server answers \(Deck.redactedSummary(request))")
         let before = deck?.countUnmatched(request) ?? 0
         // The full report once per distinct request; a flood of the same one is a counted line.
         if before == 0 {

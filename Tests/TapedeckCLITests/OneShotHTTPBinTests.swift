@@ -21,6 +21,16 @@ struct OneShotHTTPBinTests {
         #expect((body["headers"] as? [String: String])?["User-Agent"]?.hasPrefix("tapedeck/") == true)
     }
 
+    @Test("Name: and Name; send the header empty, as --help says; a misspelled option is refused, not sent as a field")
+    func emptyHeadersAndTypos() throws {
+        let result = try CLI.run(["--ignore-stdin", "\(base)/headers", "X-Colon:", "X-Semi;"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let headers = try json(result.stdout)["headers"] as? [String: String]
+        #expect(headers?["X-Colon"] == "" && headers?["X-Semi"] == "", "\(result.stdout)")
+        let typo = try CLI.run(["--ignore-stdin", "\(base)/anything", "--verify=no"])
+        #expect(typo.status == 1 && typo.stderr.contains("'--verify=no' is not an option tapedeck knows"), "\(typo.stderr)")
+    }
+
     @Test("a body redirected from a file (< body.json) is sent as JSON with POST, as HTTPie does; --ignore-stdin skips it")
     func stdinBody() throws {
         let file = TestScratch.path("tapedeck-stdin").appendingPathExtension("json")

@@ -168,6 +168,11 @@ struct HandlerChainTests {
         #expect(log.lines == ["unmatched: " + miss.report])
         #expect(deck.status.unmatched == 1)
         #expect(deck.status.lastMismatches == ["GET /missing"])
+
+        // A token known by its shape in the path (a JWT) is in neither the answer nor the log.
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJsaXZlIn0.c2lnbmF0dXJlLWxpdmU"
+        let shaped = try #require(await ServerHandlerChain.standard(for: deck).respond(to: Self.get("/nope/\(jwt)")))
+        #expect(!Self.text(shaped).contains(jwt) && !log.lines.joined().contains(jwt), "\(Self.text(shaped))")
     }
 
     @Test("the unmatched handler answers with the status the policy names and every noted report")

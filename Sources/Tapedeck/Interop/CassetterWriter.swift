@@ -72,7 +72,8 @@ enum CassetterWriter {
         } else if let text = String(validating: body, as: UTF8.self), text.unicodeScalars.first != "\u{FEFF}" {
             out += "      type: text\n      content:" + YAMLScalar.block(text, parentIndent: 6) + "\n"
         } else {
-            out += "      type: binary\n      content: " + body.map { String(format: "%02x", $0) }.joined() + "\n"
+            // Quoted: unquoted hex such as `12e4` reads as a number in YAML 1.2.
+            out += "      type: binary\n      content: '" + body.map { String(format: "%02x", $0) }.joined() + "'\n"
         }
     }
 

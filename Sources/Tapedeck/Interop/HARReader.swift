@@ -118,8 +118,13 @@ package enum HARReader {
         }
         let urlCursor = try cursor.required("url")
         let urlText = try urlCursor.string()
-        guard let url = FieldValue.absoluteURL(urlText) else {
+        guard var url = FieldValue.absoluteURL(urlText) else {
             throw urlCursor.failure("\(Redactor.quotedURL(urlText)) is not an absolute URL (scheme://host/path)")
+        }
+        // A fragment is never sent: a browser's HAR may keep the one its page's address had.
+        if url.fragment != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            components.percentEncodedFragment = nil
+            url = components.url ?? url
         }
         var headers = try self.headers(cursor.required("headers"))
         if !headers.contains("Cookie") {
@@ -194,6 +199,16 @@ package enum HARReader {
         if !body.isEmpty, !headers.contains("Content-Type"), let mime = try content.optional("mimeType")?.string(),
            !mime.isEmpty {
             headers.append(name: "Content-Type", value: mime)
+        }
+        // HAR 1.2 keeps `content.text` decoded: a coding whose bytes cannot be told apart from a
+        // decoded body (br, zstd) is taken as undone, unless Tapedeck's own writer marked the
+        // body still encoded (`_encoded`). gzip and deflate are undone only when the bytes are theirs.
+        if case .bool(true)? = try content.optional("_encoded")?.value {} else {
+            let codings = ContentCoding.codings(of: headers)
+            if codings.contains(where: { !["gzip", "x-gzip", "deflate"].contains($0) }) {
+                headers.remove(name: "Content-Encoding")
+                if headers.contains("Content-Length") { headers["Content-Length"] = String(body.count) }
+            }
         }
         do {
             try ContentCoding.normalize(headers: &headers, body: &body, limits: limits)

@@ -101,6 +101,9 @@ package enum HARWriter {
         } else {
             content += [("text", .string(response.body.base64EncodedString())), ("encoding", "base64")]
         }
+        // A HAR holds bodies decoded; one Tapedeck keeps still encoded (a coding it cannot
+        // undo, such as br) says so, so that it is read back under its Content-Encoding.
+        if response.headers.contains("Content-Encoding") { content.append(("_encoded", .bool(true))) }
         var members: [(key: String, value: JSONValue)] = [
             ("status", JSONValue(response.status)),
             ("statusText", .string(response.reason)),

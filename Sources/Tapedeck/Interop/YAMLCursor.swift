@@ -23,11 +23,45 @@ package struct YAMLCursor {
     let path: String
     let file: String
 
+    /// JSON `text` with each escaped surrogate pair (`\ud83c\udf89`) written as the one
+    /// character it stands for; an escaped backslash before a `u` is left alone.
+    static func joiningSurrogatePairs(_ text: String) -> String {
+        guard text.range(of: #"\\u[dD][89abAB]"#, options: .regularExpression) != nil else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        var backslashes = 0
+        func hex(_ start: Int) -> UInt32? {
+            guard start + 4 <= scalars.count else { return nil }
+            return UInt32(String(String.UnicodeScalarView(scalars[start..<(start + 4)])), radix: 16)
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\\", backslashes % 2 == 0, index + 11 < scalars.count, scalars[index + 1] == "u",
+               let high = hex(index + 2), (0xD800...0xDBFF).contains(high),
+               scalars[index + 6] == "\\", scalars[index + 7] == "u",
+               let low = hex(index + 8), (0xDC00...0xDFFF).contains(low),
+               let joined = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) {
+                out.append(joined)
+                index += 12
+                backslashes = 0
+                continue
+            }
+            backslashes = scalar == "\\" ? backslashes + 1 : 0
+            out.append(scalar)
+            index += 1
+        }
+        return String(out)
+    }
+
     /// Parses `data` into its root cursor.
     static func root(_ data: Data, file: String) throws(InteropError) -> YAMLCursor {
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard var text = String(data: data, encoding: .utf8) else {
             throw .malformed(file: file, path: "(document)", problem: "not UTF-8 text; a vcrpy cassette is UTF-8 YAML")
         }
+        // vcrpy's JSON serializer (Python's json.dumps) writes a character past U+FFFF as two
+        // escaped halves, which JSON reads and YAML does not.
+        if text.first(where: { !$0.isWhitespace }) == "{" { text = joiningSurrogatePairs(text) }
         if let problem = YAMLNesting.firstProblem(in: text) {
             throw .syntax(file: file, line: problem.line, column: problem.column, problem: problem.aliasKey
                 ? "an alias is used as a mapping key; a cassette has no reason to, and reading one can take unbounded time, "

@@ -21,7 +21,8 @@ public enum CurlCommand {
         }
         parts.append(quote(request.urlText))
         for field in request.headers where !field.name.caseInsensitiveEqual("Content-Length") {
-            parts += ["-H", quote("\(field.name): \(field.value)")]
+            // curl removes a header given as `Name:`; it sends one empty as `Name;`.
+            parts += ["-H", quote(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")]
         }
         if let body = request.body, !body.isEmpty {
             if let text = String(data: body, encoding: .utf8) {

@@ -8,6 +8,8 @@ public enum RequestItemError: Error, LocalizedError, Sendable, Equatable {
     case noSeparator(item: String)
     /// The part before the separator is empty.
     case emptyName(item: String)
+    /// `--verify=no`: a misspelled or unknown option, which would otherwise be sent as a field.
+    case looksLikeOption(item: String)
     /// `?page=3` after the URL: a query written as a field.
     case queryAsItem(item: String)
     /// A header name is not an RFC 9110 token.
@@ -42,6 +44,10 @@ public enum RequestItemError: Error, LocalizedError, Sendable, Equatable {
             let pairs = item.dropFirst().split(separator: "&").map { $0.replacingOccurrences(of: "=", with: "==") }
             return "'\(Excerpt.of(item))' is a query, not a body field; write it as \(pairs.joined(separator: " ")) "
                 + "or put it in the URL (/path\(Excerpt.of(item)))"
+        case .looksLikeOption(let item):
+            let name = item.prefix { $0 != "=" && $0 != ":" && $0 != "@" }
+            return "'\(Excerpt.of(item))' is not an option tapedeck knows, and an item's name cannot start with '-'; "
+                + "check the spelling of \(Excerpt.of(name)) in --help (HTTPie refuses it too)"
         case .emptyName(let item):
             return "'\(Excerpt.of(item))' has nothing before its separator; put a name first, e.g. 'name\(Excerpt.of(item))'"
         case .invalidHeaderName(let item, let name):

@@ -82,6 +82,8 @@ public struct RequestItems: Sendable, Hashable {
     /// Parses one item and adds it.
     public mutating func add(_ item: String, baseDirectory: URL?) throws(RequestItemError) {
         if item.hasPrefix("?") { throw .queryAsItem(item: item) }
+        // A misspelled option (`--verify=no`) would go out as a JSON field and turn a GET into a POST.
+        if item.hasPrefix("-") { throw .looksLikeOption(item: item) }
         guard let split = ItemSplitter.split(item) else { throw .noSeparator(item: item) }
         guard !split.name.isEmpty else { throw .emptyName(item: item) }
         switch split.separator {

@@ -105,6 +105,11 @@ struct RequestItemsTests {
         #expect(throws: RequestItemError.noSeparator(item: "hello")) { try parse("hello") }
         #expect(throws: RequestItemError.emptyName(item: "=x")) { try parse("=x") }
         #expect(throws: RequestItemError.queryAsItem(item: "?page=3&q=a")) { try parse("?page=3&q=a") }
+        // A misspelled option is refused, not sent as a field (which would make a GET a POST).
+        for typo in ["--verify=no", "--timeot=5", "-a:b"] {
+            #expect(throws: RequestItemError.looksLikeOption(item: typo)) { try parse(typo) }
+        }
+        #expect(RequestItemError.looksLikeOption(item: "--verify=no").localizedDescription.contains("check the spelling of --verify"))
         #expect(RequestItemError.queryAsItem(item: "?page=3&q=a").localizedDescription
             == "'?page=3&q=a' is a query, not a body field; write it as page==3 q==a or put it in the URL (/path?page=3&q=a)")
         #expect(throws: RequestItemError.textAfterEmptyHeader(item: "A;b")) { try parse("A;b") }

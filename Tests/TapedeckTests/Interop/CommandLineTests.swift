@@ -59,7 +59,7 @@ struct CommandLineTests {
         let text = try String(contentsOfFile: named, encoding: .utf8)
         #expect(text == (try String(contentsOfFile: flagged, encoding: .utf8)))
         #expect(text.contains("      type: json\n      content:\n        name: Ada\n        \"n\": 1\n        f: 1.0\n"), "\(text)")
-        #expect(text.contains("      type: binary\n      content: 0001feff\n"))
+        #expect(text.contains("      type: binary\n      content: '0001feff'\n"))
         let back = try Cassette.load(from: URL(fileURLWithPath: named))
         #expect(back.interactions.map(\.response.body) == cassette.interactions.map(\.response.body))
         #expect(back.interactions.map(\.request.body) == cassette.interactions.map(\.request.body))

@@ -185,5 +185,12 @@ struct VCRCassetteReaderTests {
         #expect(cassette.interactions[2].response.headers["Content-Encoding"] == nil)
         #expect(cassette.interactions[2].response.text?.contains(#""gzipped": true"#) == true)
         #expect(!VCRCassetteReader.looksLikeVCRJSON(CassetteCodec.encode(InteropFixtures.sampleCassette())))
+        // Python's json.dumps writes a character past U+FFFF as two escaped halves; an escaped
+        // backslash before a `u` stays text.
+        let emoji = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: #"Ada \\u2713"#, with: #"Ada \ud83c\udf89 \\ud83c"#)
+        let directory = TemporaryDirectory()
+        let copy = directory.file("emoji.json")
+        try Data(emoji.utf8).write(to: copy)
+        #expect(try Cassette.load(from: copy).interactions[1].request.body == Data(#"{"name": "Ada 🎉 \ud83c"}"#.utf8))
     }
 }
