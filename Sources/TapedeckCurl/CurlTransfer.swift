@@ -214,7 +214,7 @@ final class CurlTransfer: Sendable {
     private func performWatched(_ easy: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer?) -> CURLcode {
         guard let multi, curl_multi_add_handle(multi, easy) == CURLM_OK else { return curl_easy_perform(easy) }
         defer { curl_multi_remove_handle(multi, easy) }
-        let silenceLimit = observer == nil ? nil : CurlTransfer.timeoutMilliseconds(options.timeout)
+        let silenceLimit = boundsSilence ? CurlTransfer.timeoutMilliseconds(options.timeout) : nil
         let clock = ContinuousClock()
         var lastProgress = clock.now
         var seen: (body: curl_off_t, head: Int, sent: curl_off_t) = (0, 0, 0)
@@ -254,13 +254,18 @@ final class CurlTransfer: Sendable {
         return max(1, Int(milliseconds))
     }
 
+    /// Whether the timeout bounds silence rather than the whole transfer: for a stream an
+    /// observer relays, and a body written out as it arrives (`--download`, piped output).
+    private var boundsSilence: Bool { observer != nil || sink != nil }
+
     private func configure(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
         _ = tapedeck_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        if observer == nil {
+        if !boundsSilence {
             _ = tapedeck_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, CurlTransfer.timeoutMilliseconds(options.timeout))
         } else {
-            // A relayed stream may flow for as long as both ends keep it open: the timeout bounds
-            // connecting and any silence (no byte for that long), not the whole transfer.
+            // A relayed stream may flow for as long as both ends keep it open, and a download
+            // for as long as it takes: the timeout bounds connecting and any silence (no byte
+            // for that long), not the whole transfer, as HTTPie's does.
             // The silence is timed by ``performWatched(_:)``, to the millisecond: libcurl's own
             // low-speed timer counts whole seconds.
             _ = tapedeck_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, CurlTransfer.timeoutMilliseconds(options.timeout))

@@ -14,8 +14,9 @@ import Synchronization
 public final class CurlTransport: HTTPTransport, Sendable {
     /// How requests are sent.
     public struct Options: Sendable, Hashable {
-        /// Seconds to wait for the complete response; zero, a negative number, NaN or infinity
-        /// mean no limit.
+        /// Seconds to wait for the complete response (for a stream relayed as it flows, or a
+        /// body written out as it arrives: to connect, and for any silence); zero, a negative
+        /// number, NaN or infinity mean no limit.
         public var timeout: TimeInterval
         /// Whether 3xx responses with a `Location` are followed, by the core's one rule
         /// (``RedirectFollower``: http and https only, credentials kept to one origin, at most 30 hops).

@@ -21,12 +21,25 @@ struct OneShotHTTPBinTests {
         #expect((body["headers"] as? [String: String])?["User-Agent"]?.hasPrefix("tapedeck/") == true)
     }
 
-    @Test("Name: and Name; send the header empty, as --help says; a misspelled option is refused, not sent as a field")
+    @Test("a download's --timeout bounds connecting and silence, not the whole transfer")
+    func downloadTimeoutIsSilence() throws {
+        let file = TestScratch.path("tapedeck-drip")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let slow = try CLI.run(["--ignore-stdin", "\(base)/drip?duration=2&numbytes=4&delay=0&code=200", "--download", file.path, "--timeout", "1"])
+        #expect(slow.status == 0, "\(slow.stderr)")
+        #expect(try Data(contentsOf: file).count == 4)
+        let silent = try CLI.run(["--ignore-stdin", "\(base)/delay/3", "--download", file.path, "--timeout", "1"])
+        #expect(silent.status == 3 && silent.stderr.contains("timed out"), "\(silent.stderr)")
+    }
+
+    @Test("Name: and Name; send the header empty, as --help says; a HEAD with a body and a misspelled option are refused, not sent")
     func emptyHeadersAndTypos() throws {
         let result = try CLI.run(["--ignore-stdin", "\(base)/headers", "X-Colon:", "X-Semi;"])
         #expect(result.status == 0, "\(result.stderr)")
         let headers = try json(result.stdout)["headers"] as? [String: String]
         #expect(headers?["X-Colon"] == "" && headers?["X-Semi"] == "", "\(result.stdout)")
+        let head = try CLI.run(["--ignore-stdin", "HEAD", "\(base)/anything", "a=1", "--timeout", "5"])
+        #expect(head.status == 1 && head.stderr.contains("a HEAD request sends no body"), "\(head.stderr)")
         let typo = try CLI.run(["--ignore-stdin", "\(base)/anything", "--verify=no"])
         #expect(typo.status == 1 && typo.stderr.contains("'--verify=no' is not an option tapedeck knows"), "\(typo.stderr)")
     }

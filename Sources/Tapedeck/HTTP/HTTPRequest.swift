@@ -62,12 +62,17 @@ public struct HTTPRequest: Hashable, Sendable, Codable {
 
     /// Checks what a transport is about to put on the wire: the method is a token, every
     /// header name a token and no header value holds CR, LF or NUL (so a value taken from
-    /// user data cannot inject a header), and the scheme is http or https.
+    /// user data cannot inject a header), a HEAD carries no body, and the scheme is http or https.
     package func validateForSending() throws(HTTPError) {
         guard !method.rawValue.isEmpty, method.rawValue.utf8.allSatisfy(HTTPMethod.isTokenByte) else {
             throw .invalidMethod(method.rawValue)
         }
         try headers.validate()
+        // A HEAD's answer has no body, and libcurl sends none for it: a Content-Length with no
+        // bytes after it would leave the server waiting for them.
+        if method == .head, let body, !body.isEmpty {
+            throw .invalidBody("a HEAD request sends no body; drop the body items, or send them with GET or POST")
+        }
         let scheme = url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https" else {
             throw .invalidURL(input: url.absoluteString, reason: "only http and https URLs are sent")

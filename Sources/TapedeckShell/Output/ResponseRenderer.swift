@@ -74,7 +74,8 @@ public struct ResponseRenderer: Sendable {
             out += requestLine(request) + "\n"
             var headers = request.headers
             if !headers.contains("Host"), let host = request.url.host {
-                let hostValue = request.url.port.map { "\(host):\($0)" } ?? host
+                // As the wire has it: an IPv6 address in brackets (`[::1]:8080`).
+                let hostValue = request.url.port.map { "\(host.bracketedIfIPv6):\($0)" } ?? host.bracketedIfIPv6
                 headers = HTTPHeaders([HTTPHeader(name: "Host", value: hostValue)] + headers.fields)
             }
             out += headerLines(headers)

@@ -111,6 +111,9 @@ struct ResponseRendererTests {
 
 
             """)
+        // An IPv6 host is shown as the wire has it.
+        let v6 = ResponseRenderer(options: RenderOptions(parts: [.requestHeaders])).render(HTTPRequest(url: URL(string: "http://[::1]:8080/x")!))
+        #expect(v6.contains("Host: [::1]:8080\n"), "\(v6)")
     }
 
     @Test("sizes and durations read naturally")
