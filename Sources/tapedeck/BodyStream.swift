@@ -25,12 +25,14 @@ enum BodyStream {
     /// the body went.
     static func download(_ request: HTTPRequest, through transport: CurlTransport, to path: String,
                          renderer: ResponseRenderer) async throws -> HTTPResponse {
+        // Written beside the file and moved over it once the answer is a success: an error
+        // page never takes the file's place, as HTTPie's --download keeps none.
         let url = URL(fileURLWithPath: path)
-        guard FileManager.default.createFile(atPath: url.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: url) else {
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil),
+              let handle = try? FileHandle(forWritingTo: partial) else {
             throw DownloadError.cannotCreate(path: path)
         }
-        defer { try? handle.close() }
         let written = Atomic<Int>(0)
         var options = renderer.options
         options.parts.remove(.responseBody)
@@ -42,8 +44,24 @@ enum BodyStream {
             try handle.write(contentsOf: chunk)
             written.add(chunk.count, ordering: .relaxed)
         })
-        let response = try await transport.send(request, streamingTo: sink)
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request, streamingTo: sink)
+            try handle.close()
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
         Console.flush()
+        guard response.status < 400 else {
+            try? FileManager.default.removeItem(at: partial)
+            throw DownloadError.errorStatus(status: response.status, reason: response.reason, path: path)
+        }
+        guard rename(partial.path, url.path) == 0 else {
+            try? FileManager.default.removeItem(at: partial)
+            throw DownloadError.cannotCreate(path: path)
+        }
         Console.note("saved \(ResponseRenderer.byteCount(written.load(ordering: .relaxed))) to \(path)")
         return response
     }
@@ -63,11 +81,15 @@ enum BodyStream {
 /// Why a `--download` file could not be written.
 enum DownloadError: Error, LocalizedError {
     case cannotCreate(path: String)
+    /// The answer is an error (4xx, 5xx): its page is not the file asked for.
+    case errorStatus(status: Int, reason: String, path: String)
 
     var errorDescription: String? {
         switch self {
         case .cannotCreate(let path):
             "cannot create the download file '\(path)'; check that its folder exists and is writable"
+        case .errorStatus(let status, let reason, let path):
+            "HTTP \(status) \(reason): nothing was saved to '\(path)' (an error page is not the file); see it with tapedeck GET without --download"
         }
     }
 }

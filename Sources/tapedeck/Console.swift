@@ -77,6 +77,10 @@ enum Console {
             Console.error(http.commandLineDescription)
             return isTransportFailure(http) ? ExitStatus.transport : ExitStatus.usage
         }
+        if case .errorStatus? = error as? DownloadError, let message = (error as? DownloadError)?.errorDescription {
+            Console.error(message)
+            return ExitStatus.badStatus
+        }
         if let localized = error as? any LocalizedError, let message = localized.errorDescription {
             Console.error(message)
             return ExitStatus.usage

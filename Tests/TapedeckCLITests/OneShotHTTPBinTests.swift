@@ -30,6 +30,12 @@ struct OneShotHTTPBinTests {
         #expect(try Data(contentsOf: file).count == 4)
         let silent = try CLI.run(["--ignore-stdin", "\(base)/delay/3", "--download", file.path, "--timeout", "1"])
         #expect(silent.status == 3 && silent.stderr.contains("timed out"), "\(silent.stderr)")
+        // An error page is not the file: nothing is saved, and the file there stays.
+        let missing = try CLI.run(["--ignore-stdin", "\(base)/status/404", "--download", file.path])
+        #expect(missing.status == 4 && missing.stderr.contains("HTTP 404"), "\(missing.stderr)")
+        #expect(try Data(contentsOf: file).count == 4, "the earlier download is kept")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path).filter { $0.hasSuffix(".part") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
     @Test("Name: and Name; send the header empty, as --help says; a HEAD with a body and a misspelled option are refused, not sent")
