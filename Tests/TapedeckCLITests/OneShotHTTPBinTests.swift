@@ -21,6 +21,13 @@ struct OneShotHTTPBinTests {
         #expect((body["headers"] as? [String: String])?["User-Agent"]?.hasPrefix("tapedeck/") == true)
     }
 
+    @Test("--follow sends the cookies a redirect sets with the request it leads to, as HTTPie does")
+    func cookiesAcrossRedirects() throws {
+        let result = try CLI.run(["--ignore-stdin", "--follow", "\(base)/cookies/set?a=1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect((try json(result.stdout)["cookies"] as? [String: String]) == ["a": "1"], "\(result.stdout)")
+    }
+
     @Test("a download's --timeout bounds connecting and silence, not the whole transfer")
     func downloadTimeoutIsSilence() throws {
         let file = TestScratch.path("tapedeck-drip")

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// - 303 (and 301/302 after a POST) become a GET without a body; 307/308 keep method and body.
 /// - `Authorization`, `Cookie` and `Proxy-Authorization` are dropped whenever the scheme, the
-///   host (compared case-insensitively) or the port (default ports filled in) changes.
+///   host (compared case-insensitively) or the port (default ports filled in) changes; on the
+///   same origin, the cookies a redirect sets go with the next request.
 /// - Only `http` and `https` are followed: a `Location` with any other scheme (`gopher:`,
 ///   `dict:`, `ftp:`, `file:` …) is ``HTTPError/redirectScheme(from:location:scheme:)``, so a
 ///   hostile server cannot make Tapedeck send bytes to other protocols.
@@ -77,8 +78,36 @@ package enum RedirectFollower {
         }
         if !sameOrigin(request.url, target) {
             for name in credentialHeaders { next.headers.remove(name: name) }
+        } else {
+            carryCookies(from: response, into: &next)
         }
         return next
+    }
+
+    /// The cookies a redirect sets, sent with the request it leads to on the same origin, as a
+    /// browser and HTTPie's session send them (a login answered with a redirect to its page):
+    /// each `Set-Cookie` name=value replaces one of that name, and `Max-Age=0` removes it.
+    private static func carryCookies(from response: HTTPResponse, into next: inout HTTPRequest) {
+        let set = response.headers.values(for: "Set-Cookie")
+        guard !set.isEmpty else { return }
+        var pairs: [(name: String, value: String)] = (next.headers["Cookie"] ?? "").split(separator: ";").compactMap { part in
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let name = pair.first, !name.isEmpty else { return nil }
+            return (name, pair.count > 1 ? pair[1] : "")
+        }
+        for line in set {
+            let parts = line.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = parts.first?.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init) ?? []
+            guard pair.count == 2, !pair[0].isEmpty else { continue }
+            pairs.removeAll { $0.name == pair[0] }
+            let expired = parts.dropFirst().contains { $0.lowercased().replacingOccurrences(of: " ", with: "") == "max-age=0" }
+            if !expired { pairs.append((pair[0], pair[1])) }
+        }
+        if pairs.isEmpty {
+            next.headers.remove(name: "Cookie")
+        } else {
+            next.headers["Cookie"] = pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        }
     }
 
     /// Whether two URLs share scheme, host (case-insensitive) and port (default ports filled in).

@@ -28,6 +28,19 @@ struct RedirectFollowerTests {
         #expect(next.headers["Accept"] == "*/*")
     }
 
+    @Test("the cookies a redirect sets go with the next request on the same origin, replacing their names; Max-Age=0 removes one; none go elsewhere")
+    func cookiesFollow() throws {
+        var login = redirect(to: "/home")
+        login.headers.append(name: "Set-Cookie", value: "session=new; Path=/; HttpOnly")
+        login.headers.append(name: "Set-Cookie", value: "s=; Max-Age=0")
+        login.headers.append(name: "Set-Cookie", value: "theme=dark")
+        let next = try #require(try RedirectFollower.nextRequest(after: login, for: request("http://api.test/login")))
+        #expect(next.headers["Cookie"] == "session=new; theme=dark")
+        var away = redirect(to: "http://other.test/home")
+        away.headers.append(name: "Set-Cookie", value: "session=new")
+        #expect(try RedirectFollower.nextRequest(after: away, for: request("http://api.test/login"))?.headers["Cookie"] == nil)
+    }
+
     @Test("a Location with any scheme but http or https is an error naming the scheme",
           arguments: ["gopher://127.0.0.1:70/_x", "dict://127.0.0.1/d", "telnet://127.0.0.1", "ldap://127.0.0.1/",
                       "smtp://127.0.0.1", "ftp://127.0.0.1/f", "tftp://127.0.0.1/f", "file:///etc/passwd"])
