@@ -37,9 +37,10 @@ struct OneShot {
         let response: HTTPResponse
         if let download = options.download {
             response = try await BodyStream.download(request, through: makeTransport(), to: download, renderer: renderer)
-        } else if !renderer.options.terminal, renderer.options.parts == .responseBody {
+        } else if !renderer.options.terminal, renderer.options.parts == .responseBody, options.pretty == nil {
             // Piped, the body alone is byte-exact: it streams straight through, whatever its size
-            // (with --print hb the status line's size needs the whole body, so it is held).
+            // (with --print hb the status line's size needs the whole body, so it is held, and
+            // so does an explicit --pretty, which asks for it formatted).
             response = try await BodyStream.toStandardOutput(request, through: makeTransport(), renderer: renderer)
         } else {
             response = try await makeTransport().send(request)

@@ -21,6 +21,12 @@ struct OneShotHTTPBinTests {
         #expect((body["headers"] as? [String: String])?["User-Agent"]?.hasPrefix("tapedeck/") == true)
     }
 
+    @Test("an explicit --pretty formats a piped body, as HTTPie's does")
+    func prettyPiped() throws {
+        let result = try CLI.run(["--ignore-stdin", "\(base)/json", "--pretty=format"])
+        #expect(result.status == 0 && result.stdout.contains("\n    \"slideshow\": {"), "\(result.stdout)")
+    }
+
     @Test("--follow sends the cookies a redirect sets with the request it leads to, as HTTPie does")
     func cookiesAcrossRedirects() throws {
         let result = try CLI.run(["--ignore-stdin", "--follow", "\(base)/cookies/set?a=1"])

@@ -48,6 +48,10 @@ public enum RequestItemError: Error, LocalizedError, Sendable, Equatable {
             let name = item.prefix { $0 != "=" && $0 != ":" && $0 != "@" }
             return "'\(Excerpt.of(item))' is not an option tapedeck knows, and an item's name cannot start with '-'; "
                 + "check the spelling of \(Excerpt.of(name)) in --help (HTTPie refuses it too)"
+        case .emptyName(let item) where item.hasPrefix("@"):
+            // HTTPie's `@file` sends the file as the body: here that is a redirect.
+            return "'\(Excerpt.of(item))' names no field; to send the file as the body, redirect it: < \(Excerpt.of(item.dropFirst())); "
+                + "to upload it as a form part, name the part: file\(Excerpt.of(item))"
         case .emptyName(let item):
             return "'\(Excerpt.of(item))' has nothing before its separator; put a name first, e.g. 'name\(Excerpt.of(item))'"
         case .invalidHeaderName(let item, let name):

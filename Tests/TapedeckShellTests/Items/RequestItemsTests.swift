@@ -110,6 +110,7 @@ struct RequestItemsTests {
             #expect(throws: RequestItemError.looksLikeOption(item: typo)) { try parse(typo) }
         }
         #expect(RequestItemError.looksLikeOption(item: "--verify=no").localizedDescription.contains("check the spelling of --verify"))
+        #expect(RequestItemError.emptyName(item: "@j.json").localizedDescription.contains("redirect it: < j.json"))
         #expect(RequestItemError.queryAsItem(item: "?page=3&q=a").localizedDescription
             == "'?page=3&q=a' is a query, not a body field; write it as page==3 q==a or put it in the URL (/path?page=3&q=a)")
         #expect(throws: RequestItemError.textAfterEmptyHeader(item: "A;b")) { try parse("A;b") }
