@@ -11,7 +11,7 @@ extension CommandDefinition {
             guard case .clear = command else { return nil }
             return { shell, _ throws(ShellError) in
                 // Home, erase the screen and the scrollback, as clear(1) does; only on a terminal.
-                if shell.options.colors { shell.output.control("\u{1B}[H\u{1B}[2J\u{1B}[3J") }
+                if shell.options.isTerminal || shell.options.colors { shell.output.control("\u{1B}[H\u{1B}[2J\u{1B}[3J") }
                 return true
             }
         })

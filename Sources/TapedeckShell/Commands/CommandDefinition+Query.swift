@@ -29,14 +29,17 @@ extension CommandDefinition {
             }
         })
 
-    /// `query name=value` (the value may run on past spaces) or `query unset name`.
+    /// `query name=value` or `query name==value` (the value may run on past spaces) or `query unset name`.
     private static func parseQuery(_ line: inout LineParser) throws(ParseError) -> Command {
         let first = try line.required("'name=value'")
         if first.text == "unset", !first.quoted { return .queryUnset(try line.required("a query item name")) }
         guard let equals = first.text.firstIndex(of: "=") else {
             throw ParseError(.invalidValue(first.text, expected: "a query item; write 'query name=value'"), at: first.location)
         }
-        var value = String(first.text[first.text.index(after: equals)...])
+        var afterEquals = first.text.index(after: equals)
+        // `query v==1`, as a request item writes it, is v=1 too.
+        if !first.quoted, afterEquals < first.text.endIndex, first.text[afterEquals] == "=" { afterEquals = first.text.index(after: afterEquals) }
+        var value = String(first.text[afterEquals...])
         if let more = try line.rest() { value += " " + more.text }
         return .query(name: Word(String(first.text[..<equals]), location: first.location),
                       value: Word(value, quoted: first.quoted, location: first.location))

@@ -22,6 +22,9 @@ public final class Interpreter {
         public var echoResponses: Bool
         /// Whether output may use ANSI colours.
         public var colors: Bool
+        /// Whether output goes to a terminal (`clear` clears it, colours or not: `NO_COLOR`
+        /// turns colours off, not the screen).
+        public var isTerminal = false
         /// Whether a failure is recorded and the script goes on.
         public var continueOnError: Bool
         /// Seconds a request may take, redirects included (`--timeout`); zero or less: no limit.

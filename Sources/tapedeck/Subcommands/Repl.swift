@@ -73,6 +73,7 @@ extension TapedeckCommand {
             let colors = interactive && isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
             let errors = ShellOutput(handle: .standardError)
             var options = Interpreter.Options(environment: environment, echoResponses: true, colors: colors)
+            options.isTerminal = interactive && isatty(STDOUT_FILENO) == 1
             transportOptions.apply(to: &options)
             let interpreter = Interpreter(
                 transport: transportOptions.makeTransport(),

@@ -183,6 +183,17 @@ struct InterpreterTests {
         #expect(emoji?.errorDescription?.hasPrefix("t.tape:1:26:") == true, "\(String(describing: emoji?.errorDescription))")
     }
 
+    @Test("clear clears a terminal whether colours are on or not (NO_COLOR), and nothing else")
+    func clearOnTerminal() async throws {
+        var options = Interpreter.Options(environment: ["NO_COLOR": "1"])
+        options.isTerminal = true
+        try await shell(options).run(source: "clear\n", file: "t.tape")
+        #expect(captured.value.contains("\u{1B}[2J"))
+        let piped = Captured()
+        try await Interpreter(transport: server.transport, output: piped.output, options: .init(environment: [:])).run(source: "clear\n", file: "t.tape")
+        #expect(piped.value.isEmpty)
+    }
+
     @Test("a value cut short in a failure is redacted first: a token across the cut shows none of its characters")
     func cutAcrossToken() async throws {
         let token = "hf_5CYAVH66WxYLwx29Ck9WzTVDPq7RtUvXyZa"

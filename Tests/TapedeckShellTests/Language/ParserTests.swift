@@ -42,6 +42,9 @@ struct ParserTests {
         #expect(inline.text == "1")
         guard case .query(let queryName, let queryValue)? = try parse("query page=2") else { Issue.record("not a query"); return }
         #expect(queryName.text == "page" && queryValue.text == "2")
+        guard case .query(_, let itemValue)? = try parse("query v==1") else { Issue.record("not a query"); return }
+        #expect(itemValue.text == "1", "a request item's == reads as =")
+        #expect(throws: ParseError.self, "cd takes a path; a whole URL is the base's") { try parse("cd http://127.0.0.1:8080/o") }
         #expect(argument(try parse("query unset page")) == "page")
         #expect(argument(try parse("header unset Accept")) == "Accept")
         #expect(try parse("show curl") == .show(.curl))
