@@ -10,7 +10,7 @@ struct OneShot {
     var words: [String]
 
     func run() async throws -> Int32 {
-        if let flag = words.first(where: { $0.hasPrefix("-") && $0.count > 1 && !$0.contains(where: { ":=@".contains($0) }) }) {
+        if let flag = words.first(where: Self.isOption) {
             throw ValidationError("unknown option '\(flag)'")
         }
         let mode = try bodyMode()
@@ -21,6 +21,8 @@ struct OneShot {
             items.rawBody = Data(raw.utf8)
         } else if !options.ignoreStdin, let piped = Console.pipedInput() {
             items.rawBody = piped
+            // `--form` says what a body from standard input is, as HTTPie takes it.
+            if options.form { items.rawBodyContentType = "application/x-www-form-urlencoded; charset=utf-8" }
         }
         var request = try items.request(method: split.method, url: url, mode: mode)
         if options.raw == nil, let body = request.body, items.rawBody != nil, !request.headers.contains("Content-Type"),
@@ -52,6 +54,14 @@ struct OneShot {
             return ExitStatus.badStatus
         }
         return 0
+    }
+
+    /// Whether a word on the command line is an option's spelling, not a URL or an item:
+    /// `-x`, `--name`, or `--name=value` (an item's name cannot start with `-`).
+    private static func isOption(_ word: String) -> Bool {
+        guard word.hasPrefix("-"), word.count > 1 else { return false }
+        if !word.contains(where: { ":=@".contains($0) }) { return true }
+        return word.hasPrefix("--") && word.dropFirst(2).prefix { $0 != "=" }.allSatisfy { $0.isLetter || $0 == "-" }
     }
 
     private func bodyMode() throws -> BodyMode {
