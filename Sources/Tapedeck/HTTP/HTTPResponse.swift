@@ -120,12 +120,17 @@ package enum MediaType {
     /// a body; nil when it names none, UTF-8, one not known here, or the bytes are not in it.
     package static func utf8Text(_ data: Data, contentType: String?) -> Data? {
         // Only a textual type's charset says how to read it: servers add one to binary types too.
-        guard let contentType, isText(contentType), let charset = parameter("charset", in: contentType)?.lowercased(),
-              var encoding = charsets[charset] else { return nil }
+        guard let contentType, isText(contentType), var encoding = charsetEncoding(contentType) else { return nil }
         // UTF-16 with no byte order mark is read little-endian, as HTTPie (Python) reads it.
         if encoding == .utf16, data.count >= 2, !(data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE])) { encoding = .utf16LittleEndian }
         guard let text = String(data: data, encoding: encoding) else { return nil }
         return Data(text.utf8)
+    }
+
+    /// The encoding of the charset other than UTF-8 that `contentType` names, when it is one
+    /// known here (`iso-8859-1`, `windows-1252`, `shift_jis`…); nil for none, UTF-8 or another.
+    package static func charsetEncoding(_ contentType: String) -> String.Encoding? {
+        parameter("charset", in: contentType).flatMap { charsets[$0.lowercased()] }
     }
 
     /// The charsets other than UTF-8 that bodies are read in, by their IANA names and aliases.

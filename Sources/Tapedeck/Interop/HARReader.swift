@@ -154,7 +154,7 @@ package enum HARReader {
         }
         if let text = try postData.optional("text") {
             if try postData.optional("encoding")?.string() == "base64" { return try decodeBase64(text) }
-            return Data(try text.string().utf8)
+            return textBytes(try text.string(), contentType: contentType, size: nil)
         }
         var fields: [(name: String, value: String, fileName: String?, contentType: String?)] = []
         for param in try postData.list("params") {
@@ -193,7 +193,11 @@ package enum HARReader {
                 }
                 body = try decodeBase64(text)
             } else {
-                body = Data(try text.string().utf8)
+                // A size that is not a count (-1, absent) only leaves the text as UTF-8.
+                let sizeCursor = try content.optional("size")
+                let size = sizeCursor.flatMap { try? $0.int() }
+                let mimeType = try content.optional("mimeType")?.string()
+                body = textBytes(try text.string(), contentType: headers["Content-Type"] ?? mimeType, size: size)
             }
         }
         if !body.isEmpty, !headers.contains("Content-Type"), let mime = try content.optional("mimeType")?.string(),
@@ -235,6 +239,19 @@ package enum HARReader {
     }
 
     // MARK: - Shared
+
+    /// The bytes a HAR's `text` stands for. Browsers and mitmproxy write it decoded by the
+    /// charset its type names, so it is encoded back in that charset; with no charset, text
+    /// whose every character is below U+0100 and whose `size` counts one byte a character
+    /// (mitmproxy's Latin-1 reading of bytes it had no charset for) is Latin-1; else UTF-8.
+    static func textBytes(_ text: String, contentType: String?, size: Int?) -> Data {
+        if let contentType, let encoding = MediaType.charsetEncoding(contentType), let bytes = text.data(using: encoding) { return bytes }
+        let scalars = text.unicodeScalars
+        if let size, size != text.utf8.count, size == scalars.count, scalars.allSatisfy({ $0.value < 0x100 }) {
+            return Data(scalars.map { UInt8($0.value) })
+        }
+        return Data(text.utf8)
+    }
 
     /// HAR headers; HTTP/2 pseudo-headers (`:authority`, …) are not header fields and are dropped.
     private static func headers(_ cursor: JSONCursor) throws(InteropError) -> HTTPHeaders {

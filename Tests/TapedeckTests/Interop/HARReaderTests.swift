@@ -56,6 +56,16 @@ struct HARReaderTests {
         #expect(try HARReader.read(written, file: "t.har").interactions[0].response.headers["Content-Encoding"] == "br")
     }
 
+    @Test("text a HAR holds decoded by its charset is encoded back in it; text mitmproxy read as Latin-1 for want of a charset keeps its bytes")
+    func charsets() throws {
+        let latin1 = entry(response: #""status": 200, "statusText": "OK", "headers": [{"name": "Content-Type", "value": "text/plain; charset=iso-8859-1"}], "content": {"size": 4, "mimeType": "text/plain; charset=iso-8859-1", "text": "café"}"#)
+        #expect(try HARReader.read(Data(latin1.utf8), file: "l.har").interactions[0].response.body == Data([0x63, 0x61, 0x66, 0xE9]))
+        let binary = entry(response: #""status": 200, "statusText": "OK", "headers": [], "content": {"size": 3, "mimeType": "application/octet-stream", "text": "\u00ff\u0000\u00e9"}"#)
+        #expect(try HARReader.read(Data(binary.utf8), file: "b.har").interactions[0].response.body == Data([0xFF, 0x00, 0xE9]))
+        let utf8 = entry(response: #""status": 200, "statusText": "OK", "headers": [], "content": {"size": 5, "mimeType": "text/plain", "text": "café"}"#)
+        #expect(try HARReader.read(Data(utf8.utf8), file: "u.har").interactions[0].response.body == Data("café".utf8))
+    }
+
     @Test("a URL that mixes raw characters browsers keep ([ ] | space, non-ASCII) with %XX escapes keeps its escapes: only the raw ones are encoded")
     func mixedEscapes() throws {
         let urls = ["https://h.test/api?filter[name]=a%20b&x=1": "https://h.test/api?filter%5Bname%5D=a%20b&x=1",
