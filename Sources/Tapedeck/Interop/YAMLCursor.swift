@@ -54,6 +54,15 @@ package struct YAMLCursor {
         return String(out)
     }
 
+    /// `text` with a byte order mark escaped at the start of a double-quoted scalar
+    /// (`"\uFEFF{…`, as PyYAML writes a body that begins with one) written twice: the YAML
+    /// library reads a scalar's bytes through Foundation, which drops one leading BOM.
+    static func keepingLeadingBOMs(_ text: String) -> String {
+        guard text.range(of: #"\\u[fF][eE][fF][fF]"#, options: .regularExpression) != nil else { return text }
+        // An opening quote is one not escaped: preceded by an even run of backslashes.
+        return text.replacingOccurrences(of: #"(?<!\\)((?:\\\\)*)"(\\u[fF][eE][fF][fF])"#, with: "$1\"$2$2", options: .regularExpression)
+    }
+
     /// Parses `data` into its root cursor.
     static func root(_ data: Data, file: String) throws(InteropError) -> YAMLCursor {
         guard var text = String(data: data, encoding: .utf8) else {
@@ -62,6 +71,7 @@ package struct YAMLCursor {
         // vcrpy's JSON serializer (Python's json.dumps) writes a character past U+FFFF as two
         // escaped halves, which JSON reads and YAML does not.
         if text.first(where: { !$0.isWhitespace }) == "{" { text = joiningSurrogatePairs(text) }
+        text = keepingLeadingBOMs(text)
         if let problem = YAMLNesting.firstProblem(in: text) {
             throw .syntax(file: file, line: problem.line, column: problem.column, problem: problem.aliasKey
                 ? "an alias is used as a mapping key; a cassette has no reason to, and reading one can take unbounded time, "

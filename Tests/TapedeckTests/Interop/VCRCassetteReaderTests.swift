@@ -175,6 +175,24 @@ struct VCRCassetteReaderTests {
         #expect(token?.contains("'<REDACTED>'") == true && token?.contains("4eC39Hq") == false, "\(String(describing: token))")
     }
 
+    @Test("a body that begins with a byte order mark keeps it, as vcrpy replays it; one inside a body and an escaped one stay as they are")
+    func leadingBOM() throws {
+        let yaml = """
+            interactions:
+            - request: {body: null, headers: {}, method: GET, uri: 'http://x.test/bom'}
+              response:
+                body: {string: "\\uFEFF{\\"a\\":1}"}
+                headers: {X-Mid: ["a\\uFEFFb"], X-Escaped: ["\\\\uFEFF"]}
+                status: {code: 200, message: OK}
+            version: 1
+
+            """
+        let response = try VCRCassetteReader.read(Data(yaml.utf8), file: "bom.yaml", defaultDate: Date()).interactions[0].response
+        #expect(response.body == Data([0xEF, 0xBB, 0xBF]) + Data(#"{"a":1}"#.utf8))
+        #expect(response.headers["X-Mid"] == "a\u{FEFF}b")
+        #expect(response.headers["X-Escaped"] == #"\uFEFF"#)
+    }
+
     @Test("a .json cassette vcrpy's JSON serializer wrote loads through Cassette.load(from:), native ones do not look like it")
     func vcrJSON() throws {
         let url = InteropFixtures.url("vcrpy-httpbin.json")
