@@ -94,7 +94,7 @@ public struct Completer: Sendable {
         switch CommandRegistry.definition(named: command)?.completion ?? .nothing {
         case .commandNames: return Result(candidates: filter(CommandRegistry.names, word), appendSpace: false)
         case .keywords(let keywords): return Result(candidates: filter(keywords, word), appendSpace: false)
-        case .urlPaths: return Result(candidates: filter(paths + documentedPaths(word), word), appendSpace: false)
+        case .urlPaths: return Result(candidates: filter(typedPaths + documentedPaths(word), word), appendSpace: false)
         case .files: return Result(candidates: files(word), appendSpace: false)
         case .headerOrUnset where words.count == 1:
             return Result(candidates: filter(headerNames + ["unset"], word).map { $0 == "unset" ? $0 : $0 + ":" }, appendSpace: false)
@@ -104,7 +104,7 @@ public struct Completer: Sendable {
             return Result(candidates: filter(keywords, word), appendSpace: true)
         case .request:
             if word.hasPrefix("/") || (words.count == 1 && word.isEmpty) {
-                let candidates = filter(paths + documentedPaths(word), word)
+                let candidates = filter(typedPaths + documentedPaths(word), word)
                 return Result(candidates: candidates, appendSpace: !(candidates.count == 1 && candidates[0].hasSuffix("/")))
             }
             if word.hasPrefix("-") {
@@ -116,6 +116,16 @@ public struct Completer: Sendable {
             return Result(candidates: filter(candidates, word), appendSpace: false)
         case .headerOrUnset, .nothing:
             return Result(candidates: [], appendSpace: false)
+        }
+    }
+
+    /// The paths visited, as a line can hold them: a space, a tab or a quote in one (a path
+    /// a variable filled in) is percent-encoded, so the completed word is one word.
+    private var typedPaths: [String] {
+        paths.map { path in
+            guard path.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }) else { return path }
+            return path.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "\t", with: "%09")
+                .replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "'", with: "%27")
         }
     }
 

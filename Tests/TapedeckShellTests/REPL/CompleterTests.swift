@@ -33,6 +33,9 @@ struct CompleterTests {
         #expect(completer.complete(word: "bo", before: "post /x file@").candidates == ["bodies/", "body.json"])
         #expect(completer.complete(word: "bod", before: "post /x < ").candidates == ["bodies/", "body.json"])
         #expect(completer.complete(word: "r", before: "show ").candidates == ["request", "response"])
+        // A path a variable filled in with a space completes as one word.
+        let spaced = Completer(paths: ["/anything/Zoë 😀"], directory: folder)
+        #expect(spaced.complete(word: "/an", before: "get ").candidates == ["/anything/Zoë%20😀"])
     }
 
     @Test("a file name with spaces or quotes completes escaped, and a name typed escaped is read whole")
