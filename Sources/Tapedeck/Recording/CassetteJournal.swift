@@ -26,8 +26,11 @@ enum CassetteJournal {
     enum Record: Sendable {
         /// A recorded interaction and the metadata of the session that recorded it.
         case interaction(Interaction, metadata: [String: String])
-        /// The writer replaces the cassette file that had this stamp when it opened it.
-        case replaces(CassetteFileStamp)
+        /// The writer replaces the cassette file that had this stamp when it opened it, which
+        /// then held `count` interactions whose encoding has `digest` (nil in records written
+        /// before they were kept): when another session has merged into the file since, those
+        /// first `count` are still the ones replaced.
+        case replaces(CassetteFileStamp, count: Int?, digest: String?)
         /// One more chunk of the stream whose interaction record carries `stream` (``streamKey``).
         case chunk(stream: String, BodyChunk)
         /// The stream `stream` broke off before its end: its head and chunks are not kept (a
@@ -68,9 +71,20 @@ enum CassetteJournal {
         frame(CassetteCodec.encode(Cassette(interactions: [interaction], metadata: metadata)))
     }
 
-    /// The record saying its writer replaces the file that had `stamp`.
-    static func replacesRecord(_ stamp: CassetteFileStamp) -> Data {
-        frame(Data((replacesPrefix + #","file":"# + "\"\(stamp.text)\"}\n").utf8))
+    /// The record saying its writer replaces the file that had `stamp` and held `interactions`.
+    static func replacesRecord(_ stamp: CassetteFileStamp, holding interactions: [Interaction]? = nil) -> Data {
+        let held = interactions.map { #","count":\#($0.count),"digest":"\#(digest(of: $0))""# } ?? ""
+        return frame(Data((replacesPrefix + #","file":"# + "\"\(stamp.text)\"" + held + "}\n").utf8))
+    }
+
+    /// A digest of `interactions` as a cassette encodes them (FNV-1a, 64 bits, in hex): the
+    /// same interactions, decoded from a file and encoded again, give the same digest.
+    static func digest(of interactions: [Interaction]) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in CassetteCodec.encode(Cassette(interactions: interactions)) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16)
     }
 
     /// The record saying the stream `stream` broke off and is not kept.
@@ -155,11 +169,17 @@ enum CassetteJournal {
 
     /// The stamp of a replace record's payload; throws when it is not one Tapedeck writes.
     static func replacedStamp(_ payload: ArraySlice<UInt8>, place: String) throws(CassetteError) -> CassetteFileStamp {
+        try replaced(payload, place: place).stamp
+    }
+
+    /// What a replace record's payload says: the stamp, and the count and digest of what the
+    /// file held when they are given.
+    static func replaced(_ payload: ArraySlice<UInt8>, place: String) throws(CassetteError) -> (stamp: CassetteFileStamp, count: Int?, digest: String?) {
         guard let value = try? JSONParser.parse(Data(payload)), value["journal"]?.stringValue == "replaces",
               let stamp = value["file"]?.stringValue.flatMap(CassetteFileStamp.init(text:)) else {
             throw unreadable(place, "not a journal record")
         }
-        return stamp
+        return (stamp, value["count"]?.doubleValue.map { Int($0) }, value["digest"]?.stringValue)
     }
 
     /// `path (record at byte N)`: where a record is, for errors.
@@ -175,7 +195,10 @@ enum CassetteJournal {
     private static func decode(_ payload: Range<Int>, in bytes: [UInt8], offset: Int, path: String) throws(CassetteError) -> Record {
         let place = place(path, offset: offset)
         let slice = bytes[payload]
-        if isReplaces(slice) { return .replaces(try replacedStamp(slice, place: place)) }
+        if isReplaces(slice) {
+            let replaced = try replaced(slice, place: place)
+            return .replaces(replaced.stamp, count: replaced.count, digest: replaced.digest)
+        }
         if isChunk(slice) {
             guard let value = try? JSONParser.parse(Data(slice)), let stream = value["stream"]?.stringValue,
                   let milliseconds = value["ms"]?.doubleValue, let data = value["base64"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
@@ -239,8 +262,14 @@ enum CassetteJournal {
                 appended[index].response.duration = head + chunk.offset
             case .dropStream(let stream):
                 if let index = streams.removeValue(forKey: stream) { dropped.insert(index) }
-            case .replaces(let replaced):
-                if replaced == stamp { result.interactions = [] }
+            case .replaces(let replaced, let count, let digest):
+                if replaced == stamp {
+                    result.interactions = []
+                } else if let count, let digest, count <= result.interactions.count,
+                          CassetteJournal.digest(of: Array(result.interactions.prefix(count))) == digest {
+                    // Another session merged into the file since: what it added stays.
+                    result.interactions.removeFirst(count)
+                }
             }
         }
         result.interactions += dropped.isEmpty ? appended : appended.indices.filter { !dropped.contains($0) }.map { appended[$0] }

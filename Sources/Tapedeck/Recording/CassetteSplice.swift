@@ -78,8 +78,13 @@ enum CassetteSplice {
             let payload = journal[frame.payload]
             if CassetteJournal.isChunk(payload) || CassetteJournal.isDrop(payload) { return nil }
             if CassetteJournal.isReplaces(payload) {
-                guard let replaced = try? CassetteJournal.replacedStamp(payload, place: "") else { return nil }
-                if replaced == stamp { keepsFile = false }
+                guard let replaced = try? CassetteJournal.replaced(payload, place: "") else { return nil }
+                if replaced.stamp == stamp {
+                    keepsFile = false
+                } else if replaced.count != nil {
+                    // The file changed since: which of its interactions are replaced is the decoder's to tell.
+                    return nil
+                }
                 continue
             }
             guard let parts = parts(of: journal, range: frame.payload, cache: &metadataCache), parts.count == 1,

@@ -274,7 +274,7 @@ final class CassetteStore: Sendable {
     /// one is still due.
     private func journal(_ records: Data, _ state: inout State) throws(CassetteError) {
         var data = records
-        if let stamp = state.replaces { data = CassetteJournal.replacesRecord(stamp) + records }
+        if let stamp = state.replaces { data = CassetteJournal.replacesRecord(stamp, holding: opened?.interactions) + records }
         let lock: DirectoryLock
         if let existing = state.lock {
             lock = existing

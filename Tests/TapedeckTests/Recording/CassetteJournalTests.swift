@@ -72,7 +72,7 @@ struct CassetteJournalTests {
     func replaces() throws {
         let stamp = try #require(CassetteFileStamp(text: "7:1767225600:5:120"))
         #expect(stamp.text == "7:1767225600:5:120")
-        let records: [CassetteJournal.Record] = [.replaces(stamp), .interaction(Self.second, metadata: ["k": "v"])]
+        let records: [CassetteJournal.Record] = [.replaces(stamp, count: nil, digest: nil), .interaction(Self.second, metadata: ["k": "v"])]
         let file = Cassette(interactions: [Self.first], metadata: ["k": "old", "other": "kept"])
         let replaced = CassetteJournal.apply(records, to: file, stamp: stamp)
         #expect(replaced.interactions == [Self.second])
