@@ -189,7 +189,8 @@ package enum HARReader {
         if let text = try content.optional("text") {
             if let encoding = try content.optional("encoding") {
                 guard try encoding.string().lowercased() == "base64" else {
-                    throw encoding.failure("unsupported content encoding \(encoding.kind); HAR 1.2 defines only \"base64\"")
+                    throw encoding.failure("content.encoding is \(encoding.kind), which HAR 1.2 does not define: only \"base64\" is "
+                        + "(a body given as decoded text has no encoding; a compressed one is named by its Content-Encoding header)")
                 }
                 body = try decodeBase64(text)
             } else {

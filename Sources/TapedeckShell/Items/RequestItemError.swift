@@ -58,7 +58,8 @@ public enum RequestItemError: Error, LocalizedError, Sendable, Equatable {
             return "'\(Excerpt.of(item))': '\(Excerpt.of(name))' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~, no spaces); "
                 + "for a JSON field write name=value, for a query item name==value"
         case .invalidHeaderValue(let item):
-            return "'\(Excerpt.of(item))': a header value cannot contain a line break or NUL; remove it"
+            // Quoted with the break shown (\r\n), not taken out: what was typed is what is named.
+            return "'\(Excerpt.visible(item))': a header value cannot contain a line break or NUL; remove it"
         case .textAfterEmptyHeader(let item):
             return "'\(Excerpt.of(item))': 'Name;' sends an empty header and takes no value; write Name:value to send a value"
         case .invalidJSON(let item, let column, let reason):

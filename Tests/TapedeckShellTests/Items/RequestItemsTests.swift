@@ -111,6 +111,7 @@ struct RequestItemsTests {
         }
         #expect(RequestItemError.looksLikeOption(item: "--verify=no").localizedDescription.contains("check the spelling of --verify"))
         #expect(RequestItemError.emptyName(item: "@j.json").localizedDescription.contains("redirect it: < j.json"))
+        #expect(RequestItemError.invalidHeaderValue(item: "X-U:a\r\nEvil: 1").localizedDescription.hasPrefix(#"'X-U:a\r\nEvil: 1'"#))
         #expect(RequestItemError.queryAsItem(item: "?page=3&q=a").localizedDescription
             == "'?page=3&q=a' is a query, not a body field; write it as page==3 q==a or put it in the URL (/path?page=3&q=a)")
         #expect(throws: RequestItemError.textAfterEmptyHeader(item: "A;b")) { try parse("A;b") }

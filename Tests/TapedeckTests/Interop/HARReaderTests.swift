@@ -122,6 +122,8 @@ struct HARReaderTests {
             == "bad.har: log.entries[0].startedDateTime: not an ISO 8601 date-time (a string (\"yesterday\")); expected e.g. 2024-05-01T12:00:00.123Z")
         #expect(error(entry(response: #""status": 200, "headers": [{"value": "x"}], "content": {}"#))
             == "bad.har: log.entries[0].response.headers[0]: missing required field \"name\"")
+        #expect(error(entry(response: #""status": 200, "headers": [], "content": {"size": 3, "mimeType": "x", "text": "abc", "encoding": "gzip"}"#))?
+            .hasPrefix("bad.har: log.entries[0].response.content.encoding: content.encoding is a string (\"gzip\"), which HAR 1.2 does not define") == true)
         #expect(error(#"{"log": {"version": "1.2"}}"#) == "bad.har: log: missing required field \"entries\"")
         #expect(error(#"{"log": {"entries": [}}"#) == "bad.har:1:22: invalid JSON: expected a value but found '}'")
     }
