@@ -31,6 +31,12 @@ struct ExpiryCommandTests {
         let show = try CLI.run(["cassette", "show", cassette.path])
         #expect(show.stdout.contains("AGE"))
         #expect(show.stdout.contains("40 d"))
+        // A date ahead of the clock is noted: it would never expire.
+        var future = try Cassette.load(from: cassette)
+        future.interactions[0].recordedAt = Date(timeIntervalSince1970: 4_070_908_800)
+        try future.write(to: cassette)
+        let noted = try CLI.run(["cassette", "lint", cassette.path, "--max-age", "30d"])
+        #expect(noted.stdout.contains("note: interactions[0].recordedAt is 2099-01-01T00:00:00Z, in the future"), "\(noted.stdout)")
     }
 
     @Test("run --replay warns, fails or re-records by --on-expiry")

@@ -72,6 +72,12 @@ extension TapedeckCommand.CassetteCommand {
                             + "\(MaxAge.describe(entry.age)) ago, more than \(limit); check it with tapedeck cassette verify --update \(path) or re-record it\n")
                     }
                 }
+                // A date ahead of the clock has no age: --max-age would never expire it.
+                let tomorrow = Date().addingTimeInterval(86_400)
+                for (index, interaction) in cassette.interactions.enumerated() where interaction.recordedAt > tomorrow {
+                    Console.write("\(path): note: interactions[\(index)].recordedAt is \(RFC3339Date.format(interaction.recordedAt, fractionDigits: 0)), "
+                        + "in the future, so its age cannot be told and --max-age never expires it; set it to when it was recorded\n")
+                }
                 for copy in CassetteLint.duplicates(in: cassette) {
                     Console.write("\(path): note: interactions[\(copy.interaction)] repeats interactions[\(copy.duplicateOf)] exactly; replay serves them in order, so keep it if the request is sent twice\n")
                 }
