@@ -78,9 +78,14 @@ struct LocalCATests {
         let directory = try Proc.temporaryDirectory()
         defer { Proc.cleanUp(directory) }
         // A CA with ten days left.
-        let (_, authority) = try Self.authority(in: directory, now: Date(timeIntervalSinceNow: -(10 * 365 - 10) * Self.day))
+        let (folder, authority) = try Self.authority(in: directory, now: Date(timeIntervalSinceNow: -(10 * 365 - 10) * Self.day))
         let leaf = try LeafMint(authority: authority).minted(for: ["localhost"]).certificate
         #expect(leaf.notValidAfter <= authority.notValidAfter)
+        // The command line says so before it ends.
+        if let binary = Proc.tapedeck {
+            let shown = try Proc.runBlocking(binary, ["ca", "show", "--ca-dir", folder.path])
+            #expect(shown.status == 0 && shown.stderr.contains("days), and the certificates it signs end with it"), "\(shown.stderr)")
+        }
         for name in ["api.example.com", "localhost", "127.0.0.1", "::1", "xn--caf-dma.example", "a-b.c", "my_service.internal"] { #expect(LeafMint.signable(name), "\(name)") }
         for name in ["*.example.com", "a b", "a/b", "x.-y", "", "a..b", String(repeating: "a", count: 64) + ".com"] { #expect(!LeafMint.signable(name), "\(name)") }
     }

@@ -38,6 +38,13 @@ struct CAOptions: ParsableArguments {
             if created {
                 Console.note("created a local CA in \(folder.path) (\(try authority.fingerprint)); clients trust it with: tapedeck ca env, tapedeck ca trust")
             }
+            // Said before it ends, not after: every certificate it signs ends with it.
+            let left = authority.notValidAfter.timeIntervalSinceNow
+            if left < 30 * 86_400 {
+                Console.warning("the local CA in \(folder.path) ends on \(RFC3339Date.format(authority.notValidAfter, fractionDigits: 0).prefix(10)) "
+                    + "(in \(max(0, Int(left / 86_400))) days), and the certificates it signs end with it; move the folder aside to make "
+                    + "a new CA, then trust that one (tapedeck ca env, tapedeck ca trust)")
+            }
             return authority
         } catch {
             Console.error(error.errorDescription ?? "\(error)")
