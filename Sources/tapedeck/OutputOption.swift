@@ -48,7 +48,7 @@ enum OutputFolderOption {
 enum ReplayOption {
     static func check(_ path: String?) throws {
         // A cassette a killed recording left as its journal alone is one: opening it merges it.
-        guard let path, !FileManager.default.fileExists(atPath: path), !FileManager.default.fileExists(atPath: path + ".journal") else { return }
+        guard let path, !Cassette.exists(at: URL(fileURLWithPath: path)) else { return }
         throw ValidationError("--replay \(path): no such cassette; check the path, or record it first with --record \(path)")
     }
 }

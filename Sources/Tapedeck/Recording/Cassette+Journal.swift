@@ -20,4 +20,10 @@ extension Cassette {
                             limits: BodyLimits = BodyLimits()) throws(CassetteError) -> Cassette {
         try CassetteMerge.read(url, maximumFileSize: maximumFileSize, limits: limits)
     }
+
+    /// Whether a cassette is at `url`: its file, or the journal a recording killed before its
+    /// first merge left beside it (``load(from:maximumFileSize:limits:)`` merges it).
+    package static func exists(at url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.path) || FileManager.default.fileExists(atPath: CassetteJournal.url(for: url).path)
+    }
 }
